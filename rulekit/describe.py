@@ -1,0 +1,171 @@
+"""A variant's rulebook, rendered from its IR: cards, multipliers, teyaku and yaku tables.
+
+The rulebook is a list of sections of paragraphs and tables, rendered as Markdown or as rich
+tables for the terminal, so both formats always say the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulekit import ir
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]]
+    title: str = ""
+
+
+@dataclass
+class Section:
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+
+
+def _names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
+    by_id = {c.id: c.name for c in rules.deck.cards}
+    return ", ".join(by_id[i] for i in ids)
+
+
+def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
+    """A condition in words, for IR that carries no source text (JSON IR)."""
+    if isinstance(c, ir.AllOf):
+        return f"all of {_names(rules, c.cards)}"
+    if isinstance(c, ir.AnyOf):
+        return f"any of {_names(rules, c.cards)}"
+    if isinstance(c, ir.Count):
+        what = c.label or f"[{_names(rules, c.cards)}]"
+        if c.op == "=" and c.n == 0:
+            return f"none of {what}"
+        return f"{what} {c.op} {c.n}"
+    if isinstance(c, ir.Shape):
+        parts = []
+        for g in c.groups:
+            months = f" in {', '.join(map(str, g.months))}" if g.months else ""
+            count = "a month" if g.count == 1 else f"{g.count} months"
+            parts.append(f"{count} of {g.size}{months}")
+        return " and ".join(parts)
+    if isinstance(c, ir.PointsCmp):
+        return f"points {c.op} {c.n}"
+    if isinstance(c, ir.Everyone):
+        return f"everyone has {condition_text(c.item, rules)}"
+    if isinstance(c, ir.Dealt):
+        return ("captured dealt " if c.captured else "dealt ") + ", ".join(c.names)
+    if isinstance(c, ir.And):
+        return " and ".join(condition_text(i, rules) for i in c.items)
+    if isinstance(c, ir.Or):
+        return " or ".join(f"({condition_text(i, rules)})" for i in c.items)
+    return f"not ({condition_text(c.item, rules)})"
+
+
+def _entry_notes(e: ir.Yaku, table: ir.YakuTable) -> str:
+    notes = []
+    if e.bonus:
+        notes.append(f"+{e.bonus.amount} per card over {e.bonus.over}")
+    if e.unless:
+        notes.append(f"unless {', '.join(e.unless)}")
+    for group in table.exclusive:
+        if e.name in group:
+            others = [n for n in group if n != e.name]
+            notes.append(f"exclusive with {', '.join(others)}")
+    if e.at_count:
+        notes.append("at the count")
+    if e.paid_to_dealer:
+        notes.append("paid to the dealer")
+    return "; ".join(notes)
+
+
+def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Section:
+    policy = (
+        "Only a player's highest entry counts."
+        if table.policy == "best"
+        else "Every entry made counts; they add up."
+    )
+    paras = [policy]
+    if table.view:
+        view = next((v for v in rules.views if v.name == table.view), None)
+        if view is not None:
+            paras.append(f"Counted with the view '{view.label}': {'; '.join(c.text for c in view.changes)}.")
+    if table.between_players == "highest":
+        paras.append("Between players, only the highest is paid.")
+    rows = []
+    for e in table.entries:
+        cond = e.text or condition_text(e.condition, rules)
+        if e.parts:
+            cond = " + ".join(table.entry(p).label for p in e.parts)
+        rows.append([e.name, e.label, str(e.value), cond, _entry_notes(e, table)])
+    return Section(title, paras, [Table(["name", title.lower(), "value", "condition", "notes"], rows)])
+
+
+def rulebook(rules: ir.Ruleset) -> list[Section]:
+    sections = []
+    intro = []
+    if rules.source:
+        intro.append(f"Source: {rules.source}.")
+    if rules.files:
+        intro.append("Rule files: " + ", ".join(rules.files) + ".")
+    sections.append(Section(rules.title, intro))
+
+    card_rows = []
+    for c in rules.deck.cards:
+        extra = f" (also {', '.join(c.classes[1:])})" if len(c.classes) > 1 else ""
+        card_rows.append(
+            [str(c.id), c.name, c.label, str(c.month), c.classes[0] + extra, str(rules.card_points(c.id)), ", ".join(c.tags)]
+        )
+    counts = []
+    for cls in rules.deck.classes:
+        n = sum(1 for c in rules.deck.cards if c.classes[0] == cls)
+        counts.append(f"{n} {cls}{'s' if n != 1 else ''} at {rules.points.get(cls, 0)}")
+    total = sum(rules.card_points(c.id) for c in rules.deck.cards)
+    sections.append(
+        Section(
+            "Cards",
+            [f"{len(rules.deck.cards)} cards: {', '.join(counts)}; {total} points in all."],
+            [Table(["id", "name", "card", "month", "class", "points", "tags"], card_rows)],
+        )
+    )
+    if rules.views:
+        sections.append(
+            Section("Views", [f"{v.label}: {'; '.join(c.text for c in v.changes)}." for v in rules.views])
+        )
+
+    m = rules.multiplier
+    paras = []
+    for t in m.tiers:
+        carry = f"; the next round at least x{t.factor} too if {t.carry_at} or more of them are" if t.carry_at else ""
+        paras.append(f"x{t.factor} if any of {_names(rules, t.cards)} is on the field{carry}.")
+    if m.tiers:
+        paras.append("The highest kind present wins.")
+    if m.step:
+        paras.append(f"+{m.step} for each of {_names(rules, m.per_card)} on the field.")
+    sections.append(Section("Field multiplier", paras or ["None: x1."]))
+
+    if rules.teyaku:
+        sections.append(_table_section("Teyaku", rules.teyaku, rules))
+    if rules.yaku:
+        sections.append(_table_section("Yaku", rules.yaku, rules))
+    return sections
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(sections: list[Section]) -> str:
+    out: list[str] = []
+    for i, s in enumerate(sections):
+        out.append(("# " if i == 0 else "## ") + s.title)
+        out.append("")
+        for p in s.paragraphs:
+            out.append(p)
+            out.append("")
+        for t in s.tables:
+            out.append("| " + " | ".join(t.headers) + " |")
+            out.append("|" + "|".join("---" for _ in t.headers) + "|")
+            for row in t.rows:
+                out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,222 @@
+"""Compile a variant's tables into fast predicates over card masks.
+
+Each table becomes one generated function `match(x, ctx) -> hits` whose body is a chain of
+mask tests and popcounts with the constants inlined: one call checks every entry. Generated
+code only ever contains integers and operators taken from the IR, never text from a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rulekit import ir
+from rulekit.cards import CardIndex
+from rulekit.hands import shape_demands
+
+_PY_OP = {">=": ">=", "<=": "<=", "=": "==", "!=": "!=", ">": ">", "<": "<"}
+
+
+class CountContext(Protocol):
+    """What an entry checked at the count may ask about the rest of the round."""
+
+    piles: Sequence[int]
+
+    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool: ...
+
+
+class _Codegen:
+    def __init__(self, index: CardIndex) -> None:
+        self.index = index
+        self.helpers: dict[str, Any] = {"_pts": index.points}
+        self.uses_months = False
+
+    def mask(self, cards: Sequence[int]) -> int:
+        return self.index.mask(cards)
+
+    def expr(self, c: ir.Condition, x: str = "x") -> str:
+        if isinstance(c, ir.AllOf):
+            m = self.mask(c.cards)
+            return f"({x} & {m}) == {m}"
+        if isinstance(c, ir.AnyOf):
+            return f"({x} & {self.mask(c.cards)}) != 0"
+        if isinstance(c, ir.Count):
+            m = self.mask(c.cards)
+            if c.op == "=" and c.n == 0:
+                return f"({x} & {m}) == 0"
+            if c.op == ">=" and c.n == 1:
+                return f"({x} & {m}) != 0"
+            return f"({x} & {m}).bit_count() {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.Shape):
+            self.uses_months = True
+            tests = []
+            for size, months, demand in shape_demands(c, self.index.months):
+                slots = [self.index.months.index(m) for m in sorted(months)]
+                total = " + ".join(f"(mc[{i}] == {size})" for i in slots)
+                tests.append(f"({total}) >= {demand}")
+            return "(" + " and ".join(tests) + ")"
+        if isinstance(c, ir.PointsCmp):
+            return f"_pts({x}) {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.Everyone):
+            name = f"_every{len(self.helpers)}"
+            self.helpers[name] = self.function(c.item)
+            return f"(ctx is not None and all({name}(y, ctx) for y in ctx.piles))"
+        if isinstance(c, ir.Dealt):
+            return f"(ctx is not None and ctx.dealt_holds({c.names!r}, {c.captured}, {x}))"
+        if isinstance(c, ir.And):
+            return "(" + " and ".join(self.expr(i, x) for i in c.items) + ")"
+        if isinstance(c, ir.Or):
+            return "(" + " or ".join(self.expr(i, x) for i in c.items) + ")"
+        if isinstance(c, ir.Not):
+            return f"(not {self.expr(c.item, x)})"
+        raise AssertionError(f"unhandled condition {c!r}")
+
+    def prologue(self) -> list[str]:
+        if not self.uses_months:
+            return []
+        counts = ", ".join(f"(x & {m}).bit_count()" for m in self.index.month_masks)
+        return [f"    mc = ({counts},)"]
+
+    def compile(self, name: str, body: list[str]) -> Callable[..., Any]:
+        source = "\n".join([f"def {name}(x, ctx=None):", *self.prologue(), *body])
+        namespace: dict[str, Any] = dict(self.helpers)
+        exec(compile(source, f"<rulekit {name}>", "exec"), namespace)
+        return namespace[name]  # type: ignore[no-any-return]
+
+    def function(self, c: ir.Condition) -> Callable[..., bool]:
+        sub = _Codegen(self.index)
+        sub.helpers = self.helpers
+        expr = sub.expr(c)
+        return sub.compile("cond", [f"    return {expr}"])
+
+
+@dataclass(frozen=True)
+class Scored:
+    """An entry that counts, with its value (bonus included)."""
+
+    index: int
+    name: str
+    label: str
+    value: int
+
+
+class CompiledTable:
+    """A teyaku or yaku table: which entries hold for a mask, and which of them count."""
+
+    def __init__(self, table: ir.YakuTable, index: CardIndex) -> None:
+        self.table = table
+        self.entries = table.entries
+        self.names = [e.name for e in table.entries]
+        self.position = {n: i for i, n in enumerate(self.names)}
+        self.values = [e.value for e in table.entries]
+        self.best_only = table.policy == "best"
+        self.play_bits = sum(1 << i for i, e in enumerate(self.entries) if not e.at_count)
+        self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
+        self.match_play = self._compile(index, [i for i, e in enumerate(self.entries) if not e.at_count])
+        self.match_count = self._compile(index, [i for i, e in enumerate(self.entries) if e.at_count])
+        self._bonus = [
+            (e.bonus.amount, index.mask(e.bonus.cards), e.bonus.over) if e.bonus else None
+            for e in self.entries
+        ]
+        self._unless = [sum(1 << self.position[n] for n in e.unless) for e in self.entries]
+        self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
+        self._memo: dict[int, tuple[int, ...]] = {}
+        self._has_bonus = any(self._bonus)
+
+    def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
+        gen = _Codegen(index)
+        body = ["    h = 0"]
+        for i in which:
+            body.append(f"    if {gen.expr(self.entries[i].condition)}:")
+            body.append(f"        h |= {1 << i}")
+        body.append("    return h")
+        return gen.compile("match", body)
+
+    def value(self, i: int, x: int) -> int:
+        bonus = self._bonus[i]
+        if bonus is None:
+            return self.values[i]
+        amount, mask, over = bonus
+        return self.values[i] + amount * max(0, (x & mask).bit_count() - over)
+
+    def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
+        """Entry indices that count among `hits`: `unless` and exclusive groups applied, then
+        only the best one if the table counts only the best."""
+        if not self._has_bonus:
+            memo = self._memo.get(hits)
+            if memo is not None:
+                return memo
+        keep = hits
+        for i in _bits(hits):
+            if self._unless[i] & hits:
+                keep &= ~(1 << i)
+        for group in self._groups:
+            members = keep & group
+            if members & (members - 1):
+                best = max(_bits(members), key=lambda i: (self.value(i, x), -i))
+                keep &= ~(members & ~(1 << best))
+        result = tuple(_bits(keep))
+        if self.best_only and len(result) > 1:
+            result = (max(result, key=lambda i: (self.value(i, x), -i)),)
+        if not self._has_bonus:
+            self._memo[hits] = result
+        return result
+
+    def score(self, x: int, ctx: CountContext | None = None, at_count: bool = False) -> list[Scored]:
+        """Every counted entry of a mask, with values."""
+        hits = self.match_play(x, ctx)
+        if at_count:
+            hits |= self.match_count(x, ctx)
+        return [
+            Scored(i, self.names[i], self.entries[i].label, self.value(i, x)) for i in self.counted(hits, x)
+        ]
+
+    def matching(self, x: int, ctx: CountContext | None = None, at_count: bool = False) -> list[int]:
+        hits = self.match_play(x, ctx) | (self.match_count(x, ctx) if at_count else 0)
+        return list(_bits(hits))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+class CompiledMultiplier:
+    """The field multiplier: the highest tier present, plus `step` per field card of a set;
+    and the multiplier the next round carries over (at least), 1 if none."""
+
+    def __init__(self, spec: ir.FieldMultiplier, index: CardIndex) -> None:
+        self.tiers = [(t.factor, index.mask(t.cards), t.carry_at) for t in spec.tiers]
+        self.per_mask = index.mask(spec.per_card)
+        self.step = spec.step
+
+    def of_field(self, field: int) -> tuple[int, int]:
+        factor = 1
+        carry = 1
+        for tier_factor, mask, carry_at in self.tiers:
+            present = (field & mask).bit_count()
+            if present and tier_factor > factor:
+                factor = tier_factor
+            if carry_at is not None and present >= carry_at and tier_factor > carry:
+                carry = tier_factor
+        if self.step:
+            factor += self.step * (field & self.per_mask).bit_count()
+        return factor, carry
+
+
+class CompiledRules:
+    """Everything the engine and the evaluators need from a variant, compiled once."""
+
+    def __init__(self, rules: ir.Ruleset) -> None:
+        self.rules = rules
+        self.index = CardIndex(rules.deck, rules.points)
+        self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
+        self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
+        self.multiplier = CompiledMultiplier(rules.multiplier, self.index)

@@ -1,0 +1,193 @@
+"""The space of hands, month by month: can any hand make a condition, and how many hands do.
+
+A condition only looks at a few quantities: how many cards of some sets are present, how many
+months hold exactly k cards, the card points. Walking the deck one month at a time and keeping
+just those quantities (capped where larger values change nothing) covers every hand without
+listing them: the search is exact, and small enough to run for every entry of a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+from rulekit import ir
+
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+}
+
+
+def compare(op: str, a: int, b: int) -> bool:
+    return _OPS[op](a, b)
+
+
+def shape_demands(shape: ir.Shape, all_months: Iterable[int]) -> list[tuple[int, frozenset[int], int]]:
+    """Hall's condition for month shapes: for every set of groups of the same size, the months
+    they may use must hold enough months of exactly that size. Returns (size, months, demand)."""
+    every = frozenset(all_months)
+    demands = []
+    sizes = sorted({g.size for g in shape.groups})
+    for size in sizes:
+        groups = [g for g in shape.groups if g.size == size]
+        for r in range(1, len(groups) + 1):
+            for subset in combinations(groups, r):
+                months: frozenset[int] = frozenset()
+                for g in subset:
+                    months |= frozenset(g.months) if g.months else every
+                demands.append((size, months, sum(g.count for g in subset)))
+    return demands
+
+
+@dataclass
+class _Terms:
+    """The quantities a list of conditions depends on; a search state is a tuple of them."""
+
+    masks: list[tuple[frozenset[int], int]] = field(default_factory=list)
+    shapes: list[tuple[int, frozenset[int], int]] = field(default_factory=list)
+    points_cap: int = -1
+
+    def mask(self, cards: Iterable[int], cap: int) -> None:
+        key = frozenset(cards)
+        for i, (m, c) in enumerate(self.masks):
+            if m == key:
+                self.masks[i] = (m, max(c, cap))
+                return
+        self.masks.append((key, cap))
+
+    def shape(self, size: int, months: frozenset[int], cap: int) -> None:
+        for i, (s, m, c) in enumerate(self.shapes):
+            if s == size and m == months:
+                self.shapes[i] = (s, m, max(c, cap))
+                return
+        self.shapes.append((size, months, cap))
+
+    def index_mask(self, cards: Iterable[int]) -> int:
+        key = frozenset(cards)
+        return next(i for i, (m, _) in enumerate(self.masks) if m == key)
+
+    def index_shape(self, size: int, months: frozenset[int]) -> int:
+        return next(i for i, (s, m, _) in enumerate(self.shapes) if s == size and m == months)
+
+
+class HandSpace:
+    """Hands drawn from a deck: find one satisfying conditions, or count them."""
+
+    def __init__(self, deck: ir.Deck, points: dict[str, int]) -> None:
+        self.deck = deck
+        self.months = [m.number for m in deck.months]
+        self.cards_by_month = {m: [c for c in deck.cards if c.month == m] for m in self.months}
+        self.card_points = {c.id: points.get(c.classes[0], 0) for c in deck.cards}
+
+    # ------------------------------------------------------------ terms
+    def _collect(self, cond: ir.Condition, t: _Terms) -> None:
+        if isinstance(cond, ir.AllOf):
+            t.mask(cond.cards, len(cond.cards))
+        elif isinstance(cond, ir.AnyOf):
+            t.mask(cond.cards, 1)
+        elif isinstance(cond, ir.Count):
+            t.mask(cond.cards, cond.n + 1)
+        elif isinstance(cond, ir.Shape):
+            for size, months, demand in shape_demands(cond, self.months):
+                t.shape(size, months, demand)
+        elif isinstance(cond, ir.PointsCmp):
+            t.points_cap = max(t.points_cap, cond.n + 1)
+        elif isinstance(cond, ir.And | ir.Or):
+            for item in cond.items:
+                self._collect(item, t)
+        elif isinstance(cond, ir.Not | ir.Everyone):
+            self._collect(cond.item, t)
+
+    def _holds(self, cond: ir.Condition, state: tuple[int, ...], t: _Terms) -> bool:
+        base = 1
+        if isinstance(cond, ir.AllOf):
+            return state[base + t.index_mask(cond.cards)] >= len(cond.cards)
+        if isinstance(cond, ir.AnyOf):
+            return state[base + t.index_mask(cond.cards)] >= 1
+        if isinstance(cond, ir.Count):
+            return compare(cond.op, state[base + t.index_mask(cond.cards)], cond.n)
+        shapes_base = base + len(t.masks)
+        if isinstance(cond, ir.Shape):
+            return all(
+                state[shapes_base + t.index_shape(size, months)] >= demand
+                for size, months, demand in shape_demands(cond, self.months)
+            )
+        if isinstance(cond, ir.PointsCmp):
+            return compare(cond.op, state[-1], cond.n)
+        if isinstance(cond, ir.And):
+            return all(self._holds(i, state, t) for i in cond.items)
+        if isinstance(cond, ir.Or):
+            return any(self._holds(i, state, t) for i in cond.items)
+        if isinstance(cond, ir.Not):
+            return not self._holds(cond.item, state, t)
+        if isinstance(cond, ir.Everyone):  # one hand stands for every player
+            return self._holds(cond.item, state, t)
+        return True  # Dealt: depends on the round, not on the cards alone
+
+    # ------------------------------------------------------------ search
+    def _transitions(self, t: _Terms, size: int | None) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+        """For each month, every subset of its cards as (cards, contribution to the state)."""
+        result = []
+        for month in self.months:
+            cards = self.cards_by_month[month]
+            options = []
+            for r in range(len(cards) + 1):
+                if size is not None and r > size:
+                    break
+                for subset in combinations(cards, r):
+                    ids = frozenset(c.id for c in subset)
+                    delta = [r]
+                    delta += [len(ids & m) for m, _ in t.masks]
+                    delta += [int(r == s and month in ms) for s, ms, _ in t.shapes]
+                    delta.append(sum(self.card_points[i] for i in ids))
+                    options.append((tuple(sorted(ids)), tuple(delta)))
+            result.append(options)
+        return result
+
+    def _caps(self, t: _Terms, size: int | None) -> tuple[int, ...]:
+        total_cap = size + 1 if size is not None else 0
+        return (
+            total_cap,
+            *(c for _, c in t.masks),
+            *(c for _, _, c in t.shapes),
+            max(t.points_cap, 0),
+        )
+
+    def find(self, conditions: Sequence[ir.Condition], size: int | None = None) -> list[int] | None:
+        """Card ids of one hand (of exactly `size` cards, or any size) satisfying every
+        condition, or None if no hand can."""
+        t = _Terms()
+        for cond in conditions:
+            self._collect(cond, t)
+        moves = self._transitions(t, size)
+        caps = self._caps(t, size)
+        n = len(self.months)
+        after = [sum(len(self.cards_by_month[m]) for m in self.months[i + 1 :]) for i in range(n)]
+
+        @lru_cache(maxsize=None)
+        def search(i: int, state: tuple[int, ...]) -> tuple[int, ...] | None:
+            if i == n:
+                if size is not None and state[0] != size:
+                    return None
+                return () if all(self._holds(c, state, t) for c in conditions) else None
+            for ids, delta in moves[i]:
+                nxt = tuple(min(a + b, cap) for a, b, cap in zip(state, delta, caps, strict=True))
+                if size is not None and nxt[0] > size:
+                    continue
+                if size is not None and nxt[0] + after[i] < size:
+                    continue
+                rest = search(i + 1, nxt)
+                if rest is not None:
+                    return ids + rest
+            return None
+
+        found = search(0, tuple(0 for _ in caps))
+        search.cache_clear()
+        return None if found is None else list(found)

@@ -1,0 +1,269 @@
+"""The IR: what a variant means, with every name resolved to cards.
+
+Frozen pydantic models. `describe` renders a rulebook from it, `diff` compares two of them, the
+engine compiles it. Card sets are tuples of card ids, so nothing downstream needs the deck's
+names or the file's views to know what a condition tests.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Op = Literal[">=", "<=", "=", "!=", ">", "<"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SourceLoc(_Frozen):
+    """Where a named part was written (absent for JSON IR)."""
+
+    file: str
+    line: int
+    col: int
+    width: int = 1
+
+
+# ---------------------------------------------------------------- the deck
+
+
+class Card(_Frozen):
+    id: int = Field(description="month followed by its index 0-3, most valuable first: 10, 113")
+    name: str
+    label: str
+    month: int
+    rank: int
+    classes: tuple[str, ...] = Field(description="the first class gives the card's points")
+    tags: tuple[str, ...] = ()
+
+
+class Month(_Frozen):
+    number: int
+    name: str
+    label: str
+    aliases: tuple[str, ...] = ()
+
+
+class Deck(_Frozen):
+    name: str
+    classes: tuple[str, ...]
+    tags: tuple[str, ...] = ()
+    months: tuple[Month, ...]
+    cards: tuple[Card, ...]
+
+
+class Reclass(_Frozen):
+    """Cards counted in other classes: `as` replaces their classes, `also` adds one."""
+
+    cards: tuple[int, ...]
+    mode: Literal["as", "also"]
+    cls: str
+    text: str = ""
+
+
+class View(_Frozen):
+    """A context in which some cards count in another class (November as plain in teyaku)."""
+
+    name: str
+    label: str
+    changes: tuple[Reclass, ...]
+
+
+class CardSet(_Frozen):
+    name: str
+    label: str
+    cards: tuple[int, ...]
+
+
+class Expectation(_Frozen):
+    """A total the file asserts about its deck (`expect plains 24`), checked statically."""
+
+    what: str
+    value: int
+    loc: SourceLoc | None = None
+
+
+# ---------------------------------------------------------------- conditions
+
+
+class AllOf(_Frozen):
+    kind: Literal["all"] = "all"
+    cards: tuple[int, ...]
+
+
+class AnyOf(_Frozen):
+    kind: Literal["any"] = "any"
+    cards: tuple[int, ...]
+
+
+class Count(_Frozen):
+    """How many of `cards` are present, compared with `n` (`ribbons >= 2`, `none of ...`)."""
+
+    kind: Literal["count"] = "count"
+    cards: tuple[int, ...]
+    op: Op
+    n: int
+    label: str = ""
+
+
+class ShapeGroup(_Frozen):
+    """`count` distinct months holding exactly `size` cards each, from `months` (empty: any)."""
+
+    size: int
+    count: int = 1
+    months: tuple[int, ...] = ()
+
+
+class Shape(_Frozen):
+    """Month shapes that must hold together, each group on months of its own."""
+
+    kind: Literal["shape"] = "shape"
+    groups: tuple[ShapeGroup, ...]
+
+
+class PointsCmp(_Frozen):
+    """The captured card points compared with `n` (special hands at the count)."""
+
+    kind: Literal["points"] = "points"
+    op: Op
+    n: int
+
+
+class Everyone(_Frozen):
+    """Every player in the round satisfies `item` (All Eights)."""
+
+    kind: Literal["everyone"] = "everyone"
+    item: Condition
+
+
+class Dealt(_Frozen):
+    """The player's counted teyaku is, or is made of, one of `names`; with `captured`, the
+    cards that made it (the hand's cards of its month shape) all ended in the player's pile."""
+
+    kind: Literal["dealt"] = "dealt"
+    names: tuple[str, ...]
+    captured: bool = False
+
+
+class And(_Frozen):
+    kind: Literal["and"] = "and"
+    items: tuple[Condition, ...]
+
+
+class Or(_Frozen):
+    kind: Literal["or"] = "or"
+    items: tuple[Condition, ...]
+
+
+class Not(_Frozen):
+    kind: Literal["not"] = "not"
+    item: Condition
+
+
+Condition = Annotated[
+    AllOf | AnyOf | Count | Shape | PointsCmp | Everyone | Dealt | And | Or | Not,
+    Field(discriminator="kind"),
+]
+
+
+# ---------------------------------------------------------------- teyaku and yaku
+
+
+class Bonus(_Frozen):
+    """`+amount` for each card of `cards` beyond `over` (Koi-Koi's ten plains, Simple 16)."""
+
+    amount: int
+    cards: tuple[int, ...]
+    over: int
+
+
+class Yaku(_Frozen):
+    name: str
+    label: str
+    value: int
+    condition: Condition
+    text: str = Field("", description="the condition as written in the rule file")
+    parts: tuple[str, ...] = Field((), description="entries this one combines (kirisame)")
+    bonus: Bonus | None = None
+    unless: tuple[str, ...] = ()
+    at_count: bool = Field(False, description="checked only when the hands are counted")
+    paid_to_dealer: bool = False
+    loc: SourceLoc | None = None
+
+
+class YakuTable(_Frozen):
+    policy: Literal["best", "all"] = Field(
+        description="best: only a player's highest entry counts; all: every entry adds"
+    )
+    view: str | None = None
+    between_players: Literal["all", "highest"] = Field(
+        "all", description="teyaku: every player with one is paid, or only the highest"
+    )
+    entries: tuple[Yaku, ...] = ()
+    exclusive: tuple[tuple[str, ...], ...] = Field(
+        (), description="groups of which only the highest-valued entry counts"
+    )
+
+    def entry(self, name: str) -> Yaku:
+        for e in self.entries:
+            if e.name == name:
+                return e
+        raise KeyError(name)
+
+
+# ---------------------------------------------------------------- multipliers
+
+
+class Tier(_Frozen):
+    """`xfactor` if any of `cards` is on the field; the next round too if `carry_at` are."""
+
+    factor: int
+    cards: tuple[int, ...]
+    carry_at: int | None = None
+    text: str = ""
+
+
+class FieldMultiplier(_Frozen):
+    """The highest tier present wins; `per_card` adds `step` per field card in its set."""
+
+    tiers: tuple[Tier, ...] = ()
+    per_card: tuple[int, ...] = ()
+    step: int = 0
+
+
+# ---------------------------------------------------------------- the variant
+
+
+class Ruleset(_Frozen):
+    game: str
+    variant: str = ""
+    source: str = ""
+    files: tuple[str, ...] = Field((), description="the rule files, base first")
+    deck: Deck
+    points: dict[str, int]
+    views: tuple[View, ...] = ()
+    sets: tuple[CardSet, ...] = ()
+    expectations: tuple[Expectation, ...] = ()
+    teyaku: YakuTable | None = None
+    yaku: YakuTable | None = None
+    multiplier: FieldMultiplier = FieldMultiplier()
+
+    @property
+    def title(self) -> str:
+        return f"{self.game} ({self.variant})" if self.variant else self.game
+
+    def card(self, card_id: int) -> Card:
+        for c in self.deck.cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(card_id)
+
+    def card_points(self, card_id: int) -> int:
+        return self.points.get(self.card(card_id).classes[0], 0)
+
+
+for _model in (Everyone, And, Or, Not):
+    _model.model_rebuild()

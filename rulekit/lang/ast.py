@@ -1,0 +1,329 @@
+"""The syntax tree of a rule file: what was written, where, before any name is resolved.
+
+The loader turns a list of these statements (one file after another along `extends`) into the IR.
+Every node keeps its location so that a later check can point at the exact word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulekit.errors import Loc
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str
+    loc: Loc
+
+
+# ---------------------------------------------------------------- card sets
+
+
+@dataclass(frozen=True)
+class SName:
+    """A card, set, class, tag or month named in a set position."""
+
+    name: Name
+
+    @property
+    def loc(self) -> Loc:
+        return self.name.loc
+
+
+@dataclass(frozen=True)
+class SCard:
+    id: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class SMonth:
+    ref: Name
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class SUnion:
+    left: SetExpr
+    right: SetExpr
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class SMinus:
+    left: SetExpr
+    right: SetExpr
+    loc: Loc
+
+
+SetExpr = SName | SCard | SMonth | SUnion | SMinus
+
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class CAllOf:
+    items: tuple[SetExpr, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CAnyOf:
+    items: tuple[SetExpr, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CNoneOf:
+    items: tuple[SetExpr, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CAtLeast:
+    n: int
+    items: tuple[SetExpr, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CCompare:
+    expr: SetExpr
+    op: str
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CRest:
+    classes: tuple[Name, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CShape:
+    count: int
+    size: int
+    months: tuple[Name, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CPoints:
+    op: str
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CEveryone:
+    item: Cond
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CDealt:
+    names: tuple[Name, ...]
+    loc: Loc
+    captured: bool = False
+
+
+@dataclass(frozen=True)
+class CAnd:
+    items: tuple[Cond, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class COr:
+    items: tuple[Cond, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CNot:
+    item: Cond
+    loc: Loc
+
+
+Cond = (
+    CAllOf
+    | CAnyOf
+    | CNoneOf
+    | CAtLeast
+    | CCompare
+    | CRest
+    | CShape
+    | CPoints
+    | CEveryone
+    | CDealt
+    | CAnd
+    | COr
+    | CNot
+)
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Stmt:
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Game(Stmt):
+    title: str
+    variant: str | None
+
+
+@dataclass(frozen=True)
+class Source(Stmt):
+    text: str
+
+
+@dataclass(frozen=True)
+class Extends(Stmt):
+    path: str
+
+
+@dataclass(frozen=True)
+class DeckRef(Stmt):
+    path: str
+
+
+@dataclass(frozen=True)
+class DeckName(Stmt):
+    title: str
+
+
+@dataclass(frozen=True)
+class Classes(Stmt):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Tags(Stmt):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class MonthDecl(Stmt):
+    number: int
+    name: Name
+    label: str | None
+    aliases: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class CardDecl(Stmt):
+    id: int
+    name: Name
+    label: str
+    cls: Name
+    tags: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Expect(Stmt):
+    items: tuple[tuple[Name, int], ...]
+
+
+@dataclass(frozen=True)
+class Points(Stmt):
+    items: tuple[tuple[Name, int], ...]
+
+
+@dataclass(frozen=True)
+class Reclass:
+    expr: SetExpr
+    also: bool
+    cls: Name
+
+
+@dataclass(frozen=True)
+class Treat(Stmt):
+    reclass: Reclass
+
+
+@dataclass(frozen=True)
+class ViewDecl(Stmt):
+    name: Name
+    label: str | None
+    reclasses: tuple[Reclass, ...]
+
+
+@dataclass(frozen=True)
+class SetDecl(Stmt):
+    name: Name
+    label: str | None
+    items: tuple[SetExpr, ...]
+
+
+@dataclass(frozen=True)
+class TableOpt:
+    kind: str  # best | all | view | between_all | between_highest
+    loc: Loc
+    arg: Name | None = None
+
+
+@dataclass(frozen=True)
+class TableHeader(Stmt):
+    table: str  # teyaku | yaku
+    opts: tuple[TableOpt, ...]
+
+
+@dataclass(frozen=True)
+class MultiplierHeader(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Exclusive(Stmt):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Remove(Stmt):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class EntryOpt:
+    kind: str  # unless | bonus | at_count | paid_to_dealer
+    loc: Loc
+    names: tuple[Name, ...] = ()
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class Entry(Stmt):
+    name: Name
+    label: str | None
+    value: int | None
+    cond: Cond | None
+    cond_text: str | None
+    parts: tuple[Name, ...]
+    opts: tuple[EntryOpt, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Tier(Stmt):
+    factor: int
+    items: tuple[SetExpr, ...]
+    carry_at: int | None
+
+
+@dataclass(frozen=True)
+class PerCard(Stmt):
+    step: int
+    items: tuple[SetExpr, ...]
+
+
+@dataclass(frozen=True)
+class Seats(Stmt):
+    low: int
+    high: int
+    active: int | None

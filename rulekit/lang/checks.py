@@ -1,0 +1,88 @@
+"""Static checks on a resolved variant: what the parser cannot see.
+
+Deck totals against the file's `expect` lines, a point value for every class, and an entry that
+no hand can make.
+"""
+
+from __future__ import annotations
+
+from rulekit import ir
+from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean
+from rulekit.hands import HandSpace
+
+DEFAULT_HAND = 7
+
+
+def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
+    if sloc is None:
+        return None
+    return Loc(sloc.file, sloc.line, sloc.col, sloc.width)
+
+
+def deck_totals(rules: ir.Ruleset) -> dict[str, int]:
+    """What `expect` can name: `cards`, `points`, and each class (singular and plural)."""
+    totals = {"cards": len(rules.deck.cards), "points": sum(rules.card_points(c.id) for c in rules.deck.cards)}
+    for cls in rules.deck.classes:
+        n = sum(1 for c in rules.deck.cards if c.classes[0] == cls)
+        totals[cls] = n
+        totals[cls + "s"] = n
+    return totals
+
+
+def check_expectations(rules: ir.Ruleset) -> list[RulekitError]:
+    errors: list[RulekitError] = []
+    totals = deck_totals(rules)
+    for exp in rules.expectations:
+        if exp.what not in totals:
+            errors.append(
+                RuleError(
+                    f"'expect' cannot check '{exp.what}'",
+                    _loc(exp.loc),
+                    did_you_mean(exp.what, totals) or "expect cards, points, or a class: plains 24",
+                )
+            )
+        elif totals[exp.what] != exp.value:
+            errors.append(
+                RuleError(
+                    f"the deck has {totals[exp.what]} {exp.what}, but this file expects {exp.value}",
+                    _loc(exp.loc),
+                )
+            )
+    return errors
+
+
+def check_points(rules: ir.Ruleset) -> list[RulekitError]:
+    missing = [c for c in rules.deck.classes if c not in rules.points]
+    if not missing:
+        return []
+    loc = Loc(rules.files[-1], 1, 1) if rules.files else None
+    return [
+        RuleError(
+            f"class{'es' if len(missing) > 1 else ''} {', '.join(missing)} ha{'ve' if len(missing) > 1 else 's'} no points",
+            loc,
+            "give every class its value: points light 20, animal 10, ribbon 5, plain 1",
+        )
+    ]
+
+
+def check_reachable(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[RulekitError]:
+    """An entry that no hand can make is almost always a typo in its condition."""
+    errors: list[RulekitError] = []
+    space = HandSpace(rules.deck, rules.points)
+    for table, size, what in ((rules.teyaku, hand_size, f"dealt hand of {hand_size} cards"), (rules.yaku, None, "pile of captured cards")):
+        if table is None:
+            continue
+        for entry in table.entries:
+            if space.find([entry.condition], size) is None:
+                errors.append(
+                    RuleError(
+                        f"no {what} can make '{entry.name}' ({entry.text})",
+                        _loc(entry.loc),
+                        "check the counts and card names of its condition",
+                    )
+                )
+    return errors
+
+
+def static_checks(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[RulekitError]:
+    return check_expectations(rules) + check_points(rules) + check_reachable(rules, hand_size)

@@ -1,0 +1,150 @@
+"""Loading a variant: follow `extends` and `deck`, apply each file in order, resolve, check."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+from pydantic import ValidationError
+
+from rulekit import ir
+from rulekit.errors import Loc, RuleError, RuleErrors, RulekitError, register_source
+from rulekit.lang import ast
+from rulekit.lang.draft import Applier, Draft
+from rulekit.lang.files import display_name, find_rules
+from rulekit.lang.parser import parse_text
+from rulekit.lang.resolve import Resolver
+from rulekit.lang.transformer import to_ast
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    path: Path
+    name: str
+    stmts: list[ast.Stmt]
+
+
+def parse_file(path: Path) -> ParsedFile:
+    name = display_name(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleError(f"{name} is not UTF-8 text ({exc.reason})", Loc(name, 1, 1)) from None
+    except OSError as exc:
+        raise RuleError(f"cannot read {name}: {exc.strerror}") from None
+    return ParsedFile(path, name, to_ast(parse_text(text, name), name, text))
+
+
+def _first(stmts: list[ast.Stmt], kind: type[ast.Stmt]) -> ast.Stmt | None:
+    found = [s for s in stmts if isinstance(s, kind)]
+    return found[0] if found else None
+
+
+class Loader:
+    """Builds one draft from a file and everything it extends or includes."""
+
+    def __init__(self) -> None:
+        self.draft = Draft()
+        self.seen: list[Path] = []
+        self.decks: set[Path] = set()
+
+    def load(self, path: Path, via: Loc | None = None) -> None:
+        resolved = path.resolve()
+        if resolved in self.seen:
+            chain = " -> ".join(display_name(p) for p in [*self.seen, resolved])
+            raise RuleError(f"the files extend each other in a circle: {chain}", via)
+        self.seen.append(resolved)
+        parsed = parse_file(path)
+        ext = _first(parsed.stmts, ast.Extends)
+        overriding = False
+        if isinstance(ext, ast.Extends):
+            extras = [s for s in parsed.stmts if isinstance(s, ast.Extends)]
+            if len(extras) > 1:
+                raise RuleError("a file extends only one other file", extras[1].loc)
+            parent = find_rules(ext.path, path, ext.loc)
+            self.load(parent, ext.loc)
+            overriding = True
+        for stmt in parsed.stmts:
+            if isinstance(stmt, ast.DeckRef):
+                self.include_deck(find_rules(stmt.path, path, stmt.loc))
+        self.draft.files.append(parsed.name)
+        Applier(self.draft, overriding).apply(parsed.stmts)
+
+    def include_deck(self, path: Path) -> None:
+        resolved = path.resolve()
+        if resolved in self.decks:
+            return
+        self.decks.add(resolved)
+        parsed = parse_file(path)
+        self.draft.files.append(parsed.name)
+        Applier(self.draft, False).apply(parsed.stmts)
+
+
+def load_draft(ref: str | Path) -> Draft:
+    path = find_rules(str(ref)) if not isinstance(ref, Path) else ref
+    loader = Loader()
+    loader.load(path)
+    return loader.draft
+
+
+def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
+    """The IR of a rule file (path or bundled name), or RuleErrors with every problem found."""
+    path = find_rules(str(ref)) if not isinstance(ref, Path) else ref
+    if path.suffix == ".json":
+        return load_json_rules(path)
+    draft = load_draft(path)
+    rules = Resolver(draft).run()
+    errors: list[RulekitError] = list(draft.errors)
+    if rules is not None and check and not errors:
+        from rulekit.lang.checks import static_checks
+
+        errors.extend(static_checks(rules))
+    if errors:
+        raise RuleErrors(errors)
+    assert rules is not None
+    return rules
+
+
+def load_json_rules(path: Path) -> ir.Ruleset:
+    """A variant given as JSON IR, validated against the IR's JSON Schema."""
+    from rulekit.lang.checks import static_checks
+
+    name = display_name(path)
+    text = path.read_text(encoding="utf-8")
+    register_source(name, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RuleError(f"not valid JSON: {exc.msg}", Loc(name, exc.lineno, exc.colno)) from None
+    validator = jsonschema.Draft202012Validator(ir_schema())
+    problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if problems:
+        raise RuleErrors(
+            [
+                RuleError(f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}", Loc(name, 1, 1))
+                for p in problems[:10]
+            ]
+        )
+    try:
+        rules = ir.Ruleset.model_validate(data)
+    except ValidationError as exc:
+        raise RuleErrors(
+            [
+                RuleError(f"{'/'.join(map(str, e['loc']))}: {e['msg']}", Loc(name, 1, 1))
+                for e in exc.errors()[:10]
+            ]
+        ) from None
+    errors = static_checks(rules)
+    if errors:
+        raise RuleErrors(errors)
+    return rules
+
+
+def ir_schema() -> dict[str, object]:
+    """The JSON Schema of the IR (what `rulekit schema ir` prints)."""
+    schema = ir.Ruleset.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "rulekit rule IR"
+    return schema
