@@ -79,10 +79,12 @@ class CardSet(_Frozen):
 
 
 class Expectation(_Frozen):
-    """A total the file asserts about its deck (`expect plains 24`), checked statically."""
+    """A total a file asserts (`expect plains 24`), checked statically: in a deck file, about
+    the deck as declared there; in a game file, about the classes and points the game uses."""
 
     what: str
     value: int
+    scope: Literal["deck", "rules"] = "rules"
     loc: SourceLoc | None = None
 
 

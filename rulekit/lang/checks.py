@@ -6,6 +6,8 @@ no hand can make.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean
 from rulekit.hands import HandSpace
@@ -19,20 +21,26 @@ def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
     return Loc(sloc.file, sloc.line, sloc.col, sloc.width)
 
 
-def deck_totals(rules: ir.Ruleset) -> dict[str, int]:
-    """What `expect` can name: `cards`, `points`, and each class (singular and plural)."""
-    totals = {"cards": len(rules.deck.cards), "points": sum(rules.card_points(c.id) for c in rules.deck.cards)}
+def deck_totals(rules: ir.Ruleset, classes: Mapping[int, str] | None = None) -> dict[str, int]:
+    """What `expect` can name: `cards`, `points`, and each class (singular and plural), counting
+    each card in its first class (or in `classes`, the deck as its own file declares it)."""
+    primary = classes or {c.id: c.classes[0] for c in rules.deck.cards}
+    totals = {
+        "cards": len(rules.deck.cards),
+        "points": sum(rules.points.get(primary[c.id], 0) for c in rules.deck.cards),
+    }
     for cls in rules.deck.classes:
-        n = sum(1 for c in rules.deck.cards if c.classes[0] == cls)
+        n = sum(1 for c in rules.deck.cards if primary[c.id] == cls)
         totals[cls] = n
         totals[cls + "s"] = n
     return totals
 
 
-def check_expectations(rules: ir.Ruleset) -> list[RulekitError]:
+def check_expectations(rules: ir.Ruleset, declared: Mapping[int, str] | None = None) -> list[RulekitError]:
     errors: list[RulekitError] = []
-    totals = deck_totals(rules)
+    scopes = {"rules": deck_totals(rules), "deck": deck_totals(rules, declared)}
     for exp in rules.expectations:
+        totals = scopes[exp.scope]
         if exp.what not in totals:
             errors.append(
                 RuleError(
@@ -84,5 +92,8 @@ def check_reachable(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[Ru
     return errors
 
 
-def static_checks(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[RulekitError]:
-    return check_expectations(rules) + check_points(rules) + check_reachable(rules, hand_size)
+def static_checks(
+    rules: ir.Ruleset, declared: Mapping[int, str] | None = None, hand_size: int = DEFAULT_HAND
+) -> list[RulekitError]:
+    """Every static check; `declared` is each card's class as its deck file declares it."""
+    return check_expectations(rules, declared) + check_points(rules) + check_reachable(rules, hand_size)

@@ -49,7 +49,7 @@ class Draft:
     tags_declared: bool = False
     months: dict[int, ast.MonthDecl] = field(default_factory=dict)
     cards: dict[int, ast.CardDecl] = field(default_factory=dict)
-    expects: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
+    expects: dict[tuple[str, str], tuple[ast.Name, int]] = field(default_factory=dict)
     points: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
     treats: list[ast.Reclass] = field(default_factory=list)
     views: dict[str, ast.ViewDecl] = field(default_factory=dict)
@@ -69,9 +69,10 @@ _IN_SECTION = (ast.Entry, ast.Exclusive, ast.Remove, ast.Tier, ast.PerCard)
 class Applier:
     """Applies the statements of one file to a draft."""
 
-    def __init__(self, draft: Draft, overriding: bool) -> None:
+    def __init__(self, draft: Draft, overriding: bool, deck_file: bool = False) -> None:
         self.d = draft
         self.overriding = overriding
+        self.scope = "deck" if deck_file else "rules"
         self.section: str | None = None  # teyaku | yaku | multiplier
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
@@ -132,7 +133,7 @@ class Applier:
 
     def on_Expect(self, s: ast.Expect) -> None:
         for name, value in s.items:
-            self.d.expects[name.text] = (name, value)
+            self.d.expects[(self.scope, name.text)] = (name, value)
 
     # ------------------------------------------------------------ classes, views, sets
     def on_Points(self, s: ast.Points) -> None:
@@ -223,6 +224,7 @@ class Applier:
         if existing is not None and not complete:
             table.entries[s.name.text] = replace(
                 existing,
+                name=s.name,
                 label=s.label if s.label is not None else existing.label,
                 value=s.value if s.value is not None else existing.value,
                 cond=s.cond if s.cond is not None else existing.cond,

@@ -79,7 +79,7 @@ class Loader:
         self.decks.add(resolved)
         parsed = parse_file(path)
         self.draft.files.append(parsed.name)
-        Applier(self.draft, False).apply(parsed.stmts)
+        Applier(self.draft, False, deck_file=True).apply(parsed.stmts)
 
 
 def load_draft(ref: str | Path) -> Draft:
@@ -95,12 +95,14 @@ def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
     if path.suffix == ".json":
         return load_json_rules(path)
     draft = load_draft(path)
-    rules = Resolver(draft).run()
+    resolver = Resolver(draft)
+    rules = resolver.run()
     errors: list[RulekitError] = list(draft.errors)
     if rules is not None and check and not errors:
         from rulekit.lang.checks import static_checks
 
-        errors.extend(static_checks(rules))
+        declared = {cid: classes[0] for cid, classes in resolver.declared.items()}
+        errors.extend(static_checks(rules, declared))
     if errors:
         raise RuleErrors(errors)
     assert rules is not None

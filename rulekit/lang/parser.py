@@ -116,7 +116,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
     hint = None
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        expected = _expected_words(set(exc.expected))
+        accepted = set(exc.expected)
+        if exc.interactive_parser is not None:  # the lexer's always-accepted newline is not a choice
+            accepted = set(exc.interactive_parser.accepts()) or accepted
+        expected = _expected_words(accepted)
         if token.type == "_NL":
             # The error is at the end of the previous line, not at the next one's indentation.
             prev = text.splitlines()[line - 1] if line - 1 < len(text.splitlines()) else ""

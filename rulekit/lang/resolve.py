@@ -56,6 +56,7 @@ class Resolver:
         self.tags: set[str] = {t.text for t in draft.tags}
         self.default: ClassMap = {}
         self.views: dict[str, ClassMap] = {}
+        self.declared: ClassMap = {}
         self._set_stack: list[str] = []
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
@@ -73,8 +74,8 @@ class Resolver:
         yaku = self.table(self.d.tables["yaku"], teyaku) if "yaku" in self.d.tables else None
         multiplier = self.multiplier()
         expectations = tuple(
-            ir.Expectation(what=name.text, value=value, loc=_sloc(name.loc))
-            for name, value in self.d.expects.values()
+            ir.Expectation(what=name.text, value=value, scope=scope, loc=_sloc(name.loc))  # type: ignore[arg-type]
+            for (scope, _), (name, value) in self.d.expects.items()
         )
         if self.errors:
             return None
@@ -135,6 +136,7 @@ class Resolver:
                     self.error(f"unknown tag '{t.text}'", t.loc, did_you_mean(t.text, self.tags))
                 self.tags.add(t.text)
             self.default[card_id] = (c.cls.text,)
+        self.declared = dict(self.default)
         for reclass in d.treats:
             self.apply_reclass(self.default, reclass)
         cards = tuple(
