@@ -78,7 +78,9 @@ class CardIndex:
             month = cid // 10
             same = [i for i in self.ids if i // 10 == month]
             hint = f"month {month} has cards {', '.join(map(str, same))}" if same else None
-            raise UsageError(f"no card {token}: a card id is its month then 0-3, like 10 or 113", hint=hint)
+            raise UsageError(
+                f"no card {token}: a card id is its month then 0-3, like 10 or 113", hint=hint
+            )
         if word in self.by_name:
             return self.by_name[word]
         raise UsageError(f"unknown card '{token}'", hint=did_you_mean(word, self.by_name))

@@ -83,7 +83,9 @@ def check(rules: tuple[str, ...]) -> None:
             continue
         teyaku = len(rs.teyaku.entries) if rs.teyaku else 0
         yaku = len(rs.yaku.entries) if rs.yaku else 0
-        click.echo(f"ok  {ref}: {rs.title}: {len(rs.deck.cards)} cards, {teyaku} teyaku, {yaku} yaku")
+        click.echo(
+            f"ok  {ref}: {rs.title}: {len(rs.deck.cards)} cards, {teyaku} teyaku, {yaku} yaku"
+        )
     if failed:
         sys.exit(1)
 
@@ -92,7 +94,11 @@ def check(rules: tuple[str, ...]) -> None:
 @cli.command()
 @click.argument("rules")
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown"]),
+    default="text",
+    show_default=True,
     help="text: tables for the terminal; markdown: a document to keep or publish.",
 )
 def describe(rules: str, fmt: str) -> None:
@@ -125,8 +131,12 @@ def describe(rules: str, fmt: str) -> None:
 @cli.command("eval")
 @click.argument("rules")
 @click.argument("cards", nargs=-1)
-@click.option("--hand", "mode", flag_value="hand", help="CARDS are a dealt hand: which teyaku count.")
-@click.option("--captured", "mode", flag_value="captured", help="CARDS are a captured pile: its yaku.")
+@click.option(
+    "--hand", "mode", flag_value="hand", help="CARDS are a dealt hand: which teyaku count."
+)
+@click.option(
+    "--captured", "mode", flag_value="captured", help="CARDS are a captured pile: its yaku."
+)
 @click.option("--field", "mode", flag_value="field", help="CARDS are the field: the multiplier.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool) -> None:
@@ -151,7 +161,9 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
     if not cards and mode != "field":
         raise UsageError(f"no cards given for --{mode}")
     ids = compiled.index.parse_many(cards, f"--{mode}")
-    result = {"hand": eval_hand, "captured": eval_captured, "field": eval_field}[mode](compiled, ids)
+    result = {"hand": eval_hand, "captured": eval_captured, "field": eval_field}[mode](
+        compiled, ids
+    )
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -159,7 +171,8 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
     shown = ", ".join(compiled.index.short(i) for i in ids)
     console.print(f"{compiled.rules.title}: {mode} {shown}")
     if mode == "field":
-        console.print(f"multiplier x{result['multiplier']}; next round at least x{result['next_round_at_least']}")
+        carry = result["next_round_at_least"]
+        console.print(f"multiplier x{result['multiplier']}; next round at least x{carry}")
         return
     key, listed = ("teyaku", "teyaku") if mode == "hand" else ("yaku", "matched")
     counted = {e["name"] for e in result.get("counted", result[key])}
@@ -168,9 +181,14 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
     else:
         table = RichTable(key, "name", "value", "counts", header_style="bold")
         for e in result[listed]:
-            table.add_row(e["label"], e["name"], str(e["value"]), "yes" if e["name"] in counted else "no")
+            table.add_row(
+                e["label"], e["name"], str(e["value"]), "yes" if e["name"] in counted else "no"
+            )
         console.print(table)
-    console.print(f"value: {result['value']}" + (f"   card points: {result['points']}" if "points" in result else ""))
+    console.print(
+        f"value: {result['value']}"
+        + (f"   card points: {result['points']}" if "points" in result else "")
+    )
 
 
 # ---------------------------------------------------------------- schema

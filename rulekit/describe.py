@@ -88,7 +88,9 @@ def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Sectio
     if table.view:
         view = next((v for v in rules.views if v.name == table.view), None)
         if view is not None:
-            paras.append(f"Counted with the view '{view.label}': {'; '.join(c.text for c in view.changes)}.")
+            paras.append(
+                f"Counted with the view '{view.label}': {'; '.join(c.text for c in view.changes)}."
+            )
     if table.between_players == "highest":
         paras.append("Between players, only the highest is paid.")
     rows = []
@@ -97,7 +99,9 @@ def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Sectio
         if e.parts:
             cond = " + ".join(table.entry(p).label for p in e.parts)
         rows.append([e.name, e.label, str(e.value), cond, _entry_notes(e, table)])
-    return Section(title, paras, [Table(["name", title.lower(), "value", "condition", "notes"], rows)])
+    return Section(
+        title, paras, [Table(["name", title.lower(), "value", "condition", "notes"], rows)]
+    )
 
 
 def rulebook(rules: ir.Ruleset) -> list[Section]:
@@ -113,7 +117,15 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     for c in rules.deck.cards:
         extra = f" (also {', '.join(c.classes[1:])})" if len(c.classes) > 1 else ""
         card_rows.append(
-            [str(c.id), c.name, c.label, str(c.month), c.classes[0] + extra, str(rules.card_points(c.id)), ", ".join(c.tags)]
+            [
+                str(c.id),
+                c.name,
+                c.label,
+                str(c.month),
+                c.classes[0] + extra,
+                str(rules.card_points(c.id)),
+                ", ".join(c.tags),
+            ]
         )
     counts = []
     for cls in rules.deck.classes:
@@ -129,13 +141,20 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     )
     if rules.views:
         sections.append(
-            Section("Views", [f"{v.label}: {'; '.join(c.text for c in v.changes)}." for v in rules.views])
+            Section(
+                "Views",
+                [f"{v.label}: {'; '.join(c.text for c in v.changes)}." for v in rules.views],
+            )
         )
 
     m = rules.multiplier
     paras = []
     for t in m.tiers:
-        carry = f"; the next round at least x{t.factor} too if {t.carry_at} or more of them are" if t.carry_at else ""
+        carry = (
+            f"; the next round at least x{t.factor} too if {t.carry_at} or more of them are"
+            if t.carry_at
+            else ""
+        )
         paras.append(f"x{t.factor} if any of {_names(rules, t.cards)} is on the field{carry}.")
     if m.tiers:
         paras.append("The highest kind present wins.")

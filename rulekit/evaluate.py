@@ -18,7 +18,9 @@ def _entry(table: CompiledTable, i: int, x: int) -> dict[str, Any]:
     return item
 
 
-def eval_hand(compiled: CompiledRules, ids: list[int], hand_size: int = DEFAULT_HAND_SIZE) -> dict[str, Any]:
+def eval_hand(
+    compiled: CompiledRules, ids: list[int], hand_size: int = DEFAULT_HAND_SIZE
+) -> dict[str, Any]:
     """Every teyaku the dealt hand makes, the one(s) counted, and the counted value."""
     if compiled.teyaku is None:
         raise UsageError(f"{compiled.rules.title} has no teyaku (dealt hands) to evaluate")

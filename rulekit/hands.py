@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from rulekit import ir
@@ -29,7 +29,9 @@ def compare(op: str, a: int, b: int) -> bool:
     return _OPS[op](a, b)
 
 
-def shape_demands(shape: ir.Shape, all_months: Iterable[int]) -> list[tuple[int, frozenset[int], int]]:
+def shape_demands(
+    shape: ir.Shape, all_months: Iterable[int]
+) -> list[tuple[int, frozenset[int], int]]:
     """Hall's condition for month shapes: for every set of groups of the same size, the months
     they may use must hold enough months of exactly that size. Returns (size, months, demand)."""
     every = frozenset(all_months)
@@ -132,7 +134,9 @@ class HandSpace:
         return True  # Dealt: depends on the round, not on the cards alone
 
     # ------------------------------------------------------------ search
-    def _transitions(self, t: _Terms, size: int | None) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    def _transitions(
+        self, t: _Terms, size: int | None
+    ) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
         """For each month, every subset of its cards as (cards, contribution to the state)."""
         result = []
         for month in self.months:
@@ -171,7 +175,7 @@ class HandSpace:
         n = len(self.months)
         after = [sum(len(self.cards_by_month[m]) for m in self.months[i + 1 :]) for i in range(n)]
 
-        @lru_cache(maxsize=None)
+        @cache
         def search(i: int, state: tuple[int, ...]) -> tuple[int, ...] | None:
             if i == n:
                 if size is not None and state[0] != size:

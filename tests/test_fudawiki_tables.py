@@ -32,7 +32,9 @@ TEYAKU = [
 
 
 @pytest.mark.parametrize(("name", "value", "hand"), TEYAKU, ids=[f"{t[0]}-{t[2]}" for t in TEYAKU])
-def test_each_teyaku_with_the_sources_example(fudawiki: CompiledRules, name: str, value: int, hand: str) -> None:
+def test_each_teyaku_with_the_sources_example(
+    fudawiki: CompiledRules, name: str, value: int, hand: str
+) -> None:
     assert counted(fudawiki, hand) == ([name], value)
 
 
@@ -99,11 +101,19 @@ def test_five_lights_supersedes_four_lights(fudawiki: CompiledRules) -> None:
     assert yaku(fudawiki, "10 30 80 110 120") == (["five_lights"], 75)
 
 
-PLAINS = "12 13 22 23 32 33 42 43 52 53 62 63 72 73 82 83 92 93 102 103 113 111 112 110".split()
+PLAINS = (
+    "12 13 22 23 32 33 42 43 52 53 62 63 72 73 82 83 92 93 102 103 "  # 20 plains
+    "113 111 112 110"  # and the four November cards
+).split()
 
 
-@pytest.mark.parametrize(("n", "name", "value"), [(16, "plains_16", 50), (17, "plains_17", 60), (18, "plains_18", 75), (19, "plains_19", 100)])
-def test_plains_dekiyaku_count_november_as_plains(fudawiki: CompiledRules, n: int, name: str, value: int) -> None:
+@pytest.mark.parametrize(
+    ("n", "name", "value"),
+    [(16, "plains_16", 50), (17, "plains_17", 60), (18, "plains_18", 75), (19, "plains_19", 100)],
+)
+def test_plains_dekiyaku_count_november_as_plains(
+    fudawiki: CompiledRules, n: int, name: str, value: int
+) -> None:
     # the last four of PLAINS are November cards: they count as plains here
     cards = " ".join(PLAINS[: n - 4] + PLAINS[20:])
     assert yaku(fudawiki, cards) == ([name], value)
@@ -141,7 +151,9 @@ def test_double_eight_is_decided_at_the_count_by_card_points(fudawiki: CompiledR
         ("110 120 42 52 62 72", 4, 4),
     ],
 )
-def test_field_multiplier_and_carry_over(fudawiki: CompiledRules, field: str, multiplier: int, carry: int) -> None:
+def test_field_multiplier_and_carry_over(
+    fudawiki: CompiledRules, field: str, multiplier: int, carry: int
+) -> None:
     assert eval_field(fudawiki, fudawiki.index.parse_many([field])) == {
         "multiplier": multiplier,
         "next_round_at_least": carry,

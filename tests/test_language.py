@@ -19,6 +19,9 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
+BASE = 'extends "hachihachi/fudawiki"\n'
+
+
 def write(tmp_path: Path, text: str, name: str = "house.rk") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -57,7 +60,7 @@ teyaku
 
 
 def test_an_override_can_change_only_the_value(tmp_path: Path) -> None:
-    rules = load_rules(write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku\n  triple 12\n'))
+    rules = load_rules(write(tmp_path, BASE + "teyaku\n  triple 12\n"))
     assert rules.teyaku is not None
     assert rules.teyaku.entry("triple").value == 12
     assert rules.teyaku.entry("triple").text == "a month of 3"
@@ -81,13 +84,13 @@ teyaku
 
 
 def test_removing_an_entry_drops_it_from_exclusive_groups(tmp_path: Path) -> None:
-    rules = load_rules(write(tmp_path, 'extends "hachihachi/fudawiki"\ndekiyaku\n  remove five_lights\n'))
+    rules = load_rules(write(tmp_path, BASE + "dekiyaku\n  remove five_lights\n"))
     assert rules.yaku is not None
     assert all("five_lights" not in g for g in rules.yaku.exclusive)
 
 
 def test_an_extending_file_can_change_the_table_policy(tmp_path: Path) -> None:
-    rules = load_rules(write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku all add\n'))
+    rules = load_rules(write(tmp_path, BASE + "teyaku all add\n"))
     assert rules.teyaku is not None and rules.teyaku.policy == "all"
     # Triple and Haneken both count now
     assert hand_value(rules, "30 31 32 81 82 41 42") == 40
@@ -97,7 +100,7 @@ def test_multiplier_tiers_are_replaced_by_factor(tmp_path: Path) -> None:
     rules = load_rules(
         write(
             tmp_path,
-            'extends "hachihachi/fudawiki"\nmultiplier\n  x2 if any of crane, curtain, moon\n  x3 if any of geese\n',
+            BASE + "multiplier\n  x2 if any of crane, curtain, moon\n  x3 if any of geese\n",
         )
     )
     factors = {t.factor: t for t in rules.multiplier.tiers}
@@ -106,7 +109,7 @@ def test_multiplier_tiers_are_replaced_by_factor(tmp_path: Path) -> None:
 
 
 def test_extends_a_local_file_relative_to_the_including_file(tmp_path: Path) -> None:
-    write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku\n  triple 11\n', "base.rk")
+    write(tmp_path, BASE + "teyaku\n  triple 11\n", "base.rk")
     (tmp_path / "sub").mkdir()
     child = write(tmp_path / "sub", 'extends "../base"\nteyaku\n  four 31\n', "child.rk")
     rules = load_rules(child)
@@ -119,7 +122,10 @@ def test_extends_a_local_file_relative_to_the_including_file(tmp_path: Path) -> 
 
 def test_bonus_per_extra_card(tmp_path: Path) -> None:
     rules = load_rules(
-        write(tmp_path, 'extends "hachihachi/fudawiki"\ndekiyaku\n  ten_plains "Ten plains" 1: plains >= 10; +1 per extra\n')
+        write(
+            tmp_path,
+            BASE + 'dekiyaku\n  ten_plains "Ten plains" 1: plains >= 10; +1 per extra\n',
+        )
     )
     c = CompiledRules(rules)
     plains = "12 13 22 23 32 33 42 43 52 53 62 63"
@@ -131,11 +137,13 @@ def test_unless(tmp_path: Path) -> None:
     rules = load_rules(
         write(
             tmp_path,
-            'extends "hachihachi/fudawiki"\ndekiyaku\n  moon_view "Moon" 5: all of moon, sake; unless four_lights\n',
+            BASE + 'dekiyaku\n  moon_view "Moon" 5: all of moon, sake; unless four_lights\n',
         )
     )
     c = CompiledRules(rules)
-    assert [e["name"] for e in eval_captured(c, c.index.parse_many(["80 90"]))["yaku"]] == ["moon_view"]
+    assert [e["name"] for e in eval_captured(c, c.index.parse_many(["80 90"]))["yaku"]] == [
+        "moon_view"
+    ]
     names = [e["name"] for e in eval_captured(c, c.index.parse_many(["80 90 10 30 120"]))["yaku"]]
     assert names == ["four_lights"]
 
@@ -160,14 +168,17 @@ dekiyaku
 
 
 def test_treat_as_changes_class_and_points(tmp_path: Path) -> None:
-    rules = load_rules(write(tmp_path, 'extends "hachihachi/fudawiki"\ntreat rainman as animal\nexpect points 254\n'))
+    rules = load_rules(write(tmp_path, BASE + "treat rainman as animal\nexpect points 254\n"))
     assert rules.card(110).classes == ("animal",)
     assert rules.card_points(110) == 10
 
 
 def test_month_shapes_in_one_chain_use_distinct_months(tmp_path: Path) -> None:
     rules = load_rules(
-        write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku\n  st3 "S3" 99: a month of 3 in april and a month of 3\n')
+        write(
+            tmp_path,
+            BASE + 'teyaku\n  st3 "S3" 99: a month of 3 in april and a month of 3\n',
+        )
     )
     assert hand_value(rules, "40 41 42 10 20 30 50") == 15  # one April triple: only special_triple
     assert hand_value(rules, "40 41 42 10 11 12 50") == 99
@@ -201,7 +212,10 @@ def test_names_resolve_to_cards_sets_classes_tags_and_months() -> None:
 
 
 def test_a_typo_in_a_card_name_is_located_with_a_suggestion(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\ndekiyaku\n  poetry_ribbons: all of crane, cutrain\n')
+    path = write(
+        tmp_path,
+        BASE + "dekiyaku\n  poetry_ribbons: all of crane, cutrain\n",
+    )
     assert errors_of(path) == (
         f"{path.name}:3:33: unknown card, class, tag, set or month 'cutrain'\n"
         " 3 |   poetry_ribbons: all of crane, cutrain\n"
@@ -211,7 +225,7 @@ def test_a_typo_in_a_card_name_is_located_with_a_suggestion(tmp_path: Path) -> N
 
 
 def test_a_syntax_error_says_what_was_expected(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku best onyl\n')
+    path = write(tmp_path, BASE + "teyaku best onyl\n")
     assert errors_of(path) == (
         f"{path.name}:2:13: unexpected 'onyl'; expected 'only'\n"
         " 2 | teyaku best onyl\n"
@@ -221,24 +235,26 @@ def test_a_syntax_error_says_what_was_expected(tmp_path: Path) -> None:
 
 
 def test_an_override_of_something_that_does_not_exist(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku\n  tripel 12\n')
+    path = write(tmp_path, BASE + "teyaku\n  tripel 12\n")
     message = errors_of(path)
     assert message.startswith(f"{path.name}:3:3: no teyaku named 'tripel' to change")
     assert "did you mean 'triple'?" in message
 
 
 def test_a_yaku_no_hand_can_make(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\ndekiyaku\n  many "Many" 10: lights >= 6\n')
-    assert errors_of(path).startswith(f"{path.name}:3:3: no pile of captured cards can make 'many' (lights >= 6)")
+    path = write(tmp_path, BASE + 'dekiyaku\n  many "Many" 10: lights >= 6\n')
+    assert errors_of(path).startswith(
+        f"{path.name}:3:3: no pile of captured cards can make 'many' (lights >= 6)"
+    )
 
 
 def test_a_teyaku_no_dealt_hand_can_make(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\nteyaku\n  ff "FF" 10: 2 months of 4\n')
+    path = write(tmp_path, BASE + 'teyaku\n  ff "FF" 10: 2 months of 4\n')
     assert "no dealt hand of 7 cards can make 'ff'" in errors_of(path)
 
 
 def test_deck_totals_are_checked_against_expectations(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\nexpect plains 19, points 240\n')
+    path = write(tmp_path, BASE + "expect plains 19, points 240\n")
     message = errors_of(path)
     assert "the deck has 24 plains, but this file expects 19" in message
     assert "the deck has 264 points, but this file expects 240" in message
@@ -247,7 +263,8 @@ def test_deck_totals_are_checked_against_expectations(tmp_path: Path) -> None:
 def test_every_error_of_a_file_is_reported(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        'extends "hachihachi/fudawiki"\nteyaku\n  tripel 12\n  red: ribons = 2\ndekiyaku\n  exclusive five_lights, fuor_lights\n',
+        BASE + "teyaku\n  tripel 12\n  red: ribons = 2\n"
+        "dekiyaku\n  exclusive five_lights, fuor_lights\n",
     )
     with pytest.raises(RuleErrors) as info:
         load_rules(path)
@@ -255,7 +272,10 @@ def test_every_error_of_a_file_is_reported(tmp_path: Path) -> None:
 
 
 def test_a_duplicate_entry_in_a_base_file(tmp_path: Path) -> None:
-    path = write(tmp_path, 'deck "common/hanafuda"\nteyaku\n  a "A" 1: a month of 3\n  a "A" 2: a month of 4\n')
+    path = write(
+        tmp_path,
+        'deck "common/hanafuda"\nteyaku\n  a "A" 1: a month of 3\n  a "A" 2: a month of 4\n',
+    )
     assert f"{path.name}:4:3: teyaku 'a' is defined twice" in errors_of(path)
 
 
@@ -277,6 +297,6 @@ def test_an_unknown_bundled_name_suggests_the_close_one() -> None:
 
 
 def test_a_card_id_that_does_not_exist(tmp_path: Path) -> None:
-    path = write(tmp_path, 'extends "hachihachi/fudawiki"\ndekiyaku\n  x "X" 1: all of 14\n')
+    path = write(tmp_path, BASE + 'dekiyaku\n  x "X" 1: all of 14\n')
     message = errors_of(path)
     assert "no card 14" in message and "month 1 has cards 10, 11, 12, 13" in message

@@ -113,8 +113,12 @@ class CompiledTable:
         self.best_only = table.policy == "best"
         self.play_bits = sum(1 << i for i, e in enumerate(self.entries) if not e.at_count)
         self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
-        self.match_play = self._compile(index, [i for i, e in enumerate(self.entries) if not e.at_count])
-        self.match_count = self._compile(index, [i for i, e in enumerate(self.entries) if e.at_count])
+        self.match_play = self._compile(
+            index, [i for i, e in enumerate(self.entries) if not e.at_count]
+        )
+        self.match_count = self._compile(
+            index, [i for i, e in enumerate(self.entries) if e.at_count]
+        )
         self._bonus = [
             (e.bonus.amount, index.mask(e.bonus.cards), e.bonus.over) if e.bonus else None
             for e in self.entries
@@ -163,16 +167,21 @@ class CompiledTable:
             self._memo[hits] = result
         return result
 
-    def score(self, x: int, ctx: CountContext | None = None, at_count: bool = False) -> list[Scored]:
+    def score(
+        self, x: int, ctx: CountContext | None = None, at_count: bool = False
+    ) -> list[Scored]:
         """Every counted entry of a mask, with values."""
         hits = self.match_play(x, ctx)
         if at_count:
             hits |= self.match_count(x, ctx)
         return [
-            Scored(i, self.names[i], self.entries[i].label, self.value(i, x)) for i in self.counted(hits, x)
+            Scored(i, self.names[i], self.entries[i].label, self.value(i, x))
+            for i in self.counted(hits, x)
         ]
 
-    def matching(self, x: int, ctx: CountContext | None = None, at_count: bool = False) -> list[int]:
+    def matching(
+        self, x: int, ctx: CountContext | None = None, at_count: bool = False
+    ) -> list[int]:
         hits = self.match_play(x, ctx) | (self.match_count(x, ctx) if at_count else 0)
         return list(_bits(hits))
 

@@ -36,7 +36,9 @@ def deck_totals(rules: ir.Ruleset, classes: Mapping[int, str] | None = None) -> 
     return totals
 
 
-def check_expectations(rules: ir.Ruleset, declared: Mapping[int, str] | None = None) -> list[RulekitError]:
+def check_expectations(
+    rules: ir.Ruleset, declared: Mapping[int, str] | None = None
+) -> list[RulekitError]:
     errors: list[RulekitError] = []
     scopes = {"rules": deck_totals(rules), "deck": deck_totals(rules, declared)}
     for exp in rules.expectations:
@@ -52,7 +54,8 @@ def check_expectations(rules: ir.Ruleset, declared: Mapping[int, str] | None = N
         elif totals[exp.what] != exp.value:
             errors.append(
                 RuleError(
-                    f"the deck has {totals[exp.what]} {exp.what}, but this file expects {exp.value}",
+                    f"the deck has {totals[exp.what]} {exp.what},"
+                    f" but this file expects {exp.value}",
                     _loc(exp.loc),
                 )
             )
@@ -66,7 +69,7 @@ def check_points(rules: ir.Ruleset) -> list[RulekitError]:
     loc = Loc(rules.files[-1], 1, 1) if rules.files else None
     return [
         RuleError(
-            f"class{'es' if len(missing) > 1 else ''} {', '.join(missing)} ha{'ve' if len(missing) > 1 else 's'} no points",
+            f"no points for class{'es' if len(missing) > 1 else ''} {', '.join(missing)}",
             loc,
             "give every class its value: points light 20, animal 10, ribbon 5, plain 1",
         )
@@ -77,7 +80,10 @@ def check_reachable(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[Ru
     """An entry that no hand can make is almost always a typo in its condition."""
     errors: list[RulekitError] = []
     space = HandSpace(rules.deck, rules.points)
-    for table, size, what in ((rules.teyaku, hand_size, f"dealt hand of {hand_size} cards"), (rules.yaku, None, "pile of captured cards")):
+    for table, size, what in (
+        (rules.teyaku, hand_size, f"dealt hand of {hand_size} cards"),
+        (rules.yaku, None, "pile of captured cards"),
+    ):
         if table is None:
             continue
         for entry in table.entries:
@@ -96,4 +102,8 @@ def static_checks(
     rules: ir.Ruleset, declared: Mapping[int, str] | None = None, hand_size: int = DEFAULT_HAND
 ) -> list[RulekitError]:
     """Every static check; `declared` is each card's class as its deck file declares it."""
-    return check_expectations(rules, declared) + check_points(rules) + check_reachable(rules, hand_size)
+    return (
+        check_expectations(rules, declared)
+        + check_points(rules)
+        + check_reachable(rules, hand_size)
+    )

@@ -190,7 +190,11 @@ class Applier:
                 factor = n.text[1:] if n.text.startswith("x") else ""
                 if not factor.isdigit() or int(factor) not in self.d.tiers:
                     known = [f"x{f}" for f in self.d.tiers]
-                    self.error(f"no multiplier tier '{n.text}' to remove", n.loc, did_you_mean(n.text, known))
+                    self.error(
+                        f"no multiplier tier '{n.text}' to remove",
+                        n.loc,
+                        did_you_mean(n.text, known),
+                    )
                 else:
                     del self.d.tiers[int(factor)]
             return
@@ -240,7 +244,7 @@ class Applier:
                     f"no {table.kind} named '{s.name.text}' to change",
                     s.name.loc,
                     did_you_mean(s.name.text, table.entries)
-                    or "a new entry needs a value and a condition: NAME \"Label\" VALUE: CONDITION",
+                    or 'a new entry needs a value and a condition: NAME "Label" VALUE: CONDITION',
                 )
             else:
                 missing = "a value" if s.value is None and not s.parts else "a condition"
@@ -257,7 +261,9 @@ class Applier:
 
     def _in_multiplier(self, loc: Loc, what: str) -> bool:
         if self.section != "multiplier":
-            self.error(f"{what} outside the multiplier section", loc, "put it under a 'multiplier' line")
+            self.error(
+                f"{what} outside the multiplier section", loc, "put it under a 'multiplier' line"
+            )
             return False
         return True
 

@@ -25,7 +25,9 @@ def bundled_names() -> list[str]:
     """Every bundled rule file by name (`hachihachi/kirisame`), and each game's default."""
     root = rules_dir()
     names = sorted(
-        str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.rk") if "scenarios" not in p.parts
+        str(p.relative_to(root).with_suffix(""))
+        for p in root.rglob("*.rk")
+        if "scenarios" not in p.parts
     )
     return sorted(set(names) | set(_defaults()))
 

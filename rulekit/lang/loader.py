@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
 from pydantic import ValidationError
 
 from rulekit import ir
@@ -120,12 +119,17 @@ def load_json_rules(path: Path) -> ir.Ruleset:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RuleError(f"not valid JSON: {exc.msg}", Loc(name, exc.lineno, exc.colno)) from None
+    import jsonschema  # only JSON IR needs it: keep it out of every other command's start-up
+
     validator = jsonschema.Draft202012Validator(ir_schema())
     problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if problems:
         raise RuleErrors(
             [
-                RuleError(f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}", Loc(name, 1, 1))
+                RuleError(
+                    f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}",
+                    Loc(name, 1, 1),
+                )
                 for p in problems[:10]
             ]
         )

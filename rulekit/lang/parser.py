@@ -117,8 +117,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         accepted = set(exc.expected)
-        if exc.interactive_parser is not None:  # the lexer's always-accepted newline is not a choice
-            accepted = set(exc.interactive_parser.accepts()) or accepted
+        if (
+            exc.interactive_parser is not None
+        ):  # the lexer's always-accepted newline is not a choice
+            accepted = set(exc.interactive_parser.accepts()) or accepted  # type: ignore[no-untyped-call]
         expected = _expected_words(accepted)
         if token.type == "_NL":
             # The error is at the end of the previous line, not at the next one's indentation.
@@ -134,7 +136,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
             message += f"; expected {', '.join(shown)}{more}"
         return RuleError(message, Loc(filename, line, col, width), hint)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else "?"
         message = f"unexpected character {char!r}"
         if char == '"':
             message = "unterminated string: a label must close its quote on the same line"

@@ -60,6 +60,8 @@ class Resolver:
         self._set_stack: list[str] = []
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        if loc is None and self.d.files:  # a whole-file problem: point at the file
+            loc = Loc(self.d.files[-1], 1, 1)
         self.errors.append(RuleError(message, loc, hint))
 
     # ------------------------------------------------------------ entry point
@@ -74,7 +76,7 @@ class Resolver:
         yaku = self.table(self.d.tables["yaku"], teyaku) if "yaku" in self.d.tables else None
         multiplier = self.multiplier()
         expectations = tuple(
-            ir.Expectation(what=name.text, value=value, scope=scope, loc=_sloc(name.loc))  # type: ignore[arg-type]
+            ir.Expectation(what=name.text, value=value, scope=scope, loc=_sloc(name.loc))
             for (scope, _), (name, value) in self.d.expects.items()
         )
         if self.errors:
@@ -98,10 +100,14 @@ class Resolver:
     def deck(self) -> ir.Deck | None:
         d = self.d
         if not d.classes:
-            self.error("no card classes declared", None, "a deck file says: classes light, animal, ...")
+            self.error(
+                "no card classes declared", None, "a deck file says: classes light, animal, ..."
+            )
             return None
         if not d.cards:
-            self.error("no cards declared", None, 'a game file names its deck: deck "common/hanafuda"')
+            self.error(
+                "no cards declared", None, 'a game file names its deck: deck "common/hanafuda"'
+            )
             return None
         months = []
         for number in sorted(d.months):
@@ -130,7 +136,11 @@ class Resolver:
                     "a card id is its month followed by its index 0-3: 10 is month 1, card 0",
                 )
             if c.cls.text not in self.classes:
-                self.error(f"unknown class '{c.cls.text}'", c.cls.loc, did_you_mean(c.cls.text, self.classes))
+                self.error(
+                    f"unknown class '{c.cls.text}'",
+                    c.cls.loc,
+                    did_you_mean(c.cls.text, self.classes),
+                )
             for t in c.tags:
                 if d.tags_declared and t.text not in self.tags:
                     self.error(f"unknown tag '{t.text}'", t.loc, did_you_mean(t.text, self.tags))
@@ -185,7 +195,9 @@ class Resolver:
         result: dict[str, int] = {}
         for name, value in self.d.points.values():
             if name.text not in self.classes:
-                self.error(f"unknown class '{name.text}'", name.loc, did_you_mean(name.text, self.classes))
+                self.error(
+                    f"unknown class '{name.text}'", name.loc, did_you_mean(name.text, self.classes)
+                )
             result[name.text] = value
         return result
 
@@ -213,18 +225,18 @@ class Resolver:
         except _Unresolved:
             cards = frozenset()
         return ir.CardSet(
-            name=s.name.text, label=s.label or s.name.text.replace("_", " "), cards=tuple(sorted(cards))
+            name=s.name.text,
+            label=s.label or s.name.text.replace("_", " "),
+            cards=tuple(sorted(cards)),
         )
 
     # ------------------------------------------------------------ card sets
     def known_names(self) -> Iterable[str]:
         yield from self.by_name
         yield from self.d.sets
-        for c in self.classes:
-            yield c
-            yield c + "s"
-        for t in self.tags:
-            yield t
+        yield from self.classes
+        yield from (c + "s" for c in self.classes)
+        yield from self.tags
         yield from self.month_names
 
     def union(self, items: Iterable[ast.SetExpr], classes: ClassMap) -> frozenset[int]:
@@ -294,7 +306,11 @@ class Resolver:
         if ref.text.isdigit():
             number = int(ref.text)
             if number not in self.d.months:
-                self.error(f"no month {number}", ref.loc, f"months are 1 to {max(self.d.months, default=0)}")
+                self.error(
+                    f"no month {number}",
+                    ref.loc,
+                    f"months are 1 to {max(self.d.months, default=0)}",
+                )
                 raise _Unresolved
             return number
         if ref.text in self.month_names:
@@ -316,20 +332,22 @@ class Resolver:
             return ir.AnyOf(cards=tuple(sorted(self.union(c.items, classes))))
         if isinstance(c, ast.CNoneOf):
             label = ", ".join(set_text(i) for i in c.items)
-            return ir.Count(cards=tuple(sorted(self.union(c.items, classes))), op="=", n=0, label=label)
+            return ir.Count(
+                cards=tuple(sorted(self.union(c.items, classes))), op="=", n=0, label=label
+            )
         if isinstance(c, ast.CAtLeast):
             label = ", ".join(set_text(i) for i in c.items)
             cards = self.union(c.items, classes)
             return ir.Count(cards=tuple(sorted(cards)), op=">=", n=c.n, label=label)
         if isinstance(c, ast.CCompare):
             cards = self.cards_of(c.expr, classes)
-            return ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=set_text(c.expr))  # type: ignore[arg-type]
+            return ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=set_text(c.expr))
         if isinstance(c, ast.CRest):
             return self.rest(c, frozenset(), classes)
         if isinstance(c, ast.CShape):
             return ir.Shape(groups=(self.shape_group(c),))
         if isinstance(c, ast.CPoints):
-            return ir.PointsCmp(op=c.op, n=c.n)  # type: ignore[arg-type]
+            return ir.PointsCmp(op=c.op, n=c.n)
         if isinstance(c, ast.CEveryone):
             return ir.Everyone(item=self.cond(c.item, classes, table))
         if isinstance(c, ast.CDealt):
@@ -381,7 +399,9 @@ class Resolver:
 
     def shape_group(self, c: ast.CShape) -> ir.ShapeGroup:
         months = tuple(sorted({self.month_number(m) for m in c.months}))
-        per_month = max((sum(1 for x in self.card_ids if x // 10 == m) for m in self.d.months), default=4)
+        per_month = max(
+            (sum(1 for x in self.card_ids if x // 10 == m) for m in self.d.months), default=4
+        )
         if not 1 <= c.size <= per_month:
             self.error(f"a month has at most {per_month} cards, not {c.size}", c.loc)
             raise _Unresolved
@@ -405,14 +425,16 @@ class Resolver:
                 if n.text in t.removed:
                     continue
                 if n.text not in t.entries:
-                    self.error(f"unknown {t.kind} '{n.text}'", n.loc, did_you_mean(n.text, t.entries))
+                    self.error(
+                        f"unknown {t.kind} '{n.text}'", n.loc, did_you_mean(n.text, t.entries)
+                    )
                 kept.append(n.text)
             if len(kept) > 1:
                 exclusive.append(tuple(kept))
         return ir.YakuTable(
-            policy=t.policy or ("best" if t.kind == "teyaku" else "all"),  # type: ignore[arg-type]
+            policy=t.policy or ("best" if t.kind == "teyaku" else "all"),
             view=t.view.text if t.view else None,
-            between_players=t.between,  # type: ignore[arg-type]
+            between_players=t.between,
             entries=entries,
             exclusive=tuple(exclusive),
         )
@@ -469,7 +491,9 @@ class Resolver:
             opt = e.opts["unless"]
             for n in opt.names:
                 if n.text not in t.entries and n.text not in t.removed:
-                    self.error(f"unknown {t.kind} '{n.text}'", n.loc, did_you_mean(n.text, t.entries))
+                    self.error(
+                        f"unknown {t.kind} '{n.text}'", n.loc, did_you_mean(n.text, t.entries)
+                    )
             unless = tuple(n.text for n in opt.names if n.text in t.entries)
         if "bonus" in e.opts:
             bonus = self.bonus(e.opts["bonus"], condition)
@@ -511,7 +535,11 @@ class Resolver:
             except _Unresolved:
                 continue
             text = ", ".join(set_text(i) for i in tier.items)
-            tiers.append(ir.Tier(factor=factor, cards=tuple(sorted(cards)), carry_at=tier.carry_at, text=text))
+            tiers.append(
+                ir.Tier(
+                    factor=factor, cards=tuple(sorted(cards)), carry_at=tier.carry_at, text=text
+                )
+            )
         per_card: tuple[int, ...] = ()
         step = 0
         if self.d.per_card is not None:

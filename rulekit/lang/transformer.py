@@ -11,8 +11,8 @@ from typing import Any
 from lark import Token, Transformer, Tree, v_args
 from lark.tree import Meta
 
-from rulekit.lang import ast
 from rulekit.errors import Loc
+from rulekit.lang import ast
 
 
 def _strip(token: Token) -> str:
@@ -47,7 +47,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return " ".join(self.text[meta.start_pos : meta.end_pos].split())
 
     def __default__(self, data: Any, children: Any, meta: Any) -> Any:
-        raise NotImplementedError(f"the rule-file transformer does not handle grammar rule {data!r}")
+        raise NotImplementedError(
+            f"the rule-file transformer does not handle grammar rule {data!r}"
+        )
 
     # ------------------------------------------------------------ file
     def start(self, children: list[ast.Stmt]) -> list[ast.Stmt]:

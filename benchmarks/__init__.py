@@ -1,0 +1,1 @@
+"""Throughput and latency benchmarks (run by hand, not by the test suite)."""
