@@ -193,6 +193,7 @@ class Yaku(_Frozen):
     unless: tuple[str, ...] = ()
     at_count: bool = Field(False, description="checked only when the hands are counted")
     paid_to_dealer: bool = False
+    cancels: bool = Field(False, description="at the count: cancels the card count and teyaku")
     loc: SourceLoc | None = None
 
 
@@ -236,6 +237,97 @@ class FieldMultiplier(_Frozen):
     step: int = 0
 
 
+# ---------------------------------------------------------------- round mechanics
+
+
+class Seats(_Frozen):
+    """How many sit at the table, and how many play each round (the others fold)."""
+
+    min: int = 3
+    max: int = 3
+    active: int = 3
+
+
+class DealSize(_Frozen):
+    """Cards dealt to each seated player and to the field; `seats` None means any count."""
+
+    seats: int | None = None
+    hand: int = 7
+    field: int = 6
+
+
+SetupStep = Literal["hands", "field", "fold", "joker", "teyaku"]
+
+
+class Fold(_Frozen):
+    """The fold phase, when more sit than play: fees go to the round winner."""
+
+    fee: int = 10
+    times_multiplier: bool = True
+    forced_fee: int = 0
+    start: Literal["dealer", "after_dealer"] = "dealer"
+
+
+class Joker(_Frozen):
+    """An extra card added at `seats` seated players; whoever is dealt it replaces it from the
+    stock (it never reaches the field or a pile)."""
+
+    seats: int
+
+
+class FirstDealer(_Frozen):
+    method: Literal["dice", "draw"] = "dice"
+    best_card_breaks_ties: bool = False
+
+
+class Continuation(_Frozen):
+    """What a player may do after making a yaku, and what it costs.
+
+    allowed: stop or continue (sage, koi-koi); otherwise the first yaku ends the round.
+    ends_round: False if yaku never end the round (they are scored at the count).
+    paid: yaku are paid when made, or when the maker stops (or the round ends).
+    if_beaten: another player makes a yaku after a continue: refund half of what the continuer
+      was paid to each other player; the continuer pays the new yaku for every payer; or the
+      continuer forfeits his own yaku.
+    if_unfinished: the round ends with no new yaku after a continue: keep, pay half of its
+      value to each other player, earn only half, or forfeit.
+    multiplier_per_yaku: the n-th yaku after continuing multiplies the score by n (koi-koi).
+    """
+
+    label: str = ""
+    allowed: bool = False
+    ends_round: bool = True
+    paid: Literal["made", "stop"] = "made"
+    refund_half: bool = False
+    pay_for_all: bool = False
+    beaten_forfeit: bool = False
+    if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
+    multiplier_per_yaku: bool = False
+
+
+class Liability(_Frozen):
+    """A yaku completed with a card another player played to the field, while holding at least
+    `min_hand` cards, is paid in full by that player."""
+
+    yaku: tuple[str, ...]
+    min_hand: int = 2
+
+
+class Settlement(_Frozen):
+    """How the hands are settled at the end of a round: points over par (zero-sum), the
+    difference (2 players), or no count."""
+
+    method: Literal["par", "difference", "none"] = "par"
+    par: int = 88
+    only_without_yaku: bool = True
+
+
+class Length(_Frozen):
+    rounds: int = 12
+    winner_deals: bool = True
+    drawn_keeps_dealer: bool = True
+
+
 # ---------------------------------------------------------------- the variant
 
 
@@ -252,6 +344,18 @@ class Ruleset(_Frozen):
     teyaku: YakuTable | None = None
     yaku: YakuTable | None = None
     multiplier: FieldMultiplier = FieldMultiplier()
+    seats: Seats = Seats()
+    deal: tuple[DealSize, ...] = (DealSize(),)
+    setup: tuple[SetupStep, ...] = ("hands", "field", "fold", "teyaku")
+    fold: Fold = Fold()
+    joker: Joker | None = None
+    first_dealer: FirstDealer = FirstDealer()
+    void_field: Condition | None = Field(None, description="a field that voids the deal")
+    void_text: str = ""
+    continuation: Continuation = Continuation()
+    liability: Liability | None = None
+    count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
+    length: Length = Length()
 
     @property
     def title(self) -> str:
@@ -265,6 +369,16 @@ class Ruleset(_Frozen):
 
     def card_points(self, card_id: int) -> int:
         return self.points.get(self.card(card_id).classes[0], 0)
+
+    def deal_for(self, seated: int) -> DealSize:
+        """The deal sizes at this many seated players."""
+        for d in self.deal:
+            if d.seats == seated:
+                return d
+        for d in self.deal:
+            if d.seats is None:
+                return d
+        return self.deal[0]
 
 
 for _model in (Everyone, And, Or, Not):

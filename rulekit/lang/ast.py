@@ -292,7 +292,7 @@ class Remove(Stmt):
 
 @dataclass(frozen=True)
 class EntryOpt:
-    kind: str  # unless | bonus | at_count | paid_to_dealer
+    kind: str  # unless | bonus | at_count | paid_to_dealer | cancels
     loc: Loc
     names: tuple[Name, ...] = ()
     amount: int = 0
@@ -323,7 +323,20 @@ class PerCard(Stmt):
 
 
 @dataclass(frozen=True)
-class Seats(Stmt):
-    low: int
-    high: int
-    active: int | None
+class Opt:
+    """One option of a mechanic statement (`fee 10`, `starts at dealer`)."""
+
+    kind: str
+    loc: Loc
+    value: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Mechanic(Stmt):
+    """A round-mechanics statement: seats, deal, setup, fold, continue, count, rounds, ..."""
+
+    kind: str
+    opts: tuple[Opt, ...] = ()
+    names: tuple[Name, ...] = ()
+    cond: Cond | None = None
+    text: str = ""

@@ -58,7 +58,11 @@ class Draft:
     tiers: dict[int, ast.Tier] = field(default_factory=dict)
     per_card: ast.PerCard | None = None
     multiplier_loc: Loc | None = None
-    seats: ast.Seats | None = None
+    mechanics: dict[str, dict[str, ast.Opt]] = field(default_factory=dict)
+    deal_sizes: dict[int | None, dict[str, ast.Opt]] = field(default_factory=dict)
+    setup: tuple[ast.Name, ...] | None = None
+    void: ast.Mechanic | None = None
+    liable: ast.Mechanic | None = None
     errors: list[RulekitError] = field(default_factory=list)
 
 
@@ -278,5 +282,17 @@ class Applier:
             self.d.per_card = s
 
     # ------------------------------------------------------------ mechanics
-    def on_Seats(self, s: ast.Seats) -> None:
-        self.d.seats = s
+    def on_Mechanic(self, s: ast.Mechanic) -> None:
+        """Each option replaces the same option of the file extended; the rest stays."""
+        if s.kind == "deal":
+            at = next((o.value for o in s.opts if o.kind == "seats"), None)
+            sizes = self.d.deal_sizes.setdefault(at if isinstance(at, int) else None, {})
+            sizes.update({o.kind: o for o in s.opts if o.kind != "seats"})
+        elif s.kind == "setup":
+            self.d.setup = s.names
+        elif s.kind == "void":
+            self.d.void = s
+        elif s.kind == "liable":
+            self.d.liable = s
+        else:
+            self.d.mechanics.setdefault(s.kind, {}).update({o.kind: o for o in s.opts})

@@ -7,6 +7,7 @@ or `ribbons`, in the current view), a tag (`poetry`), a month's name or alias (`
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, did_you_mean
@@ -75,6 +76,7 @@ class Resolver:
         teyaku = self.table(self.d.tables["teyaku"]) if "teyaku" in self.d.tables else None
         yaku = self.table(self.d.tables["yaku"], teyaku) if "yaku" in self.d.tables else None
         multiplier = self.multiplier()
+        mechanics = self.mechanics(yaku)
         expectations = tuple(
             ir.Expectation(what=name.text, value=value, scope=scope, loc=_sloc(name.loc))
             for (scope, _), (name, value) in self.d.expects.items()
@@ -94,6 +96,7 @@ class Resolver:
             teyaku=teyaku,
             yaku=yaku,
             multiplier=multiplier,
+            **mechanics,
         )
 
     # ------------------------------------------------------------ deck
@@ -508,6 +511,7 @@ class Resolver:
             unless=unless,
             at_count="at_count" in e.opts,
             paid_to_dealer="paid_to_dealer" in e.opts,
+            cancels="cancels" in e.opts,
             loc=_sloc(e.name.loc),
         )
         resolved[e.name.text] = yaku
@@ -549,3 +553,117 @@ class Resolver:
             except _Unresolved:
                 pass
         return ir.FieldMultiplier(tiers=tuple(tiers), per_card=per_card, step=step)
+
+    # ------------------------------------------------------------ round mechanics
+    def option(self, kind: str, name: str, default: Any) -> Any:
+        opt = self.d.mechanics.get(kind, {}).get(name)
+        return default if opt is None else opt.value
+
+    def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
+        low = self.option("seats", "min", 3)
+        high = self.option("seats", "max", low)
+        active = self.option("seats", "active", low)
+        seats_loc = next(iter(self.d.mechanics.get("seats", {}).values()), None)
+        if high < low or not 1 <= active <= low:
+            self.error(
+                f"seats {low} to {high}, {active} play: the players of a round must sit at the table",
+                seats_loc.loc if seats_loc else None,
+                "for example: seats 3 to 6, 3 play",
+            )
+        seats = ir.Seats(min=low, max=high, active=active)
+
+        deal = []
+        for at, opts in self.d.deal_sizes.items():
+            deal.append(ir.DealSize(seats=at, hand=int(opts["hand"].value or 0), field=int(opts["field"].value or 0)))
+        deal.sort(key=lambda d: -1 if d.seats is None else d.seats)
+
+        steps = ("hands", "field", "fold", "joker", "teyaku")
+        setup: tuple[str, ...] = ("hands", "field", "fold", "teyaku")
+        if self.d.setup is not None:
+            names = [n.text for n in self.d.setup]
+            for n in self.d.setup:
+                if n.text not in steps:
+                    self.error(f"unknown setup step '{n.text}'", n.loc, did_you_mean(n.text, steps) or f"steps: {', '.join(steps)}")
+            if len(set(names)) != len(names) or names[:1] != ["hands"] or "field" not in names:
+                self.error(
+                    "setup starts with 'hands', lays the 'field' once, and names each step once",
+                    self.d.setup[0].loc,
+                    "for example: setup: hands, field, fold, teyaku",
+                )
+            setup = tuple(names)
+        joker = None
+        if "joker" in self.d.mechanics:
+            joker = ir.Joker(seats=self.option("joker", "seats", 0))
+            if "joker" not in setup:
+                setup = (*setup, "joker") if "teyaku" not in setup else self._before(setup, "joker", "teyaku")
+
+        fold = ir.Fold(
+            fee=self.option("fold", "fee", 10),
+            times_multiplier=bool(self.option("fold", "times_multiplier", 1)),
+            forced_fee=self.option("fold", "forced_fee", 0),
+            start=self.option("fold", "start", "dealer"),
+        )
+        method = self.option("first_dealer", "draw", None)
+        first = ir.FirstDealer(
+            method="dice" if method is None or "dice" in self.d.mechanics.get("first_dealer", {}) else "draw",
+            best_card_breaks_ties=method == "best",
+        )
+        void_field = None
+        void_text = ""
+        if self.d.void is not None and self.d.void.cond is not None:
+            try:
+                void_field = self.cond(self.d.void.cond, self.default, "field")
+                void_text = self.d.void.text
+            except _Unresolved:
+                pass
+        beaten = str(self.option("continuation", "beaten", "")).split(",")
+        continuation = ir.Continuation(
+            label=self.option("continuation", "label", ""),
+            allowed=bool(self.option("continuation", "allowed", 0)),
+            ends_round=bool(self.option("continuation", "ends_round", 1)),
+            paid=self.option("continuation", "paid", "made"),
+            refund_half="refund_half" in beaten,
+            pay_for_all="pay_for_all" in beaten,
+            beaten_forfeit="forfeit" in beaten,
+            if_unfinished=self.option("continuation", "if_unfinished", "keep"),
+            multiplier_per_yaku=bool(self.option("continuation", "multiplier_per_yaku", 0)),
+        )
+        liability = None
+        if self.d.liable is not None:
+            known = [e.name for e in yaku.entries] if yaku else []
+            for n in self.d.liable.names:
+                if n.text not in known:
+                    self.error(f"unknown yaku '{n.text}'", n.loc, did_you_mean(n.text, known))
+            min_hand = next((o.value for o in self.d.liable.opts if o.kind == "min_hand"), 2)
+            liability = ir.Liability(yaku=tuple(n.text for n in self.d.liable.names), min_hand=int(min_hand or 2))
+        count = ir.Settlement(
+            method=self.option("count", "method", "par"),
+            par=self.option("count", "par", 88),
+            only_without_yaku=bool(self.option("count", "only_without_yaku", 1)),
+        )
+        length = ir.Length(
+            rounds=self.option("rounds", "rounds", 12),
+            winner_deals=bool(self.option("rounds", "winner_deals", 1)),
+            drawn_keeps_dealer=bool(self.option("rounds", "drawn_keeps_dealer", 1)),
+        )
+        result: dict[str, Any] = {
+            "seats": seats,
+            "setup": setup,
+            "fold": fold,
+            "joker": joker,
+            "first_dealer": first,
+            "void_field": void_field,
+            "void_text": void_text,
+            "continuation": continuation,
+            "liability": liability,
+            "count": count,
+            "length": length,
+        }
+        if deal:
+            result["deal"] = tuple(deal)
+        return result
+
+    @staticmethod
+    def _before(steps: tuple[str, ...], step: str, anchor: str) -> tuple[str, ...]:
+        i = steps.index(anchor)
+        return (*steps[:i], step, *steps[i:])

@@ -219,6 +219,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.EntryOpt("paid_to_dealer", self.loc(meta))
 
     @v_args(meta=True)
+    def cancels(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
+        return ast.EntryOpt("cancels", self.loc(meta))
+
+    @v_args(meta=True)
     def entry(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         name = self.name(c[0])
         label: str | None = None
@@ -349,12 +353,202 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return tuple(c)
 
     # ------------------------------------------------------------ mechanics
+    def opt(self, meta: Meta, kind: str, value: int | str | None = None) -> ast.Opt:
+        return ast.Opt(kind, self.loc(meta), value)
+
+    def mechanic(self, meta: Meta, kind: str, opts: list[Any], **extra: Any) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), kind, tuple(o for o in opts if isinstance(o, ast.Opt)), **extra)
+
     @v_args(meta=True)
-    def seats(self, meta: Meta, c: list[Token]) -> ast.Stmt:
-        low = int(c[0])
-        high = int(c[1]) if len(c) > 1 else low
-        active = int(c[2]) if len(c) > 2 else None
-        return ast.Seats(self.loc(meta), low, high, active)
+    def seats_max(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        return self.opt(meta, "max", int(c[0]))
+
+    @v_args(meta=True)
+    def seats_play(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        return self.opt(meta, "active", int(c[0]))
+
+    @v_args(meta=True)
+    def seats(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "seats", [self.opt(meta, "min", int(c[0])), *c[1:]])
+
+    @v_args(meta=True)
+    def deal_sizes(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
+        return [self.opt(meta, "hand", int(c[0])), self.opt(meta, "field", int(c[1]))]
+
+    @v_args(meta=True)
+    def deal(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "deal", c[0])
+
+    @v_args(meta=True)
+    def deal_at(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "deal", [self.opt(meta, "seats", int(c[0])), *c[1]])
+
+    @v_args(meta=True)
+    def by_dice(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "dice")
+
+    @v_args(meta=True)
+    def by_draw(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        text = self.source_text(meta)
+        return self.opt(meta, "draw", "best" if text.endswith("card") else "month")
+
+    @v_args(meta=True)
+    def first_dealer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "first_dealer", c)
+
+    @v_args(meta=True)
+    def setup(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "setup", [], names=c[0])
+
+    @v_args(meta=True)
+    def fold_fee(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        return self.opt(meta, "fee", int(c[0]))
+
+    @v_args(meta=True)
+    def fee_times_multiplier(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "times_multiplier", 1)
+
+    @v_args(meta=True)
+    def fee_flat(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "times_multiplier", 0)
+
+    @v_args(meta=True)
+    def forced_free(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "forced_fee", 0)
+
+    @v_args(meta=True)
+    def forced_pay(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        return self.opt(meta, "forced_fee", int(c[0]))
+
+    @v_args(meta=True)
+    def starts_at_dealer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "start", "dealer")
+
+    @v_args(meta=True)
+    def starts_after_dealer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "start", "after_dealer")
+
+    @v_args(meta=True)
+    def fold(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "fold", c)
+
+    @v_args(meta=True)
+    def joker(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return self.mechanic(meta, "joker", [self.opt(meta, "seats", int(c[0]))])
+
+    @v_args(meta=True)
+    def void(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        text = self.source_text(meta).split(" has ", 1)[-1]
+        return ast.Mechanic(self.loc(meta), "void", (), cond=c[0], text=text)
+
+    @v_args(meta=True)
+    def paid_when_made(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "paid", "made")
+
+    @v_args(meta=True)
+    def paid_when_stopping(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "paid", "stop")
+
+    def refund_half(self, c: list[Any]) -> str:
+        return "refund_half"
+
+    def pay_for_all(self, c: list[Any]) -> str:
+        return "pay_for_all"
+
+    def beaten_forfeit(self, c: list[Any]) -> str:
+        return "forfeit"
+
+    def no_penalty(self, c: list[Any]) -> str:
+        return ""
+
+    @v_args(meta=True)
+    def if_beaten(self, meta: Meta, c: list[str]) -> ast.Opt:
+        """The whole `if beaten` clause is one option: a house rule replaces it whole."""
+        return self.opt(meta, "beaten", ",".join(x for x in c if x))
+
+    @v_args(meta=True)
+    def keep(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "if_unfinished", "keep")
+
+    @v_args(meta=True)
+    def pay_half(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "if_unfinished", "pay_half")
+
+    @v_args(meta=True)
+    def earn_half(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "if_unfinished", "earn_half")
+
+    @v_args(meta=True)
+    def forfeit(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "if_unfinished", "forfeit")
+
+    def if_unfinished(self, c: list[ast.Opt]) -> ast.Opt:
+        return c[0]
+
+    @v_args(meta=True)
+    def koi_multiplier(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "multiplier_per_yaku", 1)
+
+    @v_args(meta=True)
+    def play_on(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "ends_round", 0)
+
+    @v_args(meta=True)
+    def continuation(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        opts: list[Any] = [self.opt(meta, "allowed", 1)]
+        for item in c:
+            if isinstance(item, Token):
+                opts.append(self.opt(meta, "label", _strip(item)))
+            else:
+                opts.append(item)
+        return self.mechanic(meta, "continuation", opts)
+
+    @v_args(meta=True)
+    def no_continue(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "continuation", [self.opt(meta, "allowed", 0)])
+
+    @v_args(meta=True)
+    def liable(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "liable", [self.opt(meta, "min_hand", int(c[1]))], names=c[0])
+
+    @v_args(meta=True)
+    def par(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
+        return [self.opt(meta, "method", "par"), self.opt(meta, "par", int(c[0]))]
+
+    @v_args(meta=True)
+    def difference(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "method", "difference")
+
+    @v_args(meta=True)
+    def no_count(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "method", "none")
+
+    @v_args(meta=True)
+    def only_without_yaku(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "only_without_yaku", 1)
+
+    @v_args(meta=True)
+    def always(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "only_without_yaku", 0)
+
+    @v_args(meta=True)
+    def count(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        opts: list[Any] = []
+        for item in c:
+            opts.extend(item if isinstance(item, list) else [item])
+        return self.mechanic(meta, "count", opts)
+
+    @v_args(meta=True)
+    def winner_deals(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "winner_deals", 1)
+
+    @v_args(meta=True)
+    def drawn_keeps(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "drawn_keeps_dealer", 1)
+
+    @v_args(meta=True)
+    def rounds(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "rounds", [self.opt(meta, "rounds", int(c[0])), *c[1:]])
 
 
 def to_ast(tree: Tree[Token], filename: str, text: str) -> list[ast.Stmt]:
