@@ -220,6 +220,17 @@ class CompiledMultiplier:
         return factor, carry
 
 
+def referenced_cards(cond: ir.Condition) -> set[int]:
+    """Every card a condition names (the cards a yaku is made of)."""
+    if isinstance(cond, ir.AllOf | ir.AnyOf | ir.Count):
+        return set(cond.cards)
+    if isinstance(cond, ir.And | ir.Or):
+        return set().union(*(referenced_cards(i) for i in cond.items))
+    if isinstance(cond, ir.Not | ir.Everyone):
+        return referenced_cards(cond.item)
+    return set()
+
+
 class CompiledRules:
     """Everything the engine and the evaluators need from a variant, compiled once."""
 
@@ -229,3 +240,29 @@ class CompiledRules:
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
         self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
+        self.void_field: Callable[..., bool] | None = (
+            _Codegen(self.index).function(rules.void_field) if rules.void_field else None
+        )
+        yaku_entries = rules.yaku.entries if rules.yaku else ()
+        self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
+        liable = set(rules.liability.yaku) if rules.liability else set()
+        self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
+
+    def made_masks(self, cond: ir.Condition, hand: int) -> list[int]:
+        """The groups of hand cards that make a teyaku's parts: each month of a month shape, and
+        the listed cards of an `all of` (Diving asks whether one such group was captured)."""
+        ix = self.index
+        if isinstance(cond, ir.Shape):
+            out = []
+            for g in cond.groups:
+                for m in g.months or ix.months:
+                    cards = hand & ix.month_masks[ix.months.index(m)]
+                    if cards.bit_count() == g.size:
+                        out.append(cards)
+            return out
+        if isinstance(cond, ir.AllOf):
+            mask = ix.mask(cond.cards)
+            return [mask] if hand & mask == mask else []
+        if isinstance(cond, ir.And | ir.Or):
+            return [m for i in cond.items for m in self.made_masks(i, hand)]
+        return []

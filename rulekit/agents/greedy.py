@@ -1,0 +1,117 @@
+"""The `greedy` bot: takes the capture worth most, prefers completing or advancing a yaku,
+joins with a teyaku or a strong hand, and stops when ahead.
+
+Card worth is the card's points plus its share of every yaku it belongs to, from the compiled
+rule file: the bot knows no game, only the tables.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from rulekit.engine import actions as A
+from rulekit.engine.round import Phase
+from rulekit.engine.tables import CompiledRules, referenced_cards
+from rulekit.engine.view import PlayerView
+
+COMPLETE_BONUS = 4.0  # weight of a yaku made by this very capture, per point of its value
+DISCARD_COST = 0.6  # a card laid on the field may feed an opponent
+
+
+@lru_cache(maxsize=32)
+def card_worth(compiled: CompiledRules) -> tuple[float, ...]:
+    """Points of each card plus, for each yaku that names it, value / cards needed."""
+    ix = compiled.index
+    worth = [float(p) for p in ix.points_of_bit]
+    table = compiled.yaku
+    if table is not None:
+        for entry in table.entries:
+            if entry.at_count:
+                continue
+            cards = referenced_cards(entry.condition)
+            if not cards or len(cards) > 24:
+                continue
+            share = entry.value / min(len(cards), 8)
+            for cid in cards:
+                worth[ix.bit[cid]] += share
+    return tuple(worth)
+
+
+class GreedyAgent:
+    name = "greedy"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(str(seed))
+
+    def start(self, seed: int | str) -> None:
+        self.rng.seed(str(seed))
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal_actions()
+        phase = view.phase
+        if phase == Phase.PLAY:
+            return self._play(view, legal)
+        if phase == Phase.TAKE:
+            worth = card_worth(view.compiled)
+            return max(legal, key=lambda a: worth[a - A.TAKE])
+        if phase == Phase.DECIDE:
+            return A.STOP if self._ahead(view) else A.CONTINUE
+        if phase == Phase.FOLD:
+            return A.JOIN if self._strong(view) else A.FOLD
+        return legal[0]
+
+    def _play(self, view: PlayerView, legal: list[int]) -> int:
+        c = view.compiled
+        worth = card_worth(c)
+        months = c.index.month_mask_of_bit
+        field = view.field
+        table = c.yaku
+        mine = view.captured[view.seat]
+        made = view.made_value[view.seat]
+        best, best_score = legal[0], float("-inf")
+        for a in legal:
+            b = a & 63
+            t = (a >> 6) - 1
+            m = field & months[b]
+            if not m:
+                score = -DISCARD_COST * worth[b]
+            else:
+                got = ((1 << t) if t >= 0 else m) | (1 << b)
+                score = 0.0
+                g = got
+                while g:
+                    low = g & -g
+                    score += worth[low.bit_length() - 1]
+                    g ^= low
+                if table is not None:
+                    x = mine | got
+                    counted = table.counted(table.match_play(x), x)
+                    if counted:
+                        value = sum(table.value(i, x) for i in counted)
+                        if value > made:
+                            score += COMPLETE_BONUS * (value - made)
+            score += self.rng.random() * 1e-3  # break ties without bias
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _ahead(self, view: PlayerView) -> bool:
+        """Stop when the round already pays: what was received, plus what stopping would pay."""
+        seat = view.seat
+        net = sum(p.amount for p in view.ledger if p.payee == seat) - sum(
+            p.amount for p in view.ledger if p.payer == seat
+        )
+        if view.compiled.rules.continuation.paid == "stop":
+            net += view.made_value[seat] * view.multiplier * (len(view.order) - 1)
+        return net > 0 or view.turns_left <= len(view.order)
+
+    def _strong(self, view: PlayerView) -> bool:
+        if view.teyaku.get(view.seat):
+            return True
+        c = view.compiled
+        table = c.teyaku
+        hand = view.hand
+        if table is not None and table.counted(table.match_play(hand), hand):
+            return True
+        return c.index.points(hand) >= 25

@@ -1,0 +1,79 @@
+"""Actions are small ints, so that legal-action lists are cheap and bots fast.
+
+    play a hand card           card_bit | (target_bit + 1) << 6   (target only when 2 field cards match)
+    take a field card          TAKE + target_bit                  (the drawn card matched 2)
+    join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
+"""
+
+from __future__ import annotations
+
+from rulekit.cards import CardIndex
+
+TAKE = 4096
+JOIN = 8192
+FOLD = 8193
+STOP = 8194
+CONTINUE = 8195
+
+KEYWORDS = {"join": JOIN, "fold": FOLD, "stop": STOP, "continue": CONTINUE}
+
+
+def play(card_bit: int, target_bit: int | None = None) -> int:
+    return card_bit | ((target_bit + 1) << 6 if target_bit is not None else 0)
+
+
+def take(target_bit: int) -> int:
+    return TAKE + target_bit
+
+
+def is_play(action: int) -> bool:
+    return 0 <= action < TAKE
+
+
+def played_card(action: int) -> int:
+    return action & 63
+
+
+def play_target(action: int) -> int | None:
+    t = (action >> 6) - 1
+    return t if t >= 0 else None
+
+
+def describe(action: int, index: CardIndex) -> str:
+    """An action in words: `play 10 crane onto 12 pine_plain_1`, `take 33 ...`, `stop`."""
+    if is_play(action):
+        card = index.short(index.ids[played_card(action)])
+        target = play_target(action)
+        return f"play {card}" + (f" onto {index.short(index.ids[target])}" if target is not None else "")
+    if TAKE <= action < JOIN:
+        return f"take {index.short(index.ids[action - TAKE])}"
+    for word, value in KEYWORDS.items():
+        if value == action:
+            return word
+    return f"action {action}"
+
+
+def parse(text: str, index: CardIndex) -> int:
+    """An action from words, as `describe` writes them: `play crane`, `play 10 onto 12`,
+    `take 33`, `join`, `fold`, `stop`, `continue`. Cards by id or name."""
+    from rulekit.errors import MoveError, UsageError
+
+    words = text.replace(",", " ").split()
+    if not words:
+        raise MoveError("an empty move", hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue")
+    verb = words[0].lower()
+    try:
+        if verb in KEYWORDS and len(words) == 1:
+            return KEYWORDS[verb]
+        if verb == "play" and len(words) == 2:
+            return play(index.bit[index.parse(words[1])])
+        if verb == "play" and len(words) == 4 and words[2].lower() == "onto":
+            return play(index.bit[index.parse(words[1])], index.bit[index.parse(words[3])])
+        if verb == "take" and len(words) == 2:
+            return take(index.bit[index.parse(words[1])])
+    except UsageError as err:
+        raise MoveError(err.message, hint=err.hint) from None
+    raise MoveError(
+        f"not a move: '{text}'",
+        hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue",
+    )

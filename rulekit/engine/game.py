@@ -1,0 +1,106 @@
+"""A game: rounds one after another, with the dealer, the multiplier carry-over and void redeals.
+
+Chance comes only from the seed: the first dealer from `seed`, each deal from (`seed`, deal
+number), so one seed replays a game exactly and every variant with the same deck gets the same
+shuffles.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rulekit.engine.ledger import Amount
+from rulekit.engine.round import Round, RoundResult
+from rulekit.engine.tables import CompiledRules
+from rulekit.errors import RulekitError
+
+MAX_VOID_IN_A_ROW = 100
+
+
+def first_dealer(compiled: CompiledRules, seated: int, seed: int | str) -> int:
+    """Dice (highest, ties re-roll) or a card draw (lowest month; ties by the better card, or a
+    re-draw), as the rule file says."""
+    rng = random.Random(f"{seed}:first-dealer")
+    method = compiled.rules.first_dealer
+    candidates = list(range(seated))
+    while len(candidates) > 1:
+        if method.method == "dice":
+            rolls = {s: rng.randint(1, 6) for s in candidates}
+            top = max(rolls.values())
+            candidates = [s for s in candidates if rolls[s] == top]
+        else:
+            cards = rng.sample(compiled.index.ids, len(candidates))
+            drawn = dict(zip(candidates, cards, strict=True))
+            low = min(c // 10 for c in cards)
+            candidates = [s for s in candidates if drawn[s] // 10 == low]
+            if method.best_card_breaks_ties and len(candidates) > 1:
+                best = min(drawn[s] % 10 for s in candidates)
+                candidates = [s for s in candidates if drawn[s] % 10 == best]
+    return candidates[0]
+
+
+@dataclass
+class GameResult:
+    seated: int
+    first_dealer: int
+    rounds: list[RoundResult]
+    voids: int
+
+    @property
+    def net(self) -> list[Amount]:
+        totals: list[Amount] = [0] * self.seated
+        for r in self.rounds:
+            for s, v in enumerate(r.net):
+                totals[s] += v
+        return totals
+
+
+class Game:
+    """Deals rounds until the game's length is reached; the caller plays each round."""
+
+    def __init__(self, compiled: CompiledRules, seated: int, seed: int | str = 0, dealer: int | None = None) -> None:
+        self.c = compiled
+        self.seated = seated
+        self.seed = seed
+        self.dealer = first_dealer(compiled, seated, seed) if dealer is None else dealer
+        self.first = self.dealer
+        self.round_no = 0
+        self.deal_no = 0
+        self.carry = 1
+        self.voids = 0
+        self._voids_in_a_row = 0
+        self.results: list[RoundResult] = []
+
+    @property
+    def is_over(self) -> bool:
+        return self.round_no >= self.c.rules.length.rounds
+
+    def new_round(self) -> Round:
+        return Round(
+            self.c,
+            self.seated,
+            self.dealer,
+            seed=self.seed,
+            deal_no=self.deal_no,
+            round_no=self.round_no,
+            carry=self.carry,
+        )
+
+    def record(self, result: RoundResult) -> None:
+        """A void deal is redealt by the same dealer and does not count as a round."""
+        self.deal_no += 1
+        if result.void:
+            self.voids += 1
+            self._voids_in_a_row += 1
+            if self._voids_in_a_row > MAX_VOID_IN_A_ROW:
+                raise RulekitError("more than 100 void deals in a row: check the rule file's 'void if'")
+            return
+        self._voids_in_a_row = 0
+        self.results.append(result)
+        self.round_no += 1
+        self.dealer = result.next_dealer
+        self.carry = result.carry
+
+    def result(self) -> GameResult:
+        return GameResult(self.seated, self.first, list(self.results), self.voids)

@@ -1,0 +1,59 @@
+"""Every payment of a round is a ledger entry; a round's result is its ledger.
+
+An entry moves `amount` from `payer` to `payee`, so the ledger is zero-sum by construction.
+Amounts are ints, or exact halves (`Fraction`) where a rule pays half of an odd value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+Amount = int | Fraction
+
+
+def half(value: Amount) -> Amount:
+    """Exactly half: an int when it is one."""
+    if isinstance(value, int) and value % 2 == 0:
+        return value // 2
+    result = Fraction(value) / 2
+    return int(result) if result.denominator == 1 else result
+
+
+def as_number(value: Amount) -> int | float:
+    """For JSON and statistics: ints stay ints, halves become floats."""
+    return value if isinstance(value, int) else float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    round: int
+    payer: int
+    payee: int
+    amount: Amount
+    reason: str  # teyaku, yaku, fold fee, count, refund, penalty, liability, ...
+    detail: str = ""  # the entry paid for, when there is one
+    multiplier: int = 1
+    base: Amount = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": as_number(self.amount),
+            "reason": self.reason,
+            "detail": self.detail,
+            "multiplier": self.multiplier,
+            "base": as_number(self.base),
+        }
+
+
+def net(ledger: list[Payment], seats: int) -> list[Amount]:
+    """Each seat's net result: received minus paid."""
+    totals: list[Amount] = [0] * seats
+    for p in ledger:
+        totals[p.payer] -= p.amount
+        totals[p.payee] += p.amount
+    return totals

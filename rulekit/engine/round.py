@@ -1,0 +1,818 @@
+"""One round of a fishing game as an explicit state machine.
+
+    rnd = Round(compiled, seated=3, dealer=0, seed=1)
+    while not rnd.is_terminal:
+        rnd.apply(agent_for(rnd.current_player).act(view))
+    rnd.result()
+
+Setup runs the rule file's steps in order (hands, field, fold, joker, teyaku); play alternates
+a hand card and a stock card per turn; yaku are checked at the end of each turn; the count
+settles the hands. Every value, yaku and payment comes from the compiled rule file. Card sets
+are bit masks; a wrong action raises a MoveError naming the legal ones.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from rulekit.engine import actions as A
+from rulekit.engine.ledger import Amount, Payment, half, net
+from rulekit.engine.tables import CompiledRules, referenced_cards
+from rulekit.errors import MoveError, UsageError
+
+
+class Phase(IntEnum):
+    FOLD = 0
+    PLAY = 1
+    TAKE = 2
+    DECIDE = 3
+    DONE = 4
+
+
+@dataclass(frozen=True)
+class StackedDeal:
+    """A deal written down: card ids per seat, the field, the stock from the top, and (when
+    players fold) the stock after the folded hands are shuffled back in."""
+
+    hands: tuple[tuple[int, ...], ...]
+    field: tuple[int, ...]
+    stock: tuple[int, ...]
+    restock: tuple[int, ...] | None = None
+
+
+@dataclass
+class RoundResult:
+    round: int
+    dealer: int
+    seated: int
+    active: tuple[int, ...]
+    void: bool
+    multiplier: int
+    carry: int
+    winner: int | None
+    next_dealer: int
+    ended_by: str  # yaku | count | draw | void
+    ledger: list[Payment]
+    net: list[Amount]
+    points: list[int]
+    teyaku: dict[int, list[str]] = field(default_factory=dict)
+    yaku: dict[int, list[str]] = field(default_factory=dict)
+    continued: int = 0
+    turns: int = 0
+
+
+class _CountContext:
+    """What the count-time entries may ask: every pile, and the dealt hands."""
+
+    def __init__(self, rnd: Round) -> None:
+        self.rnd = rnd
+        self.piles = [rnd.captured[s] for s in rnd.order]
+        self.player = -1
+
+    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
+        rnd = self.rnd
+        table = rnd.c.teyaku
+        if table is None:
+            return False
+        hand = rnd.dealt_hands[self.player]
+        for i in rnd.teyaku_counted[self.player]:
+            entry = table.entries[i]
+            for candidate in (entry, *(table.entries[table.position[n]] for n in entry.parts)):
+                if candidate.name not in names:
+                    continue
+                if not captured:
+                    return True
+                if any(m & pile == m for m in rnd.c.made_masks(candidate.condition, hand)):
+                    return True
+        return False
+
+
+class Round:
+    """A round in progress: its cards, whose turn it is, what each may do, and its ledger."""
+
+    def __init__(
+        self,
+        compiled: CompiledRules,
+        seated: int,
+        dealer: int = 0,
+        *,
+        seed: int | str = 0,
+        deal_no: int = 0,
+        round_no: int = 0,
+        carry: int = 1,
+        deal: StackedDeal | None = None,
+    ) -> None:
+        r = compiled.rules
+        if not r.seats.min <= seated <= r.seats.max:
+            raise UsageError(
+                f"{r.title} seats {r.seats.min}"
+                + (f" to {r.seats.max}" if r.seats.max != r.seats.min else "")
+                + f" players, not {seated}"
+            )
+        if not 0 <= dealer < seated:
+            raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
+        self.c = compiled
+        self.rules = r
+        self.ix = compiled.index
+        self.seated = seated
+        self.dealer = dealer
+        self.round_no = round_no
+        self.carry_in = carry
+        self.rng = random.Random(f"{seed}:{deal_no}:setup")
+        size = r.deal_for(seated)
+        self.hand_size = size.hand
+        self.field_size = size.field
+        nbits = len(self.ix.ids)
+        self.joker_bit = nbits if r.joker is not None and r.joker.seats == seated else -1
+
+        self.hands = [0] * seated
+        self.captured = [0] * seated
+        self.field = 0
+        self.stock: list[int] = []  # top at the end
+        self.stacked = deal
+        self.field_laid = False
+        self.multiplier = 0  # 0 until the field is laid
+        self.carry_out = 1
+        self.ledger: list[Payment] = []
+        self.pending_teyaku: list[tuple[int, int, int, str]] = []  # payee, payer, base, name
+        self.fold_fees: list[tuple[int, int, bool]] = []  # payer, base, voluntary
+        self.folded = [False] * seated
+        self.void = False
+        self.winner: int | None = None
+        self.next_dealer = dealer
+        self.ended_by = ""
+
+        self.teyaku_counted: dict[int, tuple[int, ...]] = {}
+        self.teyaku_revealed: dict[int, int] = {}
+        self.dealt_hands: dict[int, int] = {}
+
+        self.made_value = [0] * seated
+        self.made_entries: list[tuple[int, ...]] = [()] * seated
+        self.paid_base: list[Amount] = [0] * seated
+        self.continuing = [False] * seated
+        self.continues = [0] * seated
+        self.forfeited = [False] * seated
+        self.cover: dict[int, int] = {}  # maker -> the beaten continuer who pays for all
+        self.liable_for: dict[tuple[int, int], int] = {}  # (maker, entry) -> feeder
+        self.yaku_made: dict[int, list[str]] = {}
+        self.last_maker: int | None = None
+        self.feeders: dict[int, tuple[int, int]] = {}  # card bit -> (seat, hand size when played)
+        self.fed_this_turn = 0
+        self.turn_got = 0
+        self.drawn = -1
+        self.turn = 0
+        self.total_turns = 0
+        self.order: list[int] = []
+
+        self.phase = Phase.PLAY
+        self.current = dealer
+        self.fold_queue: list[int] = []
+        self.fold_at = 0
+        self.joined = 0
+
+        if deal is None:
+            self._shuffle(seed, deal_no)
+        else:
+            self._stack(deal)
+        self.steps = list(r.setup)
+        self.step = 0
+        self._run_setup()
+
+    # ------------------------------------------------------------ dealing
+    def _shuffle(self, seed: int | str, deal_no: int) -> None:
+        order = list(range(len(self.ix.ids)))
+        if self.joker_bit >= 0:
+            order.append(self.joker_bit)
+        random.Random(f"{seed}:{deal_no}").shuffle(order)
+        h = self.hand_size
+        if self.seated * h > len(order):
+            raise UsageError(f"{self.seated} hands of {h} need more cards than the deck has")
+        for s in range(self.seated):
+            m = 0
+            for b in order[s * h : (s + 1) * h]:
+                m |= 1 << b
+            self.hands[s] = m
+        self.stock = order[self.seated * h :][::-1]
+
+    def _stack(self, deal: StackedDeal) -> None:
+        bit = self.ix.bit
+        if len(deal.hands) != self.seated:
+            raise UsageError(f"the deal has {len(deal.hands)} hands for {self.seated} seats")
+        for s, hand in enumerate(deal.hands):
+            self.hands[s] = self.ix.mask(hand)
+        self.stock = [bit[c] for c in deal.stock][::-1]
+
+    def _pop_stock(self) -> int:
+        """The top stock card (a joker is taken out of the game and the next card drawn)."""
+        while self.stock:
+            b = self.stock.pop()
+            if b != self.joker_bit:
+                return b
+        return -1
+
+    # ------------------------------------------------------------ setup
+    def _run_setup(self) -> None:
+        while self.step < len(self.steps):
+            step = self.steps[self.step]
+            if step == "fold" and self.seated > self.rules.seats.active:
+                if not self.fold_queue:
+                    self._begin_fold()
+                if self.phase == Phase.FOLD:
+                    return
+            elif step == "field":
+                self._lay_field()
+                if self.void:
+                    return
+            elif step == "joker":
+                self._swap_jokers()
+            elif step == "teyaku":
+                self._declare_teyaku()
+            self.step += 1
+        self._begin_play()
+
+    def _lay_field(self) -> None:
+        if self.stacked is not None:
+            self.field = self.ix.mask(self.stacked.field)
+        else:
+            for _ in range(self.field_size):
+                b = self._pop_stock()
+                if b < 0:
+                    raise UsageError("not enough cards left to lay the field")
+                self.field |= 1 << b
+        self.field_laid = True
+        factor, self.carry_out = self.c.multiplier.of_field(self.field)
+        self.multiplier = max(factor, self.carry_in)
+        if self.c.void_field is not None and self.c.void_field(self.field):
+            self.void = True
+            self.ended_by = "void"
+            self.ledger.clear()
+            self.phase = Phase.DONE
+            return
+        for payee, payer, base, name in self.pending_teyaku:
+            self._pay(payer, payee, base, "teyaku", name)
+        self.pending_teyaku.clear()
+
+    def _begin_fold(self) -> None:
+        start = self.dealer if self.rules.fold.start == "dealer" else (self.dealer + 1) % self.seated
+        self.fold_queue = [(start + i) % self.seated for i in range(self.seated)]
+        self.fold_at = 0
+        self.joined = 0
+        self._next_fold()
+
+    def _next_fold(self) -> None:
+        """Ask the next player, unless the choice is forced (3 joined, or too few left)."""
+        need_total = self.rules.seats.active
+        while self.fold_at < len(self.fold_queue):
+            seat = self.fold_queue[self.fold_at]
+            remaining = len(self.fold_queue) - self.fold_at
+            need = need_total - self.joined
+            if need == 0:
+                self._fold(seat, voluntary=False)
+            elif remaining == need:
+                self.joined += 1
+            else:
+                self.phase = Phase.FOLD
+                self.current = seat
+                return
+            self.fold_at += 1
+        self._end_fold()
+
+    def _fold(self, seat: int, voluntary: bool) -> None:
+        self.folded[seat] = True
+        fee = self.rules.fold.fee if voluntary else self.rules.fold.forced_fee
+        if fee:
+            self.fold_fees.append((seat, fee, voluntary))
+
+    def _end_fold(self) -> None:
+        returned = []
+        for s in range(self.seated):
+            if self.folded[s]:
+                returned.extend(b for b in self._bits(self.hands[s]) if b != self.joker_bit)
+                self.hands[s] = 0
+        if self.stacked is not None and self.stacked.restock is not None:
+            self.stock = [self.ix.bit[c] for c in self.stacked.restock][::-1]
+        elif returned:
+            self.stock.extend(returned)
+            self.rng.shuffle(self.stock)
+        self.phase = Phase.PLAY
+        self.step += 1
+
+    def _swap_jokers(self) -> None:
+        if self.joker_bit < 0:
+            return
+        jbit = 1 << self.joker_bit
+        for s in range(self.seated):
+            if self.hands[s] & jbit:
+                self.hands[s] &= ~jbit
+                if not self.folded[s]:
+                    b = self._pop_stock()
+                    if b >= 0:
+                        self.hands[s] |= 1 << b
+
+    def _declare_teyaku(self) -> None:
+        table = self.c.teyaku
+        if table is None:
+            return
+        active = self.active_seats()
+        made: dict[int, tuple[int, int]] = {}
+        for s in active:
+            hand = self.hands[s]
+            self.dealt_hands[s] = hand
+            counted = table.counted(table.match_play(hand), hand)
+            self.teyaku_counted[s] = counted
+            if counted:
+                value = sum(table.value(i, hand) for i in counted)
+                made[s] = (value, counted[0])
+                self.teyaku_revealed[s] = self._teyaku_cards(hand, counted)
+        if self.rules.teyaku is not None and self.rules.teyaku.between_players == "highest" and made:
+            top = max(v for v, _ in made.values())
+            made = {s: vi for s, vi in made.items() if vi[0] == top}
+        for s, (value, i) in made.items():
+            name = table.names[i]
+            for q in active:
+                if q != s:
+                    if self.field_laid:
+                        self._pay(q, s, value, "teyaku", name)
+                    else:
+                        self.pending_teyaku.append((s, q, value, name))
+
+    def _teyaku_cards(self, hand: int, counted: tuple[int, ...]) -> int:
+        """The cards a player shows for his teyaku: those its condition names, and the months
+        of its shape."""
+        table = self.c.teyaku
+        assert table is not None
+        mask = 0
+        for i in counted:
+            condition = table.entries[i].condition
+            mask |= hand & self.ix.mask(referenced_cards(condition))
+            for group in self.c.made_masks(condition, hand):
+                mask |= group
+        return mask
+
+    def _begin_play(self) -> None:
+        active = self.active_seats()
+        first = next(s for s in ((self.dealer + i) % self.seated for i in range(self.seated)) if s in active)
+        i = active.index(first)
+        self.order = active[i:] + active[:i]
+        self.total_turns = sum(self.hands[s].bit_count() for s in self.order)
+        self.turn = 0
+        self.phase = Phase.PLAY
+        self.current = self.order[0]
+        if self.total_turns == 0:
+            self._end_of_hands()
+
+    # ------------------------------------------------------------ queries
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.DONE
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == Phase.DONE else self.current
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.seated) if not self.folded[s]]
+
+    @staticmethod
+    def _bits(mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == Phase.PLAY:
+            hand = self.hands[self.current]
+            field_ = self.field
+            months = self.ix.month_mask_of_bit
+            out = []
+            while hand:
+                low = hand & -hand
+                b = low.bit_length() - 1
+                hand ^= low
+                m = field_ & months[b]
+                if m and m.bit_count() == 2:
+                    lo = m & -m
+                    out.append(b | ((lo.bit_length()) << 6))
+                    out.append(b | (((m ^ lo).bit_length()) << 6))
+                else:
+                    out.append(b)
+            return out
+        if phase == Phase.TAKE:
+            m = self.field & self.ix.month_mask_of_bit[self.drawn]
+            return [A.TAKE + b for b in self._bits(m)]
+        if phase == Phase.DECIDE:
+            return [A.STOP, A.CONTINUE]
+        if phase == Phase.FOLD:
+            return [A.JOIN, A.FOLD]
+        return []
+
+    def describe(self, action: int) -> str:
+        return A.describe(action, self.ix)
+
+    def _illegal(self, action: int, why: str) -> MoveError:
+        legal = ", ".join(self.describe(a) for a in self.legal_actions()) or "none (the round is over)"
+        return MoveError(f"{why}: {self.describe(action) if action >= 0 else action}", hint=f"legal: {legal}")
+
+    # ------------------------------------------------------------ actions
+    def apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == Phase.PLAY:
+            self._play(action)
+        elif phase == Phase.TAKE:
+            self._take(action)
+        elif phase == Phase.DECIDE:
+            if action == A.STOP:
+                self._stop(self.current)
+            elif action == A.CONTINUE:
+                p = self.current
+                self.continuing[p] = True
+                self.continues[p] += 1
+                self._next_turn()
+            else:
+                raise self._illegal(action, f"seat {self.current} must stop or continue")
+        elif phase == Phase.FOLD:
+            if action not in (A.JOIN, A.FOLD):
+                raise self._illegal(action, f"seat {self.current} must join or fold")
+            if action == A.JOIN:
+                self.joined += 1
+            else:
+                self._fold(self.current, voluntary=True)
+            self.fold_at += 1
+            self._next_fold()
+            if self.phase != Phase.FOLD:
+                self._run_setup()
+        else:
+            raise MoveError("the round is over: no action is legal")
+
+    def _play(self, action: int) -> None:
+        if not 0 <= action < A.TAKE:
+            raise self._illegal(action, f"seat {self.current} must play a card")
+        p = self.current
+        b = action & 63
+        t = (action >> 6) - 1
+        hand = self.hands[p]
+        bit = 1 << b
+        if not hand & bit:
+            raise self._illegal(action, f"seat {p} does not hold that card")
+        months = self.ix.month_mask_of_bit
+        field_ = self.field
+        m = field_ & months[b]
+        n = m.bit_count()
+        if n == 2:
+            if t < 0 or not m >> t & 1:
+                raise self._illegal(action, "two field cards match: choose which to capture")
+            m = 1 << t
+        elif t >= 0:
+            raise self._illegal(action, "a capture target is only chosen when two field cards match")
+        self.hands[p] = hand ^ bit
+        got = 0
+        self.fed_this_turn = 0
+        if n == 0:
+            field_ |= bit
+            self.feeders[b] = (p, hand.bit_count())
+        else:
+            field_ &= ~m
+            got = m | bit
+            self.fed_this_turn = m
+        d = self._pop_stock()
+        if d >= 0:
+            dbit = 1 << d
+            m2 = field_ & months[d]
+            if not m2:
+                field_ |= dbit
+            elif m2.bit_count() == 2:
+                self.field = field_
+                self.turn_got = got
+                self.drawn = d
+                self.phase = Phase.TAKE
+                return
+            else:
+                field_ &= ~m2
+                got |= m2 | dbit
+                self.fed_this_turn |= m2
+        self.field = field_
+        self.turn_got = got
+        self._end_turn()
+
+    def _take(self, action: int) -> None:
+        t = action - A.TAKE
+        m = self.field & self.ix.month_mask_of_bit[self.drawn]
+        if not 0 <= t < 64 or not m >> t & 1:
+            raise self._illegal(action, f"seat {self.current} must take one of the two matching field cards")
+        self.field &= ~(1 << t)
+        self.turn_got |= (1 << t) | (1 << self.drawn)
+        self.fed_this_turn |= 1 << t
+        self.drawn = -1
+        self.phase = Phase.PLAY
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        p = self.current
+        got = self.turn_got
+        if got:
+            x = self.captured[p] | got
+            self.captured[p] = x
+            table = self.c.yaku
+            if table is not None and not self.forfeited[p]:
+                counted = table.counted(table.match_play(x), x)
+                if counted:
+                    value = sum(table.value(i, x) for i in counted)
+                    if value > self.made_value[p]:
+                        self._made(p, counted, value)
+                        if self.phase != Phase.PLAY:
+                            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn += 1
+        if self.turn >= self.total_turns:
+            self._end_of_hands()
+            return
+        self.phase = Phase.PLAY
+        self.current = self.order[self.turn % len(self.order)]
+
+    # ------------------------------------------------------------ yaku and continuation
+    def _made(self, p: int, counted: tuple[int, ...], value: int) -> None:
+        cont = self.rules.continuation
+        table = self.c.yaku
+        assert table is not None
+        previous = self.made_entries[p]
+        new = [i for i in counted if i not in previous]
+        delta = value - self.made_value[p]
+        self.made_value[p] = value
+        self.made_entries[p] = counted
+        self.yaku_made.setdefault(p, []).extend(table.names[i] for i in new)
+        self.last_maker = p
+        self.continuing[p] = False  # a new yaku settles his own bet
+        if not cont.ends_round:
+            return
+        cover = None
+        beaten = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
+        for q in self.order:
+            if q == p or not self.continuing[q] or not beaten:
+                continue
+            self.continuing[q] = False
+            if cont.refund_half and self.paid_base[q]:
+                for r in self.order:
+                    if r != q:
+                        self._pay(q, r, half(self.paid_base[q]), "refund", "beaten after continuing")
+            if cont.pay_for_all:
+                cover = q
+            if cont.beaten_forfeit:
+                self.forfeited[q] = True
+        if cover is not None:
+            self.cover[p] = cover
+        for i in new:
+            feeder = self._liable_feeder(p, i)
+            if feeder is not None:
+                self.liable_for[(p, i)] = feeder
+        if cont.paid == "made":
+            self._pay_yaku(p, [(i, table.value(i, self.captured[p])) for i in new], delta)
+        if cont.allowed and self.turn + 1 < self.total_turns:
+            self.phase = Phase.DECIDE
+            self.current = p
+        else:
+            self._stop(p)
+
+    def _liable_feeder(self, p: int, i: int) -> int | None:
+        if i not in self.c.liable or self.rules.liability is None:
+            return None
+        relevant = self.fed_this_turn & self.c.yaku_cards[i]
+        feeder = None
+        for b in self._bits(relevant):
+            seat, held = self.feeders.get(b, (p, 0))
+            if seat != p and held >= self.rules.liability.min_hand:
+                feeder = seat
+        return feeder
+
+    def _pay_yaku(self, p: int, entries: list[tuple[int, int]], total: int, factor: int = 1) -> None:
+        """Pay `total` (base) for p's yaku: by the beaten continuer who covers p, by a liable
+        feeder for the entries he fed, otherwise by each other player."""
+        table = self.c.yaku
+        assert table is not None
+        others = [q for q in self.order if q != p]
+        cover = self.cover.get(p)
+        remaining = total
+        for i, value in entries:
+            payer = cover if cover is not None else self.liable_for.get((p, i))
+            if payer is not None:
+                reason = "penalty" if cover is not None else "liability"
+                self._pay(payer, p, min(value, remaining) * len(others) * factor, reason, table.names[i])
+                remaining -= min(value, remaining)
+        if remaining > 0:
+            detail = ", ".join(table.names[i] for i, _ in entries) if entries else "yaku"
+            if cover is not None:
+                self._pay(cover, p, remaining * len(others) * factor, "penalty", detail)
+            else:
+                for q in others:
+                    self._pay(q, p, remaining * factor, "yaku", detail)
+        self.paid_base[p] += total * factor
+
+    def _stop(self, p: int) -> None:
+        self.continuing[p] = False
+        if self.rules.continuation.paid == "stop":
+            self._pay_made(p)
+        self._close_continuations()
+        self.ended_by = "yaku"
+        self._finish(p)
+
+    def _close_continuations(self) -> None:
+        """The round ends while players who continued made no new yaku since."""
+        cont = self.rules.continuation
+        for q in self.order:
+            if not self.continuing[q]:
+                continue
+            self.continuing[q] = False
+            if cont.if_unfinished == "keep" and cont.paid == "stop":
+                self._pay_made(q)
+            elif cont.if_unfinished == "pay_half":
+                for r in self.order:
+                    if r != q:
+                        self._pay(q, r, half(self.made_value[q]), "penalty", "continued without a new yaku")
+            elif cont.if_unfinished == "earn_half":
+                self._pay_made(q, only_half=True)
+            elif cont.if_unfinished == "forfeit":
+                self.forfeited[q] = True
+
+    def _pay_made(self, p: int, only_half: bool = False) -> None:
+        """Pay everything p has made (yaku paid when the maker stops, or the round ends)."""
+        table = self.c.yaku
+        assert table is not None
+        x = self.captured[p]
+        koi = self.continues[p] + 1 if self.rules.continuation.multiplier_per_yaku else 1
+        if only_half:
+            for q in self.order:
+                if q != p:
+                    self._pay(q, p, half(self.made_value[p]) * koi, "half", "continued without a new yaku")
+            return
+        entries = [(i, table.value(i, x)) for i in self.made_entries[p]]
+        self._pay_yaku(p, entries, self.made_value[p], koi)
+
+    # ------------------------------------------------------------ end of the round
+    def _end_of_hands(self) -> None:
+        cont = self.rules.continuation
+        winner = None
+        if self.last_maker is not None and cont.ends_round:
+            self._close_continuations()
+            if not self.forfeited[self.last_maker]:
+                winner = self.last_maker
+        counted = self.last_maker is None or not self.rules.count.only_without_yaku or not cont.ends_round
+        if counted:
+            count_winner = self._count()
+            if winner is None:
+                winner = count_winner
+        if winner is None:
+            self.ended_by = "draw"
+        else:
+            self.ended_by = "yaku" if winner == self.last_maker and cont.ends_round else "count"
+        self._finish(winner)
+
+    def _count(self) -> int | None:
+        """Settle the hands: count-time entries, then the card count. Returns the winner."""
+        rules = self.rules
+        ix = self.ix
+        order = self.order
+        points = {s: ix.points(self.captured[s]) for s in order}
+        special_winner = None
+        cancelled = False
+        table = self.c.yaku
+        if table is not None and table.count_bits:
+            ctx = _CountContext(self)
+            paid_to_dealer: set[int] = set()
+            best = -1
+            for s in order:
+                ctx.player = s
+                x = self.captured[s]
+                hits = table.match_count(x, ctx)
+                if not hits:
+                    continue
+                for i in table.counted(hits, x):
+                    entry = table.entries[i]
+                    value = table.value(i, x)
+                    payee = self.dealer if entry.paid_to_dealer else s
+                    if entry.paid_to_dealer:
+                        if i in paid_to_dealer:
+                            continue
+                        paid_to_dealer.add(i)
+                    self.yaku_made.setdefault(s, []).append(entry.name)
+                    for q in order:
+                        if q != payee:
+                            self._pay(q, payee, value, "special", entry.name)
+                    if entry.cancels:
+                        cancelled = True
+                        if value > best:
+                            best, special_winner = value, payee
+        if cancelled:
+            for p in [p for p in self.ledger if p.reason == "teyaku"]:
+                self.ledger.append(
+                    Payment(self.round_no, p.payee, p.payer, p.amount, "teyaku returned", p.detail, p.multiplier, p.base)
+                )
+            return special_winner
+        method = rules.count.method
+        if method == "none":
+            return None
+        if method == "difference":
+            a, b = order[0], order[-1]
+            diff = points[a] - points[b]
+            if diff > 0:
+                self._pay(b, a, diff, "count", f"{points[a]} against {points[b]}")
+            elif diff < 0:
+                self._pay(a, b, -diff, "count", f"{points[b]} against {points[a]}")
+            return max(order, key=lambda s: (points[s], -order.index(s)))
+        par = rules.count.par
+        scores = {s: points[s] - par for s in order}
+        negatives = [s for s in order if scores[s] < 0]
+        positives = [s for s in order if scores[s] > 0]
+        if len(negatives) == 1:
+            for s in positives:
+                self._pay(negatives[0], s, scores[s], "count", f"{points[s]} points")
+        elif len(positives) == 1:
+            for s in negatives:
+                self._pay(s, positives[0], -scores[s], "count", f"{points[s]} points")
+        else:
+            self._settle_greedy(scores)
+        return max(order, key=lambda s: (scores[s], -order.index(s)))
+
+    def _settle_greedy(self, scores: dict[int, int]) -> None:
+        """More than one player on each side (4+ players): largest debts to largest credits."""
+        debts = sorted(((-v, s) for s, v in scores.items() if v < 0), reverse=True)
+        credits = sorted(((v, s) for s, v in scores.items() if v > 0), reverse=True)
+        di = ci = 0
+        debt = [d for d, _ in debts]
+        credit = [c for c, _ in credits]
+        while di < len(debts) and ci < len(credits):
+            amount = min(debt[di], credit[ci])
+            self._pay(debts[di][1], credits[ci][1], amount, "count", "points over par")
+            debt[di] -= amount
+            credit[ci] -= amount
+            di += debt[di] == 0
+            ci += credit[ci] == 0
+
+    def _finish(self, winner: int | None) -> None:
+        fold = self.rules.fold
+        for payer, base, voluntary in self.fold_fees:
+            if winner is not None and payer != winner:
+                reason = "fold fee" if voluntary else "forced fold"
+                mult = self.multiplier if fold.times_multiplier else 1
+                self.ledger.append(Payment(self.round_no, payer, winner, base * mult, reason, "", mult, base))
+        self.winner = winner
+        if winner is not None and self.rules.length.winner_deals:
+            self.next_dealer = winner
+        self.phase = Phase.DONE
+
+    def _pay(self, payer: int, payee: int, base: Amount, reason: str, detail: str) -> None:
+        if payer == payee or not base:
+            return
+        mult = self.multiplier or 1
+        self.ledger.append(Payment(self.round_no, payer, payee, base * mult, reason, detail, mult, base))
+
+    # ------------------------------------------------------------ result
+    def result(self) -> RoundResult:
+        if not self.is_terminal:
+            raise MoveError("the round is not over yet")
+        teyaku = {}
+        if self.c.teyaku is not None:
+            teyaku = {s: [self.c.teyaku.names[i] for i in c] for s, c in self.teyaku_counted.items() if c}
+        return RoundResult(
+            round=self.round_no,
+            dealer=self.dealer,
+            seated=self.seated,
+            active=tuple(self.order) if self.order else tuple(self.active_seats()),
+            void=self.void,
+            multiplier=self.multiplier or 1,
+            carry=self.carry_out,
+            winner=self.winner,
+            next_dealer=self.next_dealer,
+            ended_by=self.ended_by,
+            ledger=list(self.ledger),
+            net=net(self.ledger, self.seated),
+            points=[self.ix.points(c) for c in self.captured],
+            teyaku=teyaku,
+            yaku={s: list(v) for s, v in self.yaku_made.items()},
+            continued=sum(self.continues),
+            turns=self.turn,
+        )
+
+
+
+def card_places(rnd: Round) -> list[int]:
+    """How many places hold each card (hands, field, stock, piles, the drawn card): an invariant
+    of the engine is that every card of the deck is in exactly one place at every step."""
+    ix = rnd.ix
+    counts = [0] * len(ix.ids)
+    masks = [*rnd.hands, rnd.field, *rnd.captured]
+    if rnd.drawn >= 0:
+        masks.append(1 << rnd.drawn)
+    for m in masks:
+        for b in Round._bits(m & ix.full):
+            counts[b] += 1
+    for b in rnd.stock:
+        if b != rnd.joker_bit:
+            counts[b] += 1
+    return counts

@@ -1,0 +1,141 @@
+"""What one player may see of a round: his own hand, never the others' hands nor the stock order.
+
+Agents (bots and humans) act on a PlayerView only. It reads the round live, so one view per
+player serves the whole round without copying.
+"""
+
+from __future__ import annotations
+
+from rulekit.engine.ledger import Payment
+from rulekit.engine.round import Phase, Round
+from rulekit.engine.tables import CompiledRules
+
+
+class PlayerView:
+    __slots__ = ("_r", "seat")
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        self._r = rnd
+        self.seat = seat
+
+    # ------------------------------------------------------------ the table
+    @property
+    def compiled(self) -> CompiledRules:
+        return self._r.c
+
+    @property
+    def phase(self) -> Phase:
+        return self._r.phase
+
+    @property
+    def current_player(self) -> int | None:
+        return self._r.current_player
+
+    @property
+    def seated(self) -> int:
+        return self._r.seated
+
+    @property
+    def dealer(self) -> int:
+        return self._r.dealer
+
+    @property
+    def round_no(self) -> int:
+        return self._r.round_no
+
+    @property
+    def order(self) -> list[int]:
+        """The players of the round in play order (empty during the fold phase)."""
+        return list(self._r.order)
+
+    @property
+    def folded(self) -> list[bool]:
+        return list(self._r.folded)
+
+    @property
+    def hand(self) -> int:
+        """The player's cards (a joker dealt at a large table is not a card of the deck)."""
+        return self._r.hands[self.seat] & self._r.ix.full
+
+    @property
+    def holds_joker(self) -> bool:
+        return self._r.joker_bit >= 0 and bool(self._r.hands[self.seat] >> self._r.joker_bit & 1)
+
+    @property
+    def field(self) -> int:
+        return self._r.field
+
+    @property
+    def captured(self) -> list[int]:
+        return list(self._r.captured)
+
+    def hand_size(self, seat: int) -> int:
+        return (self._r.hands[seat] & self._r.ix.full).bit_count()
+
+    @property
+    def stock_count(self) -> int:
+        return sum(1 for b in self._r.stock if b != self._r.joker_bit)
+
+    @property
+    def multiplier(self) -> int:
+        return self._r.multiplier or 1
+
+    @property
+    def drawn(self) -> int:
+        """The drawn card waiting for a capture choice (face up), or -1."""
+        return self._r.drawn
+
+    @property
+    def turn(self) -> int:
+        return self._r.turn
+
+    @property
+    def turns_left(self) -> int:
+        return self._r.total_turns - self._r.turn
+
+    @property
+    def teyaku(self) -> dict[int, list[str]]:
+        table = self._r.c.teyaku
+        if table is None:
+            return {}
+        return {s: [table.names[i] for i in c] for s, c in self._r.teyaku_counted.items() if c}
+
+    @property
+    def revealed(self) -> dict[int, int]:
+        """Cards each player showed for his teyaku (still in his hand unless played since)."""
+        return {s: m & self._r.hands[s] for s, m in self._r.teyaku_revealed.items()}
+
+    @property
+    def made_value(self) -> list[int]:
+        return list(self._r.made_value)
+
+    @property
+    def continuing(self) -> list[bool]:
+        return list(self._r.continuing)
+
+    @property
+    def yaku_made(self) -> dict[int, list[str]]:
+        return {s: list(v) for s, v in self._r.yaku_made.items()}
+
+    @property
+    def ledger(self) -> list[Payment]:
+        return list(self._r.ledger)
+
+    def unseen(self) -> int:
+        """Cards this player cannot see: the other hands and the stock."""
+        r = self._r
+        seen = r.hands[self.seat] | r.field
+        for c in r.captured:
+            seen |= c
+        if r.drawn >= 0:
+            seen |= 1 << r.drawn
+        return r.ix.full & ~seen
+
+    # ------------------------------------------------------------ acting
+    def legal_actions(self) -> list[int]:
+        if self._r.current_player != self.seat:
+            return []
+        return self._r.legal_actions()
+
+    def describe(self, action: int) -> str:
+        return self._r.describe(action)
