@@ -41,12 +41,16 @@ def play_target(action: int) -> int | None:
 
 def describe(action: int, index: CardIndex) -> str:
     """An action in words: `play 10 crane onto 12 pine_plain_1`, `take 33 ...`, `stop`."""
+    n = len(index.ids)
+
+    def card(bit: int) -> str:
+        return index.short(index.ids[bit]) if 0 <= bit < n else f"no card (bit {bit})"
+
     if is_play(action):
-        card = index.short(index.ids[played_card(action)])
         target = play_target(action)
-        return f"play {card}" + (f" onto {index.short(index.ids[target])}" if target is not None else "")
+        return f"play {card(played_card(action))}" + (f" onto {card(target)}" if target is not None else "")
     if TAKE <= action < JOIN:
-        return f"take {index.short(index.ids[action - TAKE])}"
+        return f"take {card(action - TAKE)}"
     for word, value in KEYWORDS.items():
         if value == action:
             return word

@@ -488,6 +488,7 @@ class Round:
                 field_ |= dbit
             elif m2.bit_count() == 2:
                 self.field = field_
+                self.captured[p] |= got
                 self.turn_got = got
                 self.drawn = d
                 self.phase = Phase.TAKE
@@ -497,6 +498,7 @@ class Round:
                 got |= m2 | dbit
                 self.fed_this_turn |= m2
         self.field = field_
+        self.captured[p] |= got
         self.turn_got = got
         self._end_turn()
 
@@ -506,7 +508,9 @@ class Round:
         if not 0 <= t < 64 or not m >> t & 1:
             raise self._illegal(action, f"seat {self.current} must take one of the two matching field cards")
         self.field &= ~(1 << t)
-        self.turn_got |= (1 << t) | (1 << self.drawn)
+        got = (1 << t) | (1 << self.drawn)
+        self.captured[self.current] |= got
+        self.turn_got |= got
         self.fed_this_turn |= 1 << t
         self.drawn = -1
         self.phase = Phase.PLAY
@@ -514,10 +518,8 @@ class Round:
 
     def _end_turn(self) -> None:
         p = self.current
-        got = self.turn_got
-        if got:
-            x = self.captured[p] | got
-            self.captured[p] = x
+        if self.turn_got:
+            x = self.captured[p]
             table = self.c.yaku
             if table is not None and not self.forfeited[p]:
                 counted = table.counted(table.match_play(x), x)
