@@ -191,6 +191,135 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
     )
 
 
+# ---------------------------------------------------------------- simulate
+def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
+    """A progress bar on a terminal (stderr), nothing otherwise."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return None, lambda done, total: None
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@cli.command()
+@click.argument("rules")
+@click.option(
+    "--rounds", type=int, help="Play N independent rounds (dealer rotating). Default 1000."
+)
+@click.option("--games", type=int, help="Play N whole games (the file's number of rounds each).")
+@click.option(
+    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
+)
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="Comma-separated bots, one per seat, cycled: greedy,random",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="A seed replays the simulation exactly."
+)
+@click.option(
+    "--jobs", type=int, default=1, show_default=True, help="Processes; same totals as one job."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(
+    rules: str,
+    rounds: int | None,
+    games: int | None,
+    seats: int | None,
+    bots: str,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    """Play many rounds or games between bots and report the statistics.
+
+    Per seat: mean net score with its 95% confidence interval and win rate; how often each
+    teyaku and yaku occurred; how rounds ended; turns per round; rounds per second.
+
+    \b
+    Examples:
+      rulekit simulate hachihachi --rounds 20000 --seed 1 --json
+      rulekit simulate hachihachi --seats 4 --bots greedy,random --games 100
+      rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
+    """
+    from rulekit.sim.simulate import simulate as run
+
+    ruleset = _load(rules)
+    bar, update = _progress("simulating")
+    if bar is not None:
+        bar.start()
+    try:
+        result = run(
+            ruleset,
+            seats=seats,
+            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            seed=seed,
+            rounds=rounds,
+            games=games,
+            jobs=jobs,
+            progress=update,
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    _render_simulation(result)
+
+
+def _render_simulation(result: dict[str, Any]) -> None:
+    console = _stdout()
+    unit = result["unit"]
+    n = result["games"] if unit == "game" else result["rounds"]
+    console.print(
+        f"[bold]{result['rules']}[/]: {n} {unit}s, seed {result['seed']}"
+        + (f", {result['voids']} void deals redealt" if result["voids"] else "")
+    )
+    table = RichTable("seat", "bot", f"mean net / {unit}", "95% CI", "wins", header_style="bold")
+    for s in result["seats"]:
+        ci = "n/a" if s["ci95"] is None else f"± {s['ci95']:.2f}"
+        table.add_row(
+            str(s["seat"]), s["bot"], f"{s['mean']:+.2f}", ci, f"{s['wins']} ({s['win_rate']:.1%})"
+        )
+    console.print(table)
+    rounds = max(1, result["rounds"])
+    for key, title in (("teyaku", "teyaku"), ("yaku", "yaku")):
+        if result[key]:
+            t = RichTable(title, "count", "per round", header_style="bold")
+            for name, count in result[key].items():
+                t.add_row(name, str(count), f"{count / rounds:.4f}")
+            console.print(t)
+    ended = ", ".join(f"{k} {v / rounds:.1%}" for k, v in result["ended_by"].items())
+    console.print(f"rounds ended by: {ended}")
+    console.print(
+        f"{result['turns_per_round']:.1f} turns per round; {result['rounds']} rounds in "
+        f"{result['seconds']:.2f} s ({result['rounds_per_second']:.0f} rounds/s)"
+    )
+
+
 # ---------------------------------------------------------------- schema
 @cli.command()
 @click.argument("what", type=click.Choice(["ir"]))

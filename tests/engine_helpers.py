@@ -32,7 +32,9 @@ def stacked(
 def play(rnd: Round, moves: Sequence[tuple[int, str]]) -> None:
     """Apply moves written as (seat, 'play 61'), checking whose turn it is."""
     for seat, text in moves:
-        assert rnd.current_player == seat, f"{text!r}: it is seat {rnd.current_player}'s turn, not {seat}'s"
+        assert rnd.current_player == seat, (
+            f"{text!r}: it is seat {rnd.current_player}'s turn, not {seat}'s"
+        )
         rnd.apply(A.parse(text, rnd.ix))
 
 

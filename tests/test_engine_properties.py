@@ -47,7 +47,9 @@ def play_checked(name: str, seats: int, seed: int, bot: str = "random") -> Round
             break
         legal = rnd.legal_actions()
         assert legal, "a player to move with no legal action"
-        illegal = rng.choice([a for a in (rng.randrange(-5, 8300) for _ in range(20)) if a not in legal] or [-1])
+        illegal = rng.choice(
+            [a for a in (rng.randrange(-5, 8300) for _ in range(20)) if a not in legal] or [-1]
+        )
         before = snapshot(rnd)
         with pytest.raises(MoveError):
             rnd.apply(illegal)
@@ -60,8 +62,14 @@ def play_checked(name: str, seats: int, seed: int, bot: str = "random") -> Round
 
 
 @settings(max_examples=250, deadline=None)
-@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32), bot=st.sampled_from(["random", "greedy"]))
-def test_cards_conserved_and_illegal_actions_rejected_at_every_step(case: tuple[str, int], seed: int, bot: str) -> None:
+@given(
+    case=st.sampled_from(CASES),
+    seed=st.integers(0, 2**32),
+    bot=st.sampled_from(["random", "greedy"]),
+)
+def test_cards_conserved_and_illegal_actions_rejected_at_every_step(
+    case: tuple[str, int], seed: int, bot: str
+) -> None:
     play_checked(case[0], case[1], seed, bot)
 
 
@@ -75,7 +83,9 @@ def run_round(name: str, seats: int, seed: int) -> tuple[object, ...]:
         assert seat is not None
         rnd.apply(agents[seat].act(views[seat]))
     result = rnd.result()
-    return tuple((p.payer, p.payee, p.amount, p.reason, p.detail) for p in result.ledger), tuple(result.net)
+    return tuple((p.payer, p.payee, p.amount, p.reason, p.detail) for p in result.ledger), tuple(
+        result.net
+    )
 
 
 @pytest.mark.parametrize(("name", "seats"), CASES)
@@ -95,7 +105,9 @@ def test_the_same_seed_deals_the_same_cards_in_every_variant_with_the_deck() -> 
     assert len(set(map(tuple, hands.values()))) == 1
 
 
-@pytest.mark.parametrize(("name", "seats"), [("hachihachi/fudawiki", 4), ("hachihachi/kirisame", 3)])
+@pytest.mark.parametrize(
+    ("name", "seats"), [("hachihachi/fudawiki", 4), ("hachihachi/kirisame", 3)]
+)
 def test_a_whole_game_of_twelve_rounds(name: str, seats: int) -> None:
     c = compiled(name)
     game = Game(c, seats, seed=11)

@@ -21,11 +21,22 @@ from tests.engine_helpers import payments, play, stacked
 # makes Blue ribbons on his third turn and P1 Poetry ribbons on his third. Every other card of
 # their months is at the bottom of the stock; nobody holds a teyaku; the field has no light.
 SAGE_DEAL = dict(
-    hands=[[61, 91, 101, 50, 80, 120, 42], [11, 21, 31, 41, 70, 81, 52], [40, 51, 110, 111, 72, 82, 121]],
+    hands=[
+        [61, 91, 101, 50, 80, 120, 42],
+        [11, 21, 31, 41, 70, 81, 52],
+        [40, 51, 110, 111, 72, 82, 121],
+    ],
     field=[62, 92, 102, 12, 22, 32],
     stock_top=[43, 53, 71, 73, 83, 112, 113, 122, 123],
 )
-FIRST_TURNS = [(0, "play 61"), (1, "play 11"), (2, "play 72"), (0, "play 91"), (1, "play 21"), (2, "play 82")]
+FIRST_TURNS = [
+    (0, "play 61"),
+    (1, "play 11"),
+    (2, "play 72"),
+    (0, "play 91"),
+    (1, "play 21"),
+    (2, "play 82"),
+]
 
 
 def sage_round(name: str) -> Round:
@@ -103,7 +114,9 @@ def short_round(tmp_path: Path) -> object:
         )
         rnd = Round(c, 3, 0, deal=deal)
         play(rnd, [(0, "play 62"), (1, "play 41"), (2, "play 72"), (0, "play 92"), (1, "play 70")])
-        play(rnd, [(2, "play 40"), (0, "play 102"), (0, "continue"), (1, "play 81"), (2, "play 51")])
+        play(
+            rnd, [(2, "play 40"), (0, "play 102"), (0, "continue"), (1, "play 81"), (2, "play 51")]
+        )
         assert rnd.is_terminal
         return rnd
 
@@ -132,7 +145,11 @@ def test_liability_the_feeder_pays_the_whole_hand() -> None:
     c = compiled("hachihachi/kirisame")
     deal = stacked(
         c,
-        [[11, 21, 30, 50, 80, 120, 42], [31, 41, 70, 81, 52, 60, 100], [40, 51, 110, 111, 72, 82, 121]],
+        [
+            [11, 21, 30, 50, 80, 120, 42],
+            [31, 41, 70, 81, 52, 60, 100],
+            [40, 51, 110, 111, 72, 82, 121],
+        ],
         [12, 22, 62, 92, 102, 63],
         [43, 53, 71, 73, 83, 112, 113, 122, 123],
     )
@@ -224,7 +241,15 @@ def test_the_joker_at_seven_seats_is_replaced_from_the_stock() -> None:
 
 def test_a_void_field_is_redealt_by_the_same_dealer_and_pays_nothing() -> None:
     c = compiled("hachihachi/fudawiki")
-    deal = stacked(c, [[10, 20, 21, 42, 52, 62, 72], [90, 11, 23, 53, 63, 73, 102], [30, 40, 51, 13, 33, 43, 103]], [80, 81, 82, 83, 92, 93])
+    deal = stacked(
+        c,
+        [
+            [10, 20, 21, 42, 52, 62, 72],
+            [90, 11, 23, 53, 63, 73, 102],
+            [30, 40, 51, 13, 33, 43, 103],
+        ],
+        [80, 81, 82, 83, 92, 93],
+    )
     rnd = Round(c, 3, 1, deal=deal)
     result = rnd.result()
     assert result.void and result.ledger == [] and result.next_dealer == 1
@@ -261,11 +286,17 @@ def test_the_draft_multiplier_does_not_carry() -> None:
 
 
 # Hands with no teyaku in any of the files, and a field with no light (x1).
-PLAIN_HANDS = [[10, 20, 21, 42, 52, 62, 72], [80, 90, 11, 23, 53, 63, 73], [30, 40, 51, 13, 33, 43, 82]]
+PLAIN_HANDS = [
+    [10, 20, 21, 42, 52, 62, 72],
+    [80, 90, 11, 23, 53, 63, 73],
+    [30, 40, 51, 13, 33, 43, 82],
+]
 PLAIN_FIELD = [92, 102, 122, 83, 93, 112]
 
 
-def counted_round(name: str, piles: list[list[int]], hands: list[list[int]] | None = None, dealer: int = 0) -> Round:
+def counted_round(
+    name: str, piles: list[list[int]], hands: list[list[int]] | None = None, dealer: int = 0
+) -> Round:
     """A round whose hands are played out into these captured piles (white-box: the count
     logic alone, without finding a deal that plays into exactly these piles)."""
     c = compiled(name)
@@ -305,7 +336,9 @@ def test_all_eights_the_dealer_collects_and_the_count_is_cancelled() -> None:
 
 
 def test_fudawiki_all_eights_pays_the_dealer_50_from_each() -> None:
-    rnd = counted_round("hachihachi/fudawiki", deck_split([88, 88, 88], "hachihachi/fudawiki"), dealer=1)
+    rnd = counted_round(
+        "hachihachi/fudawiki", deck_split([88, 88, 88], "hachihachi/fudawiki"), dealer=1
+    )
     assert sorted(payments(rnd)) == [(0, 1, 50, "special"), (2, 1, 50, "special")]
 
 
@@ -333,8 +366,10 @@ def test_double_eight_in_fudawiki_is_paid_on_top_of_the_count() -> None:
 def test_simple_16_pays_24_more_per_extra_dreg() -> None:
     c = compiled("hachihachi/kirisame")
     # November cards count as dregs (reading): 14 plains and the 4 November cards, 2 over 16
-    plains = [cid for cid in c.index.ids if c.rules.card(cid).classes == ("plain",) and cid // 10 != 11]
-    pile0 = plains[:14] + [110, 111, 112, 113]
+    plains = [
+        cid for cid in c.index.ids if c.rules.card(cid).classes == ("plain",) and cid // 10 != 11
+    ]
+    pile0 = [*plains[:14], 110, 111, 112, 113]
     rest = [cid for cid in c.index.ids if cid not in pile0]
     rnd = counted_round("hachihachi/kirisame", [pile0, rest[:15], rest[15:]])
     assert payments(rnd, "special") == [(1, 0, 192, "special"), (2, 0, 192, "special")]
@@ -369,3 +404,36 @@ def test_a_wrong_action_names_the_legal_ones() -> None:
     with pytest.raises(MoveError):
         rnd.apply(A.STOP)
     assert rnd.current_player == 0 and rnd.hands[0].bit_count() == 7
+
+
+def test_two_players_the_lower_total_pays_the_difference_times_the_multiplier() -> None:
+    c = compiled("hachihachi/two-player")
+    hands = [PLAIN_HANDS[0], PLAIN_HANDS[1]]
+    rnd = Round(c, 2, 0, deal=stacked(c, hands, [110, 122, 83, 92, 102, 112]))  # the rain man: x4
+    assert rnd.multiplier == 4
+    lights_and_animals = [10, 30, 80, 120, 20, 40, 50]  # 110 points
+    rnd.hands = [0, 0]
+    rnd.captured = [
+        c.index.mask([12, 13, 22, 23, 32, 33, 42, 43]),
+        c.index.mask(lights_and_animals),
+    ]
+    rnd.turn = rnd.total_turns
+    rnd._end_of_hands()
+    assert payments(rnd) == [(0, 1, (110 - 8) * 4, "count")]
+    assert rnd.result().winner == 1 and rnd.result().next_dealer == 1
+
+
+def test_the_first_dealer_is_chosen_by_seeded_dice() -> None:
+    from rulekit.engine.game import first_dealer
+
+    c = compiled("hachihachi/fudawiki")
+    dealers = [first_dealer(c, 4, seed) for seed in range(40)]
+    assert dealers == [first_dealer(c, 4, seed) for seed in range(40)]
+    assert set(dealers) == {0, 1, 2, 3}
+
+
+def test_a_round_needs_a_legal_table_size() -> None:
+    from rulekit.errors import UsageError
+
+    with pytest.raises(UsageError, match="seats 3 players, not 4"):
+        Round(compiled("hachihachi/kirisame"), 4, 0)

@@ -1,8 +1,8 @@
 """Actions are small ints, so that legal-action lists are cheap and bots fast.
 
-    play a hand card           card_bit | (target_bit + 1) << 6   (target only when 2 field cards match)
-    take a field card          TAKE + target_bit                  (the drawn card matched 2)
-    join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
+play a hand card           card_bit | (target_bit + 1) << 6   (target only when 2 field cards match)
+take a field card          TAKE + target_bit                  (the drawn card matched 2)
+join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def describe(action: int, index: CardIndex) -> str:
 
     if is_play(action):
         target = play_target(action)
-        return f"play {card(played_card(action))}" + (f" onto {card(target)}" if target is not None else "")
+        return f"play {card(played_card(action))}" + (
+            f" onto {card(target)}" if target is not None else ""
+        )
     if TAKE <= action < JOIN:
         return f"take {card(action - TAKE)}"
     for word, value in KEYWORDS.items():
@@ -64,7 +66,10 @@ def parse(text: str, index: CardIndex) -> int:
 
     words = text.replace(",", " ").split()
     if not words:
-        raise MoveError("an empty move", hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue")
+        raise MoveError(
+            "an empty move",
+            hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue",
+        )
     verb = words[0].lower()
     try:
         if verb in KEYWORDS and len(words) == 1:

@@ -59,7 +59,9 @@ class GameResult:
 class Game:
     """Deals rounds until the game's length is reached; the caller plays each round."""
 
-    def __init__(self, compiled: CompiledRules, seated: int, seed: int | str = 0, dealer: int | None = None) -> None:
+    def __init__(
+        self, compiled: CompiledRules, seated: int, seed: int | str = 0, dealer: int | None = None
+    ) -> None:
         self.c = compiled
         self.seated = seated
         self.seed = seed
@@ -94,7 +96,9 @@ class Game:
             self.voids += 1
             self._voids_in_a_row += 1
             if self._voids_in_a_row > MAX_VOID_IN_A_ROW:
-                raise RulekitError("more than 100 void deals in a row: check the rule file's 'void if'")
+                raise RulekitError(
+                    "more than 100 void deals in a row: check the rule file's 'void if'"
+                )
             return
         self._voids_in_a_row = 0
         self.results.append(result)

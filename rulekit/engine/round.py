@@ -13,14 +13,26 @@ are bit masks; a wrong action raises a MoveError naming the legal ones.
 
 from __future__ import annotations
 
-import random
+import hashlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 from rulekit.engine import actions as A
 from rulekit.engine.ledger import Amount, Payment, half, net
-from rulekit.engine.tables import CompiledRules, referenced_cards
+from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
+
+
+def deal_order(seed: str, n: int) -> list[int]:
+    """A uniformly random permutation of range(n) from a seed string: the seed's SHA-512 read
+    as a number in the factorial base (its 512 bits make the bias negligible for n <= 98)."""
+    x = int.from_bytes(hashlib.sha512(seed.encode()).digest(), "big")
+    items = list(range(n))
+    out = []
+    for k in range(n, 0, -1):
+        x, i = divmod(x, k)
+        out.append(items.pop(i))
+    return out
 
 
 class Phase(IntEnum):
@@ -29,6 +41,10 @@ class Phase(IntEnum):
     TAKE = 2
     DECIDE = 3
     DONE = 4
+
+
+# The hot path compares plain ints (an IntEnum comparison costs a method call).
+FOLD, PLAY, TAKE, DECIDE, DONE = (int(p) for p in Phase)
 
 
 @dataclass(frozen=True)
@@ -99,7 +115,7 @@ class Round:
         dealer: int = 0,
         *,
         seed: int | str = 0,
-        deal_no: int = 0,
+        deal_no: int | str = 0,
         round_no: int = 0,
         carry: int = 1,
         deal: StackedDeal | None = None,
@@ -120,12 +136,14 @@ class Round:
         self.dealer = dealer
         self.round_no = round_no
         self.carry_in = carry
-        self.rng = random.Random(f"{seed}:{deal_no}:setup")
+        self._setup_seed = f"{seed}:{deal_no}:setup"  # the fold reshuffle's RNG, made when needed
         size = r.deal_for(seated)
         self.hand_size = size.hand
         self.field_size = size.field
         nbits = len(self.ix.ids)
         self.joker_bit = nbits if r.joker is not None and r.joker.seats == seated else -1
+        self.months = self.ix.month_mask_of_bit
+        self.track_feeders = compiled.liable != set()
 
         self.hands = [0] * seated
         self.captured = [0] * seated
@@ -148,6 +166,7 @@ class Round:
         self.teyaku_revealed: dict[int, int] = {}
         self.dealt_hands: dict[int, int] = {}
 
+        self.hits = [0] * seated  # the yaku table's matches at each player's last check
         self.made_value = [0] * seated
         self.made_entries: list[tuple[int, ...]] = [()] * seated
         self.paid_base: list[Amount] = [0] * seated
@@ -166,7 +185,7 @@ class Round:
         self.total_turns = 0
         self.order: list[int] = []
 
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.current = dealer
         self.fold_queue: list[int] = []
         self.fold_at = 0
@@ -181,11 +200,9 @@ class Round:
         self._run_setup()
 
     # ------------------------------------------------------------ dealing
-    def _shuffle(self, seed: int | str, deal_no: int) -> None:
-        order = list(range(len(self.ix.ids)))
-        if self.joker_bit >= 0:
-            order.append(self.joker_bit)
-        random.Random(f"{seed}:{deal_no}").shuffle(order)
+    def _shuffle(self, seed: int | str, deal_no: int | str) -> None:
+        n = len(self.ix.ids) + (1 if self.joker_bit >= 0 else 0)
+        order = deal_order(f"{seed}:{deal_no}", n)
         h = self.hand_size
         if self.seated * h > len(order):
             raise UsageError(f"{self.seated} hands of {h} need more cards than the deck has")
@@ -206,8 +223,9 @@ class Round:
 
     def _pop_stock(self) -> int:
         """The top stock card (a joker is taken out of the game and the next card drawn)."""
-        while self.stock:
-            b = self.stock.pop()
+        stock = self.stock
+        while stock:
+            b = stock.pop()
             if b != self.joker_bit:
                 return b
         return -1
@@ -219,7 +237,7 @@ class Round:
             if step == "fold" and self.seated > self.rules.seats.active:
                 if not self.fold_queue:
                     self._begin_fold()
-                if self.phase == Phase.FOLD:
+                if self.phase == FOLD:
                     return
             elif step == "field":
                 self._lay_field()
@@ -248,14 +266,16 @@ class Round:
             self.void = True
             self.ended_by = "void"
             self.ledger.clear()
-            self.phase = Phase.DONE
+            self.phase = DONE
             return
         for payee, payer, base, name in self.pending_teyaku:
             self._pay(payer, payee, base, "teyaku", name)
         self.pending_teyaku.clear()
 
     def _begin_fold(self) -> None:
-        start = self.dealer if self.rules.fold.start == "dealer" else (self.dealer + 1) % self.seated
+        start = (
+            self.dealer if self.rules.fold.start == "dealer" else (self.dealer + 1) % self.seated
+        )
         self.fold_queue = [(start + i) % self.seated for i in range(self.seated)]
         self.fold_at = 0
         self.joined = 0
@@ -273,7 +293,7 @@ class Round:
             elif remaining == need:
                 self.joined += 1
             else:
-                self.phase = Phase.FOLD
+                self.phase = FOLD
                 self.current = seat
                 return
             self.fold_at += 1
@@ -286,7 +306,7 @@ class Round:
             self.fold_fees.append((seat, fee, voluntary))
 
     def _end_fold(self) -> None:
-        returned = []
+        returned: list[int] = []
         for s in range(self.seated):
             if self.folded[s]:
                 returned.extend(b for b in self._bits(self.hands[s]) if b != self.joker_bit)
@@ -295,8 +315,8 @@ class Round:
             self.stock = [self.ix.bit[c] for c in self.stacked.restock][::-1]
         elif returned:
             self.stock.extend(returned)
-            self.rng.shuffle(self.stock)
-        self.phase = Phase.PLAY
+            self.stock = [self.stock[i] for i in deal_order(self._setup_seed, len(self.stock))]
+        self.phase = PLAY
         self.step += 1
 
     def _swap_jokers(self) -> None:
@@ -326,7 +346,11 @@ class Round:
                 value = sum(table.value(i, hand) for i in counted)
                 made[s] = (value, counted[0])
                 self.teyaku_revealed[s] = self._teyaku_cards(hand, counted)
-        if self.rules.teyaku is not None and self.rules.teyaku.between_players == "highest" and made:
+        if (
+            self.rules.teyaku is not None
+            and self.rules.teyaku.between_players == "highest"
+            and made
+        ):
             top = max(v for v, _ in made.values())
             made = {s: vi for s, vi in made.items() if vi[0] == top}
         for s, (value, i) in made.items():
@@ -341,24 +365,25 @@ class Round:
     def _teyaku_cards(self, hand: int, counted: tuple[int, ...]) -> int:
         """The cards a player shows for his teyaku: those its condition names, and the months
         of its shape."""
-        table = self.c.teyaku
-        assert table is not None
         mask = 0
         for i in counted:
-            condition = table.entries[i].condition
-            mask |= hand & self.ix.mask(referenced_cards(condition))
-            for group in self.c.made_masks(condition, hand):
-                mask |= group
+            named, shapes = self.c.teyaku_reveal[i]
+            mask |= hand & named
+            for month_mask, size in shapes:
+                if (hand & month_mask).bit_count() == size:
+                    mask |= hand & month_mask
         return mask
 
     def _begin_play(self) -> None:
         active = self.active_seats()
-        first = next(s for s in ((self.dealer + i) % self.seated for i in range(self.seated)) if s in active)
+        first = next(
+            s for s in ((self.dealer + i) % self.seated for i in range(self.seated)) if s in active
+        )
         i = active.index(first)
         self.order = active[i:] + active[:i]
         self.total_turns = sum(self.hands[s].bit_count() for s in self.order)
         self.turn = 0
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.current = self.order[0]
         if self.total_turns == 0:
             self._end_of_hands()
@@ -366,11 +391,11 @@ class Round:
     # ------------------------------------------------------------ queries
     @property
     def is_terminal(self) -> bool:
-        return self.phase == Phase.DONE
+        return self.phase == DONE
 
     @property
     def current_player(self) -> int | None:
-        return None if self.phase == Phase.DONE else self.current
+        return None if self.phase == DONE else self.current
 
     def active_seats(self) -> list[int]:
         return [s for s in range(self.seated) if not self.folded[s]]
@@ -386,10 +411,10 @@ class Round:
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAY:
             hand = self.hands[self.current]
             field_ = self.field
-            months = self.ix.month_mask_of_bit
+            months = self.months
             out = []
             while hand:
                 low = hand & -hand
@@ -403,12 +428,12 @@ class Round:
                 else:
                     out.append(b)
             return out
-        if phase == Phase.TAKE:
+        if phase == TAKE:
             m = self.field & self.ix.month_mask_of_bit[self.drawn]
             return [A.TAKE + b for b in self._bits(m)]
-        if phase == Phase.DECIDE:
+        if phase == DECIDE:
             return [A.STOP, A.CONTINUE]
-        if phase == Phase.FOLD:
+        if phase == FOLD:
             return [A.JOIN, A.FOLD]
         return []
 
@@ -416,17 +441,21 @@ class Round:
         return A.describe(action, self.ix)
 
     def _illegal(self, action: int, why: str) -> MoveError:
-        legal = ", ".join(self.describe(a) for a in self.legal_actions()) or "none (the round is over)"
-        return MoveError(f"{why}: {self.describe(action) if action >= 0 else action}", hint=f"legal: {legal}")
+        legal = (
+            ", ".join(self.describe(a) for a in self.legal_actions()) or "none (the round is over)"
+        )
+        return MoveError(
+            f"{why}: {self.describe(action) if action >= 0 else action}", hint=f"legal: {legal}"
+        )
 
     # ------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAY:
             self._play(action)
-        elif phase == Phase.TAKE:
+        elif phase == TAKE:
             self._take(action)
-        elif phase == Phase.DECIDE:
+        elif phase == DECIDE:
             if action == A.STOP:
                 self._stop(self.current)
             elif action == A.CONTINUE:
@@ -436,7 +465,7 @@ class Round:
                 self._next_turn()
             else:
                 raise self._illegal(action, f"seat {self.current} must stop or continue")
-        elif phase == Phase.FOLD:
+        elif phase == FOLD:
             if action not in (A.JOIN, A.FOLD):
                 raise self._illegal(action, f"seat {self.current} must join or fold")
             if action == A.JOIN:
@@ -445,7 +474,7 @@ class Round:
                 self._fold(self.current, voluntary=True)
             self.fold_at += 1
             self._next_fold()
-            if self.phase != Phase.FOLD:
+            if self.phase != FOLD:
                 self._run_setup()
         else:
             raise MoveError("the round is over: no action is legal")
@@ -460,7 +489,7 @@ class Round:
         bit = 1 << b
         if not hand & bit:
             raise self._illegal(action, f"seat {p} does not hold that card")
-        months = self.ix.month_mask_of_bit
+        months = self.months
         field_ = self.field
         m = field_ & months[b]
         n = m.bit_count()
@@ -469,18 +498,22 @@ class Round:
                 raise self._illegal(action, "two field cards match: choose which to capture")
             m = 1 << t
         elif t >= 0:
-            raise self._illegal(action, "a capture target is only chosen when two field cards match")
+            raise self._illegal(
+                action, "a capture target is only chosen when two field cards match"
+            )
         self.hands[p] = hand ^ bit
         got = 0
         self.fed_this_turn = 0
         if n == 0:
             field_ |= bit
-            self.feeders[b] = (p, hand.bit_count())
+            if self.track_feeders:
+                self.feeders[b] = (p, hand.bit_count())
         else:
             field_ &= ~m
             got = m | bit
             self.fed_this_turn = m
-        d = self._pop_stock()
+        stock = self.stock
+        d = stock.pop() if stock and self.joker_bit < 0 else self._pop_stock()
         if d >= 0:
             dbit = 1 << d
             m2 = field_ & months[d]
@@ -491,7 +524,7 @@ class Round:
                 self.captured[p] |= got
                 self.turn_got = got
                 self.drawn = d
-                self.phase = Phase.TAKE
+                self.phase = TAKE
                 return
             else:
                 field_ &= ~m2
@@ -506,37 +539,45 @@ class Round:
         t = action - A.TAKE
         m = self.field & self.ix.month_mask_of_bit[self.drawn]
         if not 0 <= t < 64 or not m >> t & 1:
-            raise self._illegal(action, f"seat {self.current} must take one of the two matching field cards")
+            raise self._illegal(
+                action, f"seat {self.current} must take one of the two matching field cards"
+            )
         self.field &= ~(1 << t)
         got = (1 << t) | (1 << self.drawn)
         self.captured[self.current] |= got
         self.turn_got |= got
         self.fed_this_turn |= 1 << t
         self.drawn = -1
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self._end_turn()
 
     def _end_turn(self) -> None:
         p = self.current
-        if self.turn_got:
+        table = self.c.yaku
+        if self.turn_got and table is not None and not self.forfeited[p]:
             x = self.captured[p]
-            table = self.c.yaku
-            if table is not None and not self.forfeited[p]:
-                counted = table.counted(table.match_play(x), x)
-                if counted:
-                    value = sum(table.value(i, x) for i in counted)
-                    if value > self.made_value[p]:
-                        self._made(p, counted, value)
-                        if self.phase != Phase.PLAY:
-                            return
-        self._next_turn()
+            hits = table.match_play(x)
+            if hits and (hits != self.hits[p] or table.has_bonus):
+                self.hits[p] = hits
+                counted = table.counted(hits, x)
+                value = sum(table.value(i, x) for i in counted)
+                if value > self.made_value[p]:
+                    self._made(p, counted, value)
+                    if self.phase != PLAY:
+                        return
+        turn = self.turn = self.turn + 1
+        if turn >= self.total_turns:
+            self._end_of_hands()
+            return
+        self.phase = PLAY
+        self.current = self.order[turn % len(self.order)]
 
     def _next_turn(self) -> None:
         self.turn += 1
         if self.turn >= self.total_turns:
             self._end_of_hands()
             return
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.current = self.order[self.turn % len(self.order)]
 
     # ------------------------------------------------------------ yaku and continuation
@@ -563,7 +604,9 @@ class Round:
             if cont.refund_half and self.paid_base[q]:
                 for r in self.order:
                     if r != q:
-                        self._pay(q, r, half(self.paid_base[q]), "refund", "beaten after continuing")
+                        self._pay(
+                            q, r, half(self.paid_base[q]), "refund", "beaten after continuing"
+                        )
             if cont.pay_for_all:
                 cover = q
             if cont.beaten_forfeit:
@@ -577,7 +620,7 @@ class Round:
         if cont.paid == "made":
             self._pay_yaku(p, [(i, table.value(i, self.captured[p])) for i in new], delta)
         if cont.allowed and self.turn + 1 < self.total_turns:
-            self.phase = Phase.DECIDE
+            self.phase = DECIDE
             self.current = p
         else:
             self._stop(p)
@@ -593,7 +636,9 @@ class Round:
                 feeder = seat
         return feeder
 
-    def _pay_yaku(self, p: int, entries: list[tuple[int, int]], total: int, factor: int = 1) -> None:
+    def _pay_yaku(
+        self, p: int, entries: list[tuple[int, int]], total: int, factor: int = 1
+    ) -> None:
         """Pay `total` (base) for p's yaku: by the beaten continuer who covers p, by a liable
         feeder for the entries he fed, otherwise by each other player."""
         table = self.c.yaku
@@ -605,7 +650,9 @@ class Round:
             payer = cover if cover is not None else self.liable_for.get((p, i))
             if payer is not None:
                 reason = "penalty" if cover is not None else "liability"
-                self._pay(payer, p, min(value, remaining) * len(others) * factor, reason, table.names[i])
+                self._pay(
+                    payer, p, min(value, remaining) * len(others) * factor, reason, table.names[i]
+                )
                 remaining -= min(value, remaining)
         if remaining > 0:
             detail = ", ".join(table.names[i] for i, _ in entries) if entries else "yaku"
@@ -636,7 +683,13 @@ class Round:
             elif cont.if_unfinished == "pay_half":
                 for r in self.order:
                     if r != q:
-                        self._pay(q, r, half(self.made_value[q]), "penalty", "continued without a new yaku")
+                        self._pay(
+                            q,
+                            r,
+                            half(self.made_value[q]),
+                            "penalty",
+                            "continued without a new yaku",
+                        )
             elif cont.if_unfinished == "earn_half":
                 self._pay_made(q, only_half=True)
             elif cont.if_unfinished == "forfeit":
@@ -651,7 +704,9 @@ class Round:
         if only_half:
             for q in self.order:
                 if q != p:
-                    self._pay(q, p, half(self.made_value[p]) * koi, "half", "continued without a new yaku")
+                    self._pay(
+                        q, p, half(self.made_value[p]) * koi, "half", "continued without a new yaku"
+                    )
             return
         entries = [(i, table.value(i, x)) for i in self.made_entries[p]]
         self._pay_yaku(p, entries, self.made_value[p], koi)
@@ -664,7 +719,9 @@ class Round:
             self._close_continuations()
             if not self.forfeited[self.last_maker]:
                 winner = self.last_maker
-        counted = self.last_maker is None or not self.rules.count.only_without_yaku or not cont.ends_round
+        counted = (
+            self.last_maker is None or not self.rules.count.only_without_yaku or not cont.ends_round
+        )
         if counted:
             count_winner = self._count()
             if winner is None:
@@ -713,7 +770,16 @@ class Round:
         if cancelled:
             for p in [p for p in self.ledger if p.reason == "teyaku"]:
                 self.ledger.append(
-                    Payment(self.round_no, p.payee, p.payer, p.amount, "teyaku returned", p.detail, p.multiplier, p.base)
+                    Payment(
+                        self.round_no,
+                        p.payee,
+                        p.payer,
+                        p.amount,
+                        "teyaku returned",
+                        p.detail,
+                        p.multiplier,
+                        p.base,
+                    )
                 )
             return special_winner
         method = rules.count.method
@@ -762,17 +828,21 @@ class Round:
             if winner is not None and payer != winner:
                 reason = "fold fee" if voluntary else "forced fold"
                 mult = self.multiplier if fold.times_multiplier else 1
-                self.ledger.append(Payment(self.round_no, payer, winner, base * mult, reason, "", mult, base))
+                self.ledger.append(
+                    Payment(self.round_no, payer, winner, base * mult, reason, "", mult, base)
+                )
         self.winner = winner
         if winner is not None and self.rules.length.winner_deals:
             self.next_dealer = winner
-        self.phase = Phase.DONE
+        self.phase = DONE
 
     def _pay(self, payer: int, payee: int, base: Amount, reason: str, detail: str) -> None:
         if payer == payee or not base:
             return
         mult = self.multiplier or 1
-        self.ledger.append(Payment(self.round_no, payer, payee, base * mult, reason, detail, mult, base))
+        self.ledger.append(
+            Payment(self.round_no, payer, payee, base * mult, reason, detail, mult, base)
+        )
 
     # ------------------------------------------------------------ result
     def result(self) -> RoundResult:
@@ -780,7 +850,9 @@ class Round:
             raise MoveError("the round is not over yet")
         teyaku = {}
         if self.c.teyaku is not None:
-            teyaku = {s: [self.c.teyaku.names[i] for i in c] for s, c in self.teyaku_counted.items() if c}
+            teyaku = {
+                s: [self.c.teyaku.names[i] for i in c] for s, c in self.teyaku_counted.items() if c
+            }
         return RoundResult(
             round=self.round_no,
             dealer=self.dealer,
@@ -800,7 +872,6 @@ class Round:
             continued=sum(self.continues),
             turns=self.turn,
         )
-
 
 
 def card_places(rnd: Round) -> list[int]:

@@ -31,6 +31,7 @@ class _Codegen:
         self.index = index
         self.helpers: dict[str, Any] = {"_pts": index.points}
         self.uses_months = False
+        self.sizes: set[int] = set()
 
     def mask(self, cards: Sequence[int]) -> int:
         return self.index.mask(cards)
@@ -51,7 +52,12 @@ class _Codegen:
         if isinstance(c, ir.Shape):
             self.uses_months = True
             tests = []
+            every = set(self.index.months)
             for size, months, demand in shape_demands(c, self.index.months):
+                if set(months) == every:  # any month: how many months hold exactly `size`
+                    self.sizes.add(size)
+                    tests.append(f"n{size} >= {demand}")
+                    continue
                 slots = [self.index.months.index(m) for m in sorted(months)]
                 total = " + ".join(f"(mc[{i}] == {size})" for i in slots)
                 tests.append(f"({total}) >= {demand}")
@@ -76,7 +82,9 @@ class _Codegen:
         if not self.uses_months:
             return []
         counts = ", ".join(f"(x & {m}).bit_count()" for m in self.index.month_masks)
-        return [f"    mc = ({counts},)"]
+        lines = [f"    mc = ({counts},)"]
+        lines += [f"    n{k} = mc.count({k})" for k in sorted(self.sizes)]
+        return lines
 
     def compile(self, name: str, body: list[str]) -> Callable[..., Any]:
         source = "\n".join([f"def {name}(x, ctx=None):", *self.prologue(), *body])
@@ -87,6 +95,7 @@ class _Codegen:
     def function(self, c: ir.Condition) -> Callable[..., bool]:
         sub = _Codegen(self.index)
         sub.helpers = self.helpers
+        sub.sizes = set()
         expr = sub.expr(c)
         return sub.compile("cond", [f"    return {expr}"])
 
@@ -127,6 +136,7 @@ class CompiledTable:
         self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
         self._memo: dict[int, tuple[int, ...]] = {}
         self._has_bonus = any(self._bonus)
+        self.has_bonus = self._has_bonus
 
     def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
         gen = _Codegen(index)
@@ -247,6 +257,23 @@ class CompiledRules:
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()
         self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
+        # what a player shows for each teyaku: the cards it names, and its month shapes
+        self.teyaku_reveal: list[tuple[int, list[tuple[int, int]]]] = [
+            (self.index.mask(referenced_cards(e.condition)), self._shape_masks(e.condition))
+            for e in (rules.teyaku.entries if rules.teyaku else ())
+        ]
+
+    def _shape_masks(self, cond: ir.Condition) -> list[tuple[int, int]]:
+        ix = self.index
+        if isinstance(cond, ir.Shape):
+            return [
+                (ix.month_masks[ix.months.index(m)], g.size)
+                for g in cond.groups
+                for m in (g.months or ix.months)
+            ]
+        if isinstance(cond, ir.And | ir.Or):
+            return [x for i in cond.items for x in self._shape_masks(i)]
+        return []
 
     def made_masks(self, cond: ir.Condition, hand: int) -> list[int]:
         """The groups of hand cards that make a teyaku's parts: each month of a month shape, and

@@ -7,7 +7,7 @@ player serves the whole round without copying.
 from __future__ import annotations
 
 from rulekit.engine.ledger import Payment
-from rulekit.engine.round import Phase, Round
+from rulekit.engine.round import DONE, Phase, Round
 from rulekit.engine.tables import CompiledRules
 
 
@@ -25,7 +25,7 @@ class PlayerView:
 
     @property
     def phase(self) -> Phase:
-        return self._r.phase
+        return Phase(self._r.phase)
 
     @property
     def current_player(self) -> int | None:
@@ -133,9 +133,10 @@ class PlayerView:
 
     # ------------------------------------------------------------ acting
     def legal_actions(self) -> list[int]:
-        if self._r.current_player != self.seat:
+        r = self._r
+        if r.current != self.seat or r.phase == DONE:
             return []
-        return self._r.legal_actions()
+        return r.legal_actions()
 
     def describe(self, action: int) -> str:
         return self._r.describe(action)

@@ -566,7 +566,7 @@ class Resolver:
         seats_loc = next(iter(self.d.mechanics.get("seats", {}).values()), None)
         if high < low or not 1 <= active <= low:
             self.error(
-                f"seats {low} to {high}, {active} play: the players of a round must sit at the table",
+                f"seats {low} to {high}, {active} play: the players of a round must be seated",
                 seats_loc.loc if seats_loc else None,
                 "for example: seats 3 to 6, 3 play",
             )
@@ -574,7 +574,11 @@ class Resolver:
 
         deal = []
         for at, opts in self.d.deal_sizes.items():
-            deal.append(ir.DealSize(seats=at, hand=int(opts["hand"].value or 0), field=int(opts["field"].value or 0)))
+            deal.append(
+                ir.DealSize(
+                    seats=at, hand=int(opts["hand"].value or 0), field=int(opts["field"].value or 0)
+                )
+            )
         deal.sort(key=lambda d: -1 if d.seats is None else d.seats)
 
         steps = ("hands", "field", "fold", "joker", "teyaku")
@@ -583,7 +587,11 @@ class Resolver:
             names = [n.text for n in self.d.setup]
             for n in self.d.setup:
                 if n.text not in steps:
-                    self.error(f"unknown setup step '{n.text}'", n.loc, did_you_mean(n.text, steps) or f"steps: {', '.join(steps)}")
+                    self.error(
+                        f"unknown setup step '{n.text}'",
+                        n.loc,
+                        did_you_mean(n.text, steps) or f"steps: {', '.join(steps)}",
+                    )
             if len(set(names)) != len(names) or names[:1] != ["hands"] or "field" not in names:
                 self.error(
                     "setup starts with 'hands', lays the 'field' once, and names each step once",
@@ -595,7 +603,11 @@ class Resolver:
         if "joker" in self.d.mechanics:
             joker = ir.Joker(seats=self.option("joker", "seats", 0))
             if "joker" not in setup:
-                setup = (*setup, "joker") if "teyaku" not in setup else self._before(setup, "joker", "teyaku")
+                setup = (
+                    (*setup, "joker")
+                    if "teyaku" not in setup
+                    else self._before(setup, "joker", "teyaku")
+                )
 
         fold = ir.Fold(
             fee=self.option("fold", "fee", 10),
@@ -605,7 +617,9 @@ class Resolver:
         )
         method = self.option("first_dealer", "draw", None)
         first = ir.FirstDealer(
-            method="dice" if method is None or "dice" in self.d.mechanics.get("first_dealer", {}) else "draw",
+            method="dice"
+            if method is None or "dice" in self.d.mechanics.get("first_dealer", {})
+            else "draw",
             best_card_breaks_ties=method == "best",
         )
         void_field = None
@@ -635,7 +649,9 @@ class Resolver:
                 if n.text not in known:
                     self.error(f"unknown yaku '{n.text}'", n.loc, did_you_mean(n.text, known))
             min_hand = next((o.value for o in self.d.liable.opts if o.kind == "min_hand"), 2)
-            liability = ir.Liability(yaku=tuple(n.text for n in self.d.liable.names), min_hand=int(min_hand or 2))
+            liability = ir.Liability(
+                yaku=tuple(n.text for n in self.d.liable.names), min_hand=int(min_hand or 2)
+            )
         count = ir.Settlement(
             method=self.option("count", "method", "par"),
             par=self.option("count", "par", 88),

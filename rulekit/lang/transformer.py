@@ -357,7 +357,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Opt(kind, self.loc(meta), value)
 
     def mechanic(self, meta: Meta, kind: str, opts: list[Any], **extra: Any) -> ast.Stmt:
-        return ast.Mechanic(self.loc(meta), kind, tuple(o for o in opts if isinstance(o, ast.Opt)), **extra)
+        return ast.Mechanic(
+            self.loc(meta), kind, tuple(o for o in opts if isinstance(o, ast.Opt)), **extra
+        )
 
     @v_args(meta=True)
     def seats_max(self, meta: Meta, c: list[Token]) -> ast.Opt:

@@ -1,0 +1,1 @@
+"""Simulation: many rounds or games between bots, their statistics, parallel backends."""
