@@ -162,11 +162,108 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
         paras.append(f"+{m.step} for each of {_names(rules, m.per_card)} on the field.")
     sections.append(Section("Field multiplier", paras or ["None: x1."]))
 
+    sections.append(Section("The round", round_paragraphs(rules)))
     if rules.teyaku:
         sections.append(_table_section("Teyaku", rules.teyaku, rules))
     if rules.yaku:
         sections.append(_table_section("Yaku", rules.yaku, rules))
     return sections
+
+
+def round_paragraphs(rules: ir.Ruleset) -> list[str]:
+    """The round mechanics in sentences."""
+    s = rules.seats
+    out = []
+    if s.min == s.max:
+        out.append(
+            f"{s.min} players." if s.active == s.min else f"{s.min} seated, {s.active} play."
+        )
+    else:
+        out.append(f"{s.min} to {s.max} at the table, {s.active} play each round.")
+    for d in rules.deal:
+        at = f"At {d.seats} seats: " if d.seats is not None else ""
+        out.append(f"{at}{d.hand} cards to each, {d.field} to the field.")
+    fd = rules.first_dealer
+    out.append(
+        "First dealer: dice, highest (ties re-roll)."
+        if fd.method == "dice"
+        else "First dealer: card draw, lowest month"
+        + (", then the better card." if fd.best_card_breaks_ties else " (ties draw again).")
+    )
+    out.append("Setup: " + ", ".join(rules.setup) + ".")
+    if s.max > s.active:
+        f = rules.fold
+        fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
+        forced = "free" if not f.forced_fee else f"{f.forced_fee}"
+        start = "the dealer" if f.start == "dealer" else "the player after the dealer"
+        out.append(
+            f"Fold phase from {start}: a fold costs {fee} (forced folds: {forced}),"
+            " paid to the round winner."
+        )
+    if rules.joker:
+        out.append(
+            f"At {rules.joker.seats} seats a joker is added;"
+            " whoever is dealt it draws a replacement."
+        )
+    if rules.void_field is not None:
+        out.append(
+            f"A field with {rules.void_text or 'the void condition'} voids the deal:"
+            " redealt by the same dealer."
+        )
+    c = rules.continuation
+    if not c.ends_round:
+        out.append("Yaku do not end the round; they are scored at the count.")
+    elif not c.allowed:
+        out.append("The first yaku ends the round.")
+    else:
+        words = [f"After a yaku: stop, or continue ({c.label or 'continue'})."]
+        words.append(
+            "Yaku are paid when made."
+            if c.paid == "made"
+            else "Yaku are paid when their maker stops."
+        )
+        beaten = [
+            w
+            for w, on in (
+                ("refunds half of what he was paid to each", c.refund_half),
+                ("pays the new yaku for every payer", c.pay_for_all),
+                ("forfeits his yaku", c.beaten_forfeit),
+            )
+            if on
+        ]
+        if beaten:
+            words.append("A continuer beaten by another yaku " + " and ".join(beaten) + ".")
+        unfinished = {
+            "keep": "keeps what he made",
+            "pay_half": "pays half its value to each other player",
+            "earn_half": "earns only half",
+            "forfeit": "forfeits it",
+        }[c.if_unfinished]
+        words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
+        if c.multiplier_per_yaku:
+            words.append("The n-th yaku after continuing multiplies the score by n.")
+        out.append(" ".join(words))
+    if rules.liability:
+        out.append(
+            f"Liability: {', '.join(rules.liability.yaku)} completed with a card another player"
+            f" laid on the field (holding {rules.liability.min_hand} or more cards) are paid in"
+            " full by that player."
+        )
+    k = rules.count
+    method = {
+        "par": f"(points - {k.par}) x multiplier; the negative pay the positive",
+        "difference": "the lower card total pays the difference x multiplier",
+        "none": "no card count",
+    }[k.method]
+    out.append(
+        f"The count{' (only if no yaku was made)' if k.only_without_yaku else ''}: {method}."
+    )
+    n = rules.length
+    out.append(
+        f"A game is {n.rounds} rounds"
+        + ("; the round winner deals next." if n.winner_deals else ".")
+    )
+    return out
 
 
 def _md_cell(text: str) -> str:
