@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -243,6 +244,11 @@ def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
     "--jobs", type=int, default=1, show_default=True, help="Processes; same totals as one job."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--record",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write every round (or game) to this folder as a scenario file that replays it.",
+)
 def simulate(
     rules: str,
     rounds: int | None,
@@ -252,6 +258,7 @@ def simulate(
     seed: int,
     jobs: int,
     as_json: bool,
+    record: Path | None,
 ) -> None:
     """Play many rounds or games between bots and report the statistics.
 
@@ -263,6 +270,7 @@ def simulate(
       rulekit simulate hachihachi --rounds 20000 --seed 1 --json
       rulekit simulate hachihachi --seats 4 --bots greedy,random --games 100
       rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
+      rulekit simulate hachihachi --rounds 50 --record regressions/
     """
     from rulekit.sim.simulate import simulate as run
 
@@ -280,6 +288,8 @@ def simulate(
             games=games,
             jobs=jobs,
             progress=update,
+            record=record,
+            rules_ref=_rules_ref(rules, record),
         )
     finally:
         if bar is not None:
@@ -288,6 +298,16 @@ def simulate(
         click.echo(json.dumps(result))
         return
     _render_simulation(result)
+
+
+def _rules_ref(rules: str, folder: Path | None) -> str:
+    """How a recorded scenario names the rule file: a bundled name as given, a path relative
+    to the folder the scenario is written to."""
+    path = Path(rules)
+    if folder is None or not (path.is_file() or path.with_suffix(".rk").is_file()):
+        return rules
+    target = path if path.is_file() else path.with_suffix(".rk")
+    return os.path.relpath(target.resolve(), folder.resolve())
 
 
 def _render_simulation(result: dict[str, Any]) -> None:
@@ -320,19 +340,67 @@ def _render_simulation(result: dict[str, Any]) -> None:
     )
 
 
-# ---------------------------------------------------------------- schema
-@cli.command()
-@click.argument("what", type=click.Choice(["ir"]))
-def schema(what: str) -> None:
-    """Print a JSON Schema: `ir` is the rule IR (a rule file can also be given as JSON IR).
+# ---------------------------------------------------------------- test
+@cli.command("test")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
+def test_cmd(paths: tuple[Path, ...], quiet: bool) -> None:
+    """Run scenario files (*.scenario.toml) and folders of them; report each failure.
+
+    A failure shows the expectation, what happened, and the round's ledger. The last line is
+    `N passed, N failed`; the exit status is 1 on any failure or malformed scenario.
 
     \b
-    Example:
-      rulekit schema ir > ir.schema.json
+    Examples:
+      rulekit test rules/
+      rulekit test my-table/disputed-sage.scenario.toml
     """
-    from rulekit.lang import ir_schema
+    from rulekit.scenario.load import find_scenarios
+    from rulekit.scenario.runner import run_scenario
 
-    click.echo(json.dumps(ir_schema(), indent=2))
+    files = find_scenarios(list(paths) or [Path(".")])
+    passed = failed = 0
+    for path in files:
+        try:
+            outcome = run_scenario(path)
+        except RulekitError as err:
+            failed += 1
+            click.echo(f"ERROR {path}\n{err.render()}\n", err=True)
+            continue
+        if outcome.passed:
+            passed += 1
+            if not quiet:
+                click.echo(f"ok    {outcome.name}: {outcome.title}")
+        else:
+            failed += 1
+            click.echo(outcome.render() + "\n")
+    if not files:
+        click.echo("no scenario files (*.scenario.toml) found", err=True)
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed or not files:
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------- schema
+@cli.command()
+@click.argument("what", type=click.Choice(["ir", "scenario"]))
+def schema(what: str) -> None:
+    """Print a JSON Schema: `ir` is the rule IR (a rule file can also be given as JSON IR),
+    `scenario` the scenario file format.
+
+    \b
+    Examples:
+      rulekit schema ir > ir.schema.json
+      rulekit schema scenario > scenario.schema.json
+    """
+    if what == "ir":
+        from rulekit.lang import ir_schema
+
+        click.echo(json.dumps(ir_schema(), indent=2))
+    else:
+        from rulekit.scenario.model import scenario_schema
+
+        click.echo(json.dumps(scenario_schema(), indent=2))
 
 
 def main() -> None:

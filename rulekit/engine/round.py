@@ -151,6 +151,7 @@ class Round:
         self.stock: list[int] = []  # top at the end
         self.stacked = deal
         self.field_laid = False
+        self.laid_field = 0
         self.multiplier = 0  # 0 until the field is laid
         self.carry_out = 1
         self.ledger: list[Payment] = []
@@ -195,6 +196,10 @@ class Round:
             self._shuffle(seed, deal_no)
         else:
             self._stack(deal)
+        # the deal as dealt, so that a round can be written down and replayed (scenario recording)
+        self.initial_hands = list(self.hands)
+        self.initial_stock = self.stock[::-1]
+        self.restocked: list[int] | None = None
         self.steps = list(r.setup)
         self.step = 0
         self._run_setup()
@@ -218,7 +223,15 @@ class Round:
         if len(deal.hands) != self.seated:
             raise UsageError(f"the deal has {len(deal.hands)} hands for {self.seated} seats")
         for s, hand in enumerate(deal.hands):
-            self.hands[s] = self.ix.mask(hand)
+            for c in hand:
+                if c == 0:  # the joker of a large table
+                    if self.joker_bit < 0:
+                        raise UsageError(
+                            "a joker is dealt only at the table size the rule file names"
+                        )
+                    self.hands[s] |= 1 << self.joker_bit
+                else:
+                    self.hands[s] |= 1 << bit[c]
         self.stock = [bit[c] for c in deal.stock][::-1]
 
     def _pop_stock(self) -> int:
@@ -253,6 +266,12 @@ class Round:
     def _lay_field(self) -> None:
         if self.stacked is not None:
             self.field = self.ix.mask(self.stacked.field)
+            held = 0
+            for s in self.active_seats():
+                held |= self.hands[s]
+            if self.field & held:
+                cards = ", ".join(self.ix.short(c) for c in self.ix.ids_of(self.field & held))
+                raise UsageError(f"the field holds cards still in a player's hand: {cards}")
         else:
             for _ in range(self.field_size):
                 b = self._pop_stock()
@@ -260,6 +279,7 @@ class Round:
                     raise UsageError("not enough cards left to lay the field")
                 self.field |= 1 << b
         self.field_laid = True
+        self.laid_field = self.field
         factor, self.carry_out = self.c.multiplier.of_field(self.field)
         self.multiplier = max(factor, self.carry_in)
         if self.c.void_field is not None and self.c.void_field(self.field):
@@ -316,6 +336,7 @@ class Round:
         elif returned:
             self.stock.extend(returned)
             self.stock = [self.stock[i] for i in deal_order(self._setup_seed, len(self.stock))]
+        self.restocked = self.stock[::-1]
         self.phase = PLAY
         self.step += 1
 

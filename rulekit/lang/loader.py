@@ -55,7 +55,10 @@ class Loader:
             chain = " -> ".join(display_name(p) for p in [*self.seen, resolved])
             raise RuleError(f"the files extend each other in a circle: {chain}", via)
         self.seen.append(resolved)
-        parsed = parse_file(path)
+        self.apply_file(parse_file(path), path)
+
+    def apply_file(self, parsed: ParsedFile, path: Path) -> None:
+        """Apply a parsed file after what it extends; `path` anchors its relative references."""
         ext = _first(parsed.stmts, ast.Extends)
         overriding = False
         if isinstance(ext, ast.Extends):
@@ -93,7 +96,20 @@ def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
     path = find_rules(str(ref)) if not isinstance(ref, Path) else ref
     if path.suffix == ".json":
         return load_json_rules(path)
-    draft = load_draft(path)
+    return _resolve(load_draft(path), check)
+
+
+def load_rules_text(text: str, name: str, anchor: Path, *, first_line: int = 1) -> ir.Ruleset:
+    """A variant written inline (a scenario's house rules): `text` in the rule language, named
+    `name` in messages, its lines numbered from `first_line`, references relative to `anchor`."""
+    padded = "\n" * (first_line - 1) + text
+    parsed = ParsedFile(anchor, name, to_ast(parse_text(padded, name), name, padded))
+    loader = Loader()
+    loader.apply_file(parsed, anchor)
+    return _resolve(loader.draft, True)
+
+
+def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
     resolver = Resolver(draft)
     rules = resolver.run()
     errors: list[RulekitError] = list(draft.errors)

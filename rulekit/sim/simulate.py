@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rulekit import ir
@@ -34,14 +35,26 @@ class Plan:
     seed: int
     count: int
     games: bool  # count games of the file's length, rather than single rounds
+    record: str | None = None  # a folder to write every round (or game) to, as a scenario
+    rules_ref: str = ""  # how the scenarios name the rule file
 
 
-def play_round(rnd: Round, agents: list[Any]) -> RoundResult:
+def play_round(
+    rnd: Round, agents: list[Any], moves: list[tuple[int, int]] | None = None
+) -> RoundResult:
+    """Play a round to its end; with `moves`, write down every (seat, action)."""
     views = [PlayerView(rnd, s) for s in range(rnd.seated)]
     apply = rnd.apply
-    while rnd.phase != DONE:
-        seat = rnd.current
-        apply(agents[seat].act(views[seat]))
+    if moves is None:
+        while rnd.phase != DONE:
+            seat = rnd.current
+            apply(agents[seat].act(views[seat]))
+    else:
+        while rnd.phase != DONE:
+            seat = rnd.current
+            action = agents[seat].act(views[seat])
+            moves.append((seat, action))
+            apply(action)
     return rnd.result()
 
 
@@ -49,15 +62,23 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
     c = compiled or CompiledRules(plan.rules)
     tally = Tally(plan.seats)
     agents = [make_agent(plan.bots[s], 0) for s in range(plan.seats)]
+    recorder = _Recorder(plan) if plan.record else None
     for i in range(start, stop):
         if plan.games:
             game = Game(c, plan.seats, seed=f"{plan.seed}:{i}")
             for s, a in enumerate(agents):
                 a.start(f"{plan.seed}:{i}:{s}")
+            written = []
             while not game.is_over:
-                result = play_round(game.new_round(), agents)
+                rnd = game.new_round()
+                moves: list[tuple[int, int]] | None = [] if recorder else None
+                result = play_round(rnd, agents, moves)
                 tally.add_round(result)
                 game.record(result)
+                if recorder and moves is not None and not result.void:
+                    written.append(recorder.round(rnd, moves))
+            if recorder:
+                recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
             net = game.result().net
             top = max(net)
             tally.add_unit(net, [s for s, v in enumerate(net) if v == top])
@@ -76,6 +97,34 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
                 deal_no = f"{i}.{tally.voids}"
             tally.add_unit(result.net, [] if result.winner is None else [result.winner])
     return tally
+
+
+class _Recorder:
+    """Writes rounds as scenario files into the plan's folder."""
+
+    def __init__(self, plan: Plan) -> None:
+        from rulekit.scenario.record import seat_names
+
+        self.plan = plan
+        self.folder = Path(plan.record or ".")
+        self.names = seat_names(plan.seats)
+
+    def round(self, rnd: Round, moves: list[tuple[int, int]]) -> dict[str, Any]:
+        from rulekit.scenario.record import round_record
+
+        return round_record(rnd, moves, self.names)
+
+    def write(self, stem: str, title: str, rounds: list[dict[str, Any]]) -> None:
+        from rulekit.scenario.record import scenario_record, to_toml
+
+        bots = ", ".join(self.plan.bots)
+        doc = scenario_record(
+            f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed
+        )
+        target = self.folder / f"{stem}.scenario.toml"
+        temporary = target.with_suffix(".tmp")
+        temporary.write_text(to_toml(doc), encoding="utf-8")
+        temporary.replace(target)  # never a half-written scenario
 
 
 def _chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
@@ -97,6 +146,8 @@ def simulate(
     games: int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    record: Path | None = None,
+    rules_ref: str = "",
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints)."""
     seats = seats or rules.seats.min
@@ -116,7 +167,21 @@ def simulate(
         raise UsageError("the number of rounds or games must be at least 1")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    plan = Plan(rules, seats, chosen, seed, count, games is not None)
+    if record is not None:
+        try:
+            record.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot write scenarios to {record}: {exc.strerror}") from None
+    plan = Plan(
+        rules,
+        seats,
+        chosen,
+        seed,
+        count,
+        games is not None,
+        str(record) if record else None,
+        rules_ref,
+    )
     size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
     work = list(_chunks(count, size))
     total = Tally(seats)

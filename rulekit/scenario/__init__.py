@@ -1,0 +1,1 @@
+"""Scenario files: rounds written down, played, and checked against the rules."""

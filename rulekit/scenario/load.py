@@ -1,0 +1,180 @@
+"""Reading a scenario file: TOML, then its JSON Schema, then the model; every problem located by
+file, key path and line."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from rulekit.errors import Loc, ScenarioError, did_you_mean, register_source
+from rulekit.lang.files import display_name
+from rulekit.scenario.model import Scenario, scenario_schema
+
+KeyPath = tuple[str | int, ...]
+
+
+def path_text(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top)"
+
+
+def line_of(text: str, path: KeyPath) -> int | None:
+    """The line where a key path is written, found by walking the TOML text (best effort): the
+    key's line, or for `moves[3]` the line of the fourth element of the array."""
+    lines = text.splitlines()
+    table: list[str] = []
+    counts: dict[str, int] = {}
+    keys = [p for p in path if isinstance(p, str)]
+    index = next((p for p in path if isinstance(p, int)), None)
+    best: int | None = None
+    key_line: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", line)
+        if header:
+            table = [k.strip() for k in header.group(1).split(".")]
+            joined = ".".join(table)
+            if line.startswith("[["):
+                counts[joined] = counts.get(joined, -1) + 1
+            fits = not line.startswith("[[") or index is None or counts[joined] == index
+            if keys[: len(table)] == table and fits:
+                best = number
+            continue
+        key = re.match(r"^([A-Za-z0-9_\-\"' ]+?)\s*=", line)
+        if key:
+            name = key.group(1).strip().strip("\"'")
+            full = [*table, name]
+            if keys[: len(full)] == full:
+                best = number
+                if full == keys and path and isinstance(path[-1], int):
+                    key_line = number
+    if key_line is not None and isinstance(path[-1], int):
+        return _element_line(text, key_line, path[-1]) or key_line
+    return best
+
+
+def _element_line(text: str, key_line: int, index: int) -> int | None:
+    """The line on which element `index` of the array that starts on `key_line` begins."""
+    lines = text.splitlines()
+    start = sum(len(x) + 1 for x in lines[: key_line - 1])
+    pos = text.find("[", text.find("=", start))
+    depth, count, in_str, line = 0, 0, "", key_line
+    expecting = True
+    for ch in text[pos:]:
+        if ch == "\n":
+            line += 1
+        if in_str:
+            if ch == in_str:
+                in_str = ""
+            continue
+        if ch in "\"'":
+            if depth == 1 and expecting:
+                if count == index:
+                    return line
+                expecting = False
+            in_str = ch
+        elif ch in "[{":
+            depth += 1
+            if depth == 2 and expecting:
+                if count == index:
+                    return line
+                expecting = False
+        elif ch in "]}":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif ch == "," and depth == 1:
+            count += 1
+            expecting = True
+        elif ch == "#":
+            continue
+    return None
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(scenario_schema())
+
+
+def _allowed_keys(schema_error: Any) -> list[str]:
+    props = (
+        schema_error.schema.get("properties", {}) if isinstance(schema_error.schema, dict) else {}
+    )
+    return list(props)
+
+
+def parse_scenario(text: str, name: str) -> Scenario:
+    register_source(name, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        where = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        line, col = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
+        reason = re.sub(r" \(at .*\)$", "", msg)
+        raise ScenarioError(f"not valid TOML: {reason}", Loc(name, line, col)) from None
+    errors = sorted(
+        _validator().iter_errors(data),
+        key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))),
+    )
+    if errors:
+        e = errors[0]
+        path: KeyPath = tuple(e.absolute_path)
+        hint = None
+        message = e.message
+        if e.validator == "additionalProperties":
+            extra = re.findall(r"'([^']+)' was unexpected", e.message) or re.findall(
+                r"'([^']+)'", e.message
+            )
+            if extra:
+                path = (*path, extra[0])
+                message = f"unknown key '{extra[0]}'"
+                hint = did_you_mean(extra[0], _allowed_keys(e)) or "keys: " + ", ".join(
+                    _allowed_keys(e)
+                )
+        elif e.validator == "required":
+            message = e.message.replace("is a required property", "is missing")
+        line = line_of(text, path) or 1
+        raise ScenarioError(f"{path_text(path)}: {message}", Loc(name, line, 1), hint)
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:  # the schema lets through what the model refuses: rare
+        first = exc.errors()[0]
+        path = tuple(first["loc"])
+        raise ScenarioError(
+            f"{path_text(path)}: {first['msg']}", Loc(name, line_of(text, path) or 1, 1)
+        ) from None
+
+
+def load_scenario(path: Path) -> tuple[Scenario, str, str]:
+    """The scenario of a file, its display name, and its text."""
+    name = display_name(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{name} is not UTF-8 text", Loc(name, 1, 1)) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read {name}: {exc.strerror}") from None
+    return parse_scenario(text, name), name, text
+
+
+def find_scenarios(paths: list[Path]) -> list[Path]:
+    """Scenario files: the files given, and every *.scenario.toml under the folders given."""
+    found: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found.extend(sorted(p.rglob("*.scenario.toml")))
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise ScenarioError(f"no file or folder '{p}'")
+    return found

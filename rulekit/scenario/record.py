@@ -1,0 +1,177 @@
+"""Writing a finished round (or game) down as a scenario file that replays to the same ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rulekit.engine import actions as A
+from rulekit.engine.ledger import Payment
+from rulekit.engine.round import Round
+
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
+
+
+def seat_names(n: int) -> list[str]:
+    return NAMES[:n] if n <= len(NAMES) else [f"P{i + 1}" for i in range(n)]
+
+
+def _card(rnd: Round, bit: int) -> int | str:
+    return "joker" if bit == rnd.joker_bit else rnd.ix.ids[bit]
+
+
+def _amount(value: int | Fraction) -> int | float:
+    return (
+        value
+        if isinstance(value, int)
+        else (int(value) if value.denominator == 1 else float(value))
+    )
+
+
+def payment(p: Payment, names: Sequence[str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "payer": names[p.payer],
+        "payee": names[p.payee],
+        "amount": _amount(p.amount),
+        "reason": p.reason,
+    }
+    if p.detail:
+        entry["detail"] = p.detail
+    return entry
+
+
+def round_record(
+    rnd: Round, moves: Sequence[tuple[int, int]], names: Sequence[str]
+) -> dict[str, Any]:
+    """The round's stacked deal, every move, and everything that came of it."""
+    ix = rnd.ix
+    field_ids = set(ix.ids_of(rnd.laid_field))
+    hands = {
+        names[s]: [_card(rnd, b) for b in Round._bits(h)] for s, h in enumerate(rnd.initial_hands)
+    }
+    stock = [
+        ix.ids[b] for b in rnd.initial_stock if b != rnd.joker_bit and ix.ids[b] not in field_ids
+    ]
+    deal: dict[str, Any] = {"field": sorted(field_ids), "stock": stock}
+    if rnd.restocked is not None:
+        deal["restock"] = [
+            ix.ids[b] for b in rnd.restocked if b != rnd.joker_bit and ix.ids[b] not in field_ids
+        ]
+    deal["hands"] = hands
+    result = rnd.result()
+    expect: dict[str, Any] = {"void": True} if result.void else {}
+    if not result.void:
+        expect["multiplier"] = result.multiplier
+        table = rnd.c.teyaku
+        if table is not None:
+            expect["teyaku"] = {
+                names[s]: [table.names[i] for i in c] for s, c in sorted(rnd.teyaku_counted.items())
+            }
+        expect["yaku"] = {names[s]: v for s, v in sorted(result.yaku.items())}
+        expect["points"] = {names[s]: result.points[s] for s in result.active}
+        expect["ledger"] = [payment(p, names) for p in result.ledger]
+        expect["net"] = {names[s]: _amount(v) for s, v in enumerate(result.net)}
+        expect["winner"] = "none" if result.winner is None else names[result.winner]
+        expect["next_dealer"] = names[result.next_dealer]
+        expect["ended_by"] = result.ended_by
+    return {
+        "dealer": names[rnd.dealer],
+        "deal": deal,
+        "moves": [f"{names[s]}: {move_text(a, rnd)}" for s, a in moves],
+        "expect": expect,
+    }
+
+
+def move_text(action: int, rnd: Round) -> str:
+    """A move as a scenario writes it, cards by name: `play crane onto pine_plain_1`."""
+    ix = rnd.ix
+
+    def name(bit: int) -> str:
+        return ix.card(ix.ids[bit]).name
+
+    if A.is_play(action):
+        target = A.play_target(action)
+        return f"play {name(A.played_card(action))}" + (
+            f" onto {name(target)}" if target is not None else ""
+        )
+    if A.TAKE <= action < A.JOIN:
+        return f"take {name(action - A.TAKE)}"
+    return A.describe(action, ix)
+
+
+def scenario_record(
+    title: str, rules: str, names: Sequence[str], rounds: list[dict[str, Any]], seed: int = 0
+) -> dict[str, Any]:
+    """A scenario document: one round at the top level, or a game of several."""
+    doc: dict[str, Any] = {"title": title, "rules": rules, "seats": list(names), "seed": seed}
+    if len(rounds) == 1:
+        doc.update(rounds[0])
+    else:
+        doc["dealer"] = rounds[0]["dealer"]
+        doc["rounds"] = rounds
+    return doc
+
+
+# ---------------------------------------------------------------- TOML
+
+
+def _key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() and k.isascii() else _str(k)
+
+
+def _str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return _str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def _lines(key: str, items: list[Any], per_line: int = 1) -> list[str]:
+    out = [f"{key} = ["]
+    for i in range(0, len(items), per_line):
+        out.append("  " + ", ".join(_value(x) for x in items[i : i + per_line]) + ",")
+    out.append("]")
+    return out
+
+
+def _table(prefix: str, data: dict[str, Any], out: list[str]) -> None:
+    simple = {
+        k: v
+        for k, v in data.items()
+        if not isinstance(v, dict) or k in ("teyaku", "yaku", "points", "net")
+    }
+    nested = {k: v for k, v in data.items() if k not in simple}
+    for k, v in simple.items():
+        if k in ("moves", "ledger") and isinstance(v, list):
+            out.extend(_lines(k, v, 3 if k == "moves" else 1))
+        else:
+            out.append(f"{_key(k)} = {_value(v)}")
+    for k, v in nested.items():
+        out.append("")
+        out.append(f"[{prefix}{k}]")
+        _table(f"{prefix}{k}.", v, out)
+
+
+def to_toml(doc: dict[str, Any]) -> str:
+    out: list[str] = []
+    top = {k: v for k, v in doc.items() if k != "rounds"}
+    _table("", top, out)
+    for r in doc.get("rounds", []):
+        out.append("")
+        out.append("[[rounds]]")
+        _table("rounds.", r, out)
+    return "\n".join(out) + "\n"

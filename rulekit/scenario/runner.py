@@ -1,0 +1,461 @@
+"""Playing a scenario and checking its expectations.
+
+A malformed scenario (unknown seat, card or key, a move that is not a move) raises a located
+ScenarioError. A well-formed one that the rules do not bear out gives failures: what was
+expected, what happened, and the round's ledger.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from rulekit.agents import make_agent
+from rulekit.engine import actions as A
+from rulekit.engine.game import Game
+from rulekit.engine.ledger import Amount, Payment
+from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
+from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
+from rulekit.errors import Loc, MoveError, RulekitError, ScenarioError, UsageError, did_you_mean
+from rulekit.lang import find_rules, load_rules
+from rulekit.lang.loader import load_rules_text
+from rulekit.scenario import model as m
+from rulekit.scenario.load import KeyPath, line_of, load_scenario, path_text
+
+JOKER_NAMES = ("joker",)
+
+
+@dataclass
+class Failure:
+    round: int | None
+    what: str
+    expected: str
+    actual: str
+
+
+@dataclass
+class Outcome:
+    name: str
+    title: str
+    seats: list[str]
+    failures: list[Failure] = field(default_factory=list)
+    ledgers: dict[int, list[Payment]] = field(default_factory=dict)
+    rounds: list[RoundResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def render(self) -> str:
+        """Each failure: what was expected, what happened; then the ledger of its round."""
+        lines = [f"FAIL {self.name}: {self.title}"]
+        shown: set[int | None] = set()
+        for f in self.failures:
+            where = f"round {f.round}: " if f.round is not None and len(self.ledgers) > 1 else ""
+            lines.append(f"  {where}{f.what}")
+            lines.append(f"    expected: {f.expected}")
+            lines.append(f"    got:      {f.actual}")
+        for f in self.failures:
+            if f.round in shown or f.round not in self.ledgers:
+                continue
+            shown.add(f.round)
+            title = f"ledger of round {f.round}" if len(self.ledgers) > 1 else "ledger"
+            lines.append(f"  {title}:")
+            lines.extend("    " + line for line in ledger_lines(self.ledgers[f.round], self.seats))
+        return "\n".join(lines)
+
+
+def amount_text(value: Amount | float) -> str:
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{float(value):g}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value) if not isinstance(value, Fraction) else str(int(value))
+
+
+def ledger_lines(ledger: Sequence[Payment], seats: Sequence[str]) -> list[str]:
+    if not ledger:
+        return ["(no payments)"]
+    width = max(len(s) for s in seats)
+    out = []
+    for i, p in enumerate(ledger, 1):
+        base = f" ({amount_text(p.base)} x{p.multiplier})" if p.multiplier != 1 else ""
+        detail = f" {p.detail}" if p.detail else ""
+        who = f"{seats[p.payer]:>{width}} -> {seats[p.payee]:<{width}}"
+        out.append(f"{i:2}. {who} {amount_text(p.amount):>6}  {p.reason}{detail}{base}")
+    return out
+
+
+class _RulesCache:
+    def __init__(self) -> None:
+        self.compiled: dict[tuple[str, str], CompiledRules] = {}
+
+    def get(self, sc: m.Scenario, path: Path, name: str, text: str) -> CompiledRules:
+        base = find_rules(sc.rules, path, Loc(name, line_of(text, ("rules",)) or 1, 1))
+        key = (str(base.resolve()), sc.house_rules or "")
+        if key not in self.compiled:
+            if sc.house_rules:
+                first = (line_of(text, ("house_rules",)) or 0) + 1
+                source = f'extends "{base.as_posix()}"\n' + sc.house_rules
+                rules = load_rules_text(source, name, path, first_line=first - 1)
+            else:
+                rules = load_rules(base)
+            self.compiled[key] = CompiledRules(rules)
+        return self.compiled[key]
+
+
+_CACHE = _RulesCache()
+
+
+class ScenarioRun:
+    """One scenario being played: its seats, its rules, its rounds."""
+
+    def __init__(self, path: Path) -> None:
+        self.sc, self.name, self.text = load_scenario(path)
+        self.path = path
+        self.seats = self.sc.seats
+        if len(set(self.seats)) != len(self.seats):
+            raise self.error(("seats",), "two seats have the same name")
+        self.c = _CACHE.get(self.sc, path, self.name, self.text)
+        self.n = len(self.seats)
+        r = self.c.rules
+        if not r.seats.min <= self.n <= r.seats.max:
+            allowed = f"{r.seats.min}" + (
+                f" to {r.seats.max}" if r.seats.max != r.seats.min else ""
+            )
+            raise self.error(("seats",), f"{r.title} seats {allowed} players, not {self.n}")
+        self.outcome = Outcome(self.name, self.sc.title, list(self.seats))
+
+    # ------------------------------------------------------------ errors and names
+    def error(self, path: KeyPath, message: str, hint: str | None = None) -> ScenarioError:
+        line = line_of(self.text, path) or 1
+        return ScenarioError(f"{path_text(path)}: {message}", Loc(self.name, line, 1), hint)
+
+    def seat(self, ref: m.SeatRef, path: KeyPath) -> int:
+        if isinstance(ref, int):
+            if 0 <= ref < self.n:
+                return ref
+            raise self.error(path, f"no seat {ref}: seats are 0 to {self.n - 1}")
+        if ref in self.seats:
+            return self.seats.index(ref)
+        raise self.error(
+            path,
+            f"no seat named '{ref}'",
+            did_you_mean(ref, self.seats) or f"seats: {', '.join(self.seats)}",
+        )
+
+    def card(self, ref: m.CardRef, path: KeyPath) -> int:
+        if isinstance(ref, str) and ref.lower() in JOKER_NAMES:
+            return 0
+        try:
+            return self.c.index.parse(str(ref))
+        except UsageError as err:
+            raise self.error(path, err.message, err.hint) from None
+
+    def cards(self, refs: list[m.CardRef], path: KeyPath) -> tuple[int, ...]:
+        return tuple(self.card(r, (*path, i)) for i, r in enumerate(refs))
+
+    # ------------------------------------------------------------ playing
+    def run(self) -> Outcome:
+        specs = self.sc.round_specs()
+        game_mode = self.sc.rounds is not None
+        game = Game(
+            self.c, self.n, seed=self.sc.seed, dealer=self.seat(self.sc.dealer, ("dealer",))
+        )
+        for i, spec in enumerate(specs):
+            prefix: KeyPath = ("rounds", i) if game_mode else ()
+            dealer = (
+                game.dealer if spec.dealer is None else self.seat(spec.dealer, (*prefix, "dealer"))
+            )
+            deal = self.stacked(spec.deal, (*prefix, "deal")) if spec.deal is not None else None
+            seed = spec.seed if spec.seed is not None else self.sc.seed
+            try:
+                rnd = Round(
+                    self.c,
+                    self.n,
+                    dealer,
+                    seed=seed,
+                    deal_no=i,
+                    round_no=i,
+                    carry=game.carry,
+                    deal=deal,
+                )
+            except UsageError as err:
+                raise self.error((*prefix, "deal"), err.message, err.hint) from None
+            played = self.play(rnd, spec, prefix, i + 1)
+            self.outcome.ledgers[i + 1] = list(rnd.ledger)
+            if spec.expect is not None and played:  # a round gone astray is reported at its move
+                self.check(rnd, spec.expect, i + 1)
+            if played and rnd.phase == DONE:
+                result = rnd.result()
+                self.outcome.rounds.append(result)
+                game.record(result)
+            elif game_mode and i + 1 < len(specs):
+                self.fail(
+                    i + 1, "the game", "every round to be played out", "the round is not over"
+                )
+                break
+        if self.sc.game is not None and self.sc.game.net is not None:
+            net = game.result().net
+            self.compare(None, "game net", self.named(self.sc.game.net, ("game", "net")), net)
+        return self.outcome
+
+    def stacked(self, d: m.Deal, path: KeyPath) -> StackedDeal:
+        hands: list[tuple[int, ...]] = [()] * self.n
+        for name, cards in d.hands.items():
+            hands[self.seat(name, (*path, "hands", name))] = self.cards(
+                cards, (*path, "hands", name)
+            )
+        missing = [self.seats[s] for s in range(self.n) if not hands[s]]
+        if missing:
+            raise self.error((*path, "hands"), f"no hand for {', '.join(missing)}")
+        field_ = self.cards(d.field, (*path, "field"))
+        stock = self.cards(d.stock, (*path, "stock"))
+        dealt = [c for h in hands for c in h if c]
+        laid = list(field_) + list(stock)
+        for group in (dealt, laid):  # the field may come from folded hands (field after the fold)
+            dupes = sorted({c for c in group if group.count(c) > 1})
+            if dupes:
+                raise self.error(
+                    path, f"dealt twice: {', '.join(self.c.index.short(c) for c in dupes)}"
+                )
+        rest = tuple(c for c in self.c.index.ids if c not in dealt and c not in laid)
+        restock = self.cards(d.restock, (*path, "restock")) if d.restock is not None else None
+        return StackedDeal(tuple(hands), field_, stock + rest, restock)
+
+    def play(self, rnd: Round, spec: m.RoundSpec, prefix: KeyPath, number: int) -> bool:
+        """Apply the moves, then let the bot play the rest; False if the round went astray."""
+        for j, move in enumerate(spec.moves):
+            path = (*prefix, "moves", j)
+            text = move if isinstance(move, str) else move.move
+            seat, action = self.parse_move(text, path)
+            if rnd.phase == DONE:
+                self.fail(
+                    number, f"move {j + 1} ({text})", "the round still on", "the round is over"
+                )
+                return False
+            if rnd.current != seat:
+                whose = self.seats[rnd.current]
+                self.fail(
+                    number,
+                    f"move {j + 1} ({text})",
+                    f"{self.seats[seat]} to move",
+                    f"it is {whose}'s turn",
+                )
+                return False
+            if isinstance(move, m.RejectedMove):
+                try:
+                    rnd.apply(action)
+                except MoveError as err:
+                    said = self.names(err.message + (f" ({err.hint})" if err.hint else ""))
+                    if move.rejected.lower() not in said.lower():
+                        self.fail(
+                            number,
+                            f"move {j + 1} ({text}) rejected",
+                            f"a message with '{move.rejected}'",
+                            said,
+                        )
+                    continue
+                self.fail(number, f"move {j + 1} ({text})", "rejected", "accepted")
+                return False
+            try:
+                rnd.apply(action)
+            except MoveError as err:
+                refusal = self.names(f"refused: {err.message}; {err.hint or ''}")
+                self.fail(number, f"move {j + 1} ({text})", "a legal move", refusal)
+                return False
+        if spec.rest is not None and rnd.phase != DONE:
+            try:
+                agents = [
+                    make_agent(spec.rest, f"{self.sc.seed}:{number}:{s}") for s in range(self.n)
+                ]
+            except UsageError as err:
+                raise self.error((*prefix, "rest"), err.message, err.hint) from None
+            views = [PlayerView(rnd, s) for s in range(self.n)]
+            while rnd.phase != DONE:
+                rnd.apply(agents[rnd.current].act(views[rnd.current]))
+        return True
+
+    def parse_move(self, text: str, path: KeyPath) -> tuple[int, int]:
+        who, sep, what = text.partition(":")
+        if not sep:
+            raise self.error(
+                path,
+                f"'{text}' names no seat",
+                "write 'Seat: move', for example 'Leonardo: play crane'",
+            )
+        seat = self.seat(who.strip(), path)
+        try:
+            return seat, A.parse(what.strip(), self.c.index)
+        except MoveError as err:
+            raise self.error(path, err.message, err.hint) from None
+
+    def names(self, message: str) -> str:
+        """The engine says `seat 2`; the scenario's reader knows the seat by its name."""
+        return re.sub(
+            r"\bseat (\d+)\b",
+            lambda m: self.seats[int(m.group(1))] if int(m.group(1)) < self.n else m.group(0),
+            message,
+        )
+
+    # ------------------------------------------------------------ expectations
+    def fail(self, number: int | None, what: str, expected: str, actual: str) -> None:
+        self.outcome.failures.append(Failure(number, what, expected, actual))
+
+    def named(self, values: dict[str, int | float], path: KeyPath) -> dict[int, int | float]:
+        return {self.seat(k, (*path, k)): v for k, v in values.items()}
+
+    def seat_text(self, values: dict[int, object]) -> str:
+        return (
+            ", ".join(f"{self.seats[s]} {_show(v)}" for s, v in sorted(values.items())) or "nothing"
+        )
+
+    def compare(
+        self,
+        number: int | None,
+        what: str,
+        expected: dict[int, int | float],
+        actual: Sequence[Amount],
+    ) -> None:
+        got = {s: actual[s] for s in expected}
+        if any(_number(got[s]) != _number(expected[s]) for s in expected):
+            self.fail(
+                number,
+                what,
+                self.seat_text(dict(expected)),
+                self.seat_text(dict(enumerate(actual))),
+            )
+
+    def check(self, rnd: Round, e: m.Expect, n: int) -> None:
+        over = rnd.phase == DONE
+        path: KeyPath = ("expect",)
+        if e.void is not None and rnd.void != e.void:
+            self.fail(n, "void", str(e.void).lower(), str(rnd.void).lower())
+        if e.multiplier is not None and (rnd.multiplier or 1) != e.multiplier:
+            self.fail(n, "multiplier", f"x{e.multiplier}", f"x{rnd.multiplier or 1}")
+        if e.carry is not None and rnd.carry_out != e.carry:
+            self.fail(n, "carry-over", f"x{e.carry}", f"x{rnd.carry_out}")
+        if e.teyaku is not None:
+            table = self.c.teyaku
+            got = (
+                {s: [table.names[i] for i in c] for s, c in rnd.teyaku_counted.items()}
+                if table
+                else {}
+            )
+            self.compare_names(n, "teyaku", e.teyaku, got, (*path, "teyaku"))
+        if e.yaku is not None:
+            self.compare_names(n, "yaku", e.yaku, rnd.yaku_made, (*path, "yaku"))
+        if e.payments is not None:
+            self.check_payments(n, rnd.ledger, e.payments, exact=False)
+        if e.ledger is not None:
+            self.check_payments(n, rnd.ledger, e.ledger, exact=True)
+        needs_end = [
+            k
+            for k in ("net", "points", "winner", "next_dealer", "ended_by")
+            if getattr(e, k) is not None
+        ]
+        if needs_end and not over:
+            self.fail(
+                n,
+                ", ".join(needs_end),
+                "the round to be over",
+                'it is still on: add moves, or rest = "greedy"',
+            )
+            return
+        if not needs_end:
+            return
+        result = rnd.result()
+        if e.net is not None:
+            self.compare(n, "net", self.named(e.net, (*path, "net")), result.net)
+        if e.points is not None:
+            self.compare(n, "points", self.named(dict(e.points), (*path, "points")), result.points)
+        if e.winner is not None:
+            expected = None if e.winner == "none" else self.seat(e.winner, (*path, "winner"))
+            if result.winner != expected:
+                self.fail(n, "winner", self.seat_name(expected), self.seat_name(result.winner))
+        if e.next_dealer is not None:
+            expected_dealer = self.seat(e.next_dealer, (*path, "next_dealer"))
+            if result.next_dealer != expected_dealer:
+                self.fail(
+                    n, "next dealer", self.seats[expected_dealer], self.seats[result.next_dealer]
+                )
+        if e.ended_by is not None and result.ended_by != e.ended_by:
+            self.fail(n, "the round ended by", e.ended_by, result.ended_by)
+
+    def seat_name(self, seat: int | None) -> str:
+        return "nobody" if seat is None else self.seats[seat]
+
+    def compare_names(
+        self,
+        n: int,
+        what: str,
+        expected: dict[str, list[str]],
+        got: dict[int, list[str]],
+        path: KeyPath,
+    ) -> None:
+        for name, names in expected.items():
+            s = self.seat(name, (*path, name))
+            if sorted(got.get(s, [])) != sorted(names):
+                self.fail(
+                    n,
+                    f"{what} of {name}",
+                    ", ".join(names) or "none",
+                    ", ".join(got.get(s, [])) or "none",
+                )
+
+    def check_payments(
+        self, n: int, ledger: list[Payment], expected: list[m.Payment], exact: bool
+    ) -> None:
+        def matches(p: Payment, e: m.Payment) -> bool:
+            return (
+                p.payer == self.seat(e.payer, ("expect",))
+                and p.payee == self.seat(e.payee, ("expect",))
+                and _number(p.amount) == _number(e.amount)
+                and (e.reason is None or e.reason == p.reason)
+                and (e.detail is None or e.detail == p.detail)
+            )
+
+        if exact:
+            if len(ledger) != len(expected) or not all(
+                matches(p, e) for p, e in zip(ledger, expected, strict=False)
+            ):
+                self.fail(
+                    n,
+                    "the ledger",
+                    f"{len(expected)} payments as written",
+                    f"{len(ledger)} payments (below)",
+                )
+            return
+        left = list(ledger)
+        for e in expected:
+            hit = next((p for p in left if matches(p, e)), None)
+            if hit is None:
+                reason = f" ({e.reason})" if e.reason else ""
+                self.fail(
+                    n,
+                    "a payment",
+                    f"{e.payer} pays {e.payee} {amount_text(e.amount)}{reason}",
+                    "no such payment in the ledger (below)",
+                )
+            else:
+                left.remove(hit)
+
+
+def _number(v: Amount | float) -> float:
+    return float(v)
+
+
+def _show(v: object) -> str:
+    return amount_text(v) if isinstance(v, int | float | Fraction) else str(v)
+
+
+def run_scenario(path: Path) -> Outcome:
+    """Play a scenario file and check it; a ScenarioError (located) if it is malformed."""
+    try:
+        return ScenarioRun(path).run()
+    except (ScenarioError, RulekitError):
+        raise
