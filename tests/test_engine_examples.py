@@ -69,8 +69,8 @@ def test_fudawiki_worked_example_four_players() -> None:
         (3, 2, 40, "teyaku", "triple"),
         (0, 3, 40, "teyaku", "triple"),
         (2, 3, 40, "teyaku", "triple"),
-        (0, 2, 28, "count", "95 points"),
-        (0, 3, 20, "count", "93 points"),
+        (0, 2, 28, "count", "76/95 points"),
+        (0, 3, 20, "count", "76/93 points"),
         (1, 2, 40, "fold fee", ""),
     ]
     assert result.net == [-128, -40, 108, 60]

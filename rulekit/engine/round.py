@@ -780,7 +780,7 @@ class Round:
                         if i in paid_to_dealer:
                             continue
                         paid_to_dealer.add(i)
-                    self.yaku_made.setdefault(s, []).append(entry.name)
+                    self.yaku_made.setdefault(payee, []).append(entry.name)
                     for q in order:
                         if q != payee:
                             self._pay(q, payee, value, "special", entry.name)
@@ -810,25 +810,27 @@ class Round:
             a, b = order[0], order[-1]
             diff = points[a] - points[b]
             if diff > 0:
-                self._pay(b, a, diff, "count", f"{points[a]} against {points[b]}")
+                self._pay(b, a, diff, "count", f"{points[b]}/{points[a]} points")
             elif diff < 0:
-                self._pay(a, b, -diff, "count", f"{points[b]} against {points[a]}")
+                self._pay(a, b, -diff, "count", f"{points[a]}/{points[b]} points")
             return max(order, key=lambda s: (points[s], -order.index(s)))
         par = rules.count.par
         scores = {s: points[s] - par for s in order}
         negatives = [s for s in order if scores[s] < 0]
         positives = [s for s in order if scores[s] > 0]
         if len(negatives) == 1:
+            loser = negatives[0]
             for s in positives:
-                self._pay(negatives[0], s, scores[s], "count", f"{points[s]} points")
+                self._pay(loser, s, scores[s], "count", f"{points[loser]}/{points[s]} points")
         elif len(positives) == 1:
+            top = positives[0]
             for s in negatives:
-                self._pay(s, positives[0], -scores[s], "count", f"{points[s]} points")
+                self._pay(s, top, -scores[s], "count", f"{points[s]}/{points[top]} points")
         else:
-            self._settle_greedy(scores)
+            self._settle_greedy(scores, par)
         return max(order, key=lambda s: (scores[s], -order.index(s)))
 
-    def _settle_greedy(self, scores: dict[int, int]) -> None:
+    def _settle_greedy(self, scores: dict[int, int], par: int) -> None:
         """More than one player on each side (4+ players): largest debts to largest credits."""
         debts = sorted(((-v, s) for s, v in scores.items() if v < 0), reverse=True)
         credits = sorted(((v, s) for s, v in scores.items() if v > 0), reverse=True)
@@ -837,7 +839,10 @@ class Round:
         credit = [c for c, _ in credits]
         while di < len(debts) and ci < len(credits):
             amount = min(debt[di], credit[ci])
-            self._pay(debts[di][1], credits[ci][1], amount, "count", "points over par")
+            payer, payee = debts[di][1], credits[ci][1]
+            self._pay(
+                payer, payee, amount, "count", f"{scores[payer] + par}/{scores[payee] + par} points"
+            )
             debt[di] -= amount
             credit[ci] -= amount
             di += debt[di] == 0

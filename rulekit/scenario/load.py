@@ -112,6 +112,23 @@ def _allowed_keys(schema_error: Any) -> list[str]:
     return list(props)
 
 
+def _first_error(data: Any) -> Any:
+    """The most telling schema error: inside `anyOf [X, null]`, what is wrong with X."""
+    errors = sorted(
+        _validator().iter_errors(data),
+        key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))),
+    )
+    if not errors:
+        return None
+    e = errors[0]
+    while e.context:
+        useful = [
+            c for c in e.context if not (c.validator == "type" and c.validator_value == "null")
+        ]
+        e = sorted(useful or e.context, key=lambda c: -len(c.absolute_path))[0]
+    return e
+
+
 def parse_scenario(text: str, name: str) -> Scenario:
     register_source(name, text)
     try:
@@ -122,12 +139,8 @@ def parse_scenario(text: str, name: str) -> Scenario:
         line, col = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
         reason = re.sub(r" \(at .*\)$", "", msg)
         raise ScenarioError(f"not valid TOML: {reason}", Loc(name, line, col)) from None
-    errors = sorted(
-        _validator().iter_errors(data),
-        key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))),
-    )
-    if errors:
-        e = errors[0]
+    e = _first_error(data)
+    if e is not None:
         path: KeyPath = tuple(e.absolute_path)
         hint = None
         message = e.message

@@ -90,12 +90,16 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
                 rnd = Round(
                     c, plan.seats, i % plan.seats, seed=plan.seed, deal_no=deal_no, round_no=i
                 )
-                result = play_round(rnd, agents)
+                round_moves: list[tuple[int, int]] | None = [] if recorder else None
+                result = play_round(rnd, agents, round_moves)
                 tally.add_round(result)
                 if not result.void:
                     break
                 deal_no = f"{i}.{tally.voids}"
             tally.add_unit(result.net, [] if result.winner is None else [result.winner])
+            if recorder and round_moves is not None:
+                title = f"round {i} of seed {plan.seed}"
+                recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])
     return tally
 
 
