@@ -23,6 +23,11 @@ FILES = [
     ("hachihachi/wikipedia-draft", 3),
     ("hachihachi/wikipedia-draft", 7),
     ("hachihachi/two-player", 2),
+    ("koikoi/sloper", 2),
+    ("sakura/hawaii", 2),
+    ("sakura/hawaii", 3),
+    ("sakura/hawaii", 4),
+    ("sakura/hawaii", 7),
 ]
 
 

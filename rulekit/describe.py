@@ -176,10 +176,13 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out = []
     if s.min == s.max:
         out.append(
-            f"{s.min} players." if s.active == s.min else f"{s.min} seated, {s.active} play."
+            f"{s.min} players."
+            if s.active in (None, s.min)
+            else f"{s.min} seated, {s.active} play."
         )
     else:
-        out.append(f"{s.min} to {s.max} at the table, {s.active} play each round.")
+        who = "all play" if s.active is None else f"{s.active} play each round"
+        out.append(f"{s.min} to {s.max} at the table, {who}.")
     for d in rules.deal:
         at = f"At {d.seats} seats: " if d.seats is not None else ""
         out.append(f"{at}{d.hand} cards to each, {d.field} to the field.")
@@ -191,7 +194,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         + (", then the better card." if fd.best_card_breaks_ties else " (ties draw again).")
     )
     out.append("Setup: " + ", ".join(rules.setup) + ".")
-    if s.max > s.active:
+    if s.active is not None and s.max > s.active:
         f = rules.fold
         fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
         forced = "free" if not f.forced_fee else f"{f.forced_fee}"
@@ -249,21 +252,66 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             f" laid on the field (holding {rules.liability.min_hand} or more cards) are paid in"
             " full by that player."
         )
+    if rules.dealer_captures:
+        out.append(
+            f"A month of {rules.dealer_captures} dealt to the field is captured by the dealer."
+        )
+    if rules.instant_win:
+        iw = rules.instant_win
+        out.append(f"A hand with {iw.text} wins {iw.value} at once from each other player.")
+    if "swap" in rules.setup:
+        out.append("Before looking, the player after the dealer may swap hands with the dealer.")
+    for t in rules.teams:
+        kind = (
+            "pairs, partners opposite"
+            if t.size == 2
+            else f"teams of {t.size}, partners alternating"
+        )
+        out.append(f"At {t.seats} players: {kind}.")
+    if rules.wild:
+        out.append(_wild_sentence(rules, rules.wild))
+    if rules.hiki:
+        out.append(
+            "Hiki: a player who sees all four cards of a month may capture them as his play."
+        )
     k = rules.count
+    opponents = (
+        "; each yaku costs every opponent (or opposing team) its value" if k.opponents_lose else ""
+    )
     method = {
         "par": f"(points - {k.par}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
+        "points": "each scores his card points" + opponents,
+        "round_wins": "the best score wins the round, worth one" + opponents,
         "none": "no card count",
     }[k.method]
-    out.append(
-        f"The count{' (only if no yaku was made)' if k.only_without_yaku else ''}: {method}."
-    )
+    only = " (only if no yaku was made)" if k.only_without_yaku else ""
+    out.append(f"The count{only}: {method}.")
     n = rules.length
-    out.append(
-        f"A game is {n.rounds} rounds"
-        + ("; the round winner deals next." if n.winner_deals else ".")
-    )
+    if n.rotate:
+        deals = "; the deal passes to the next player."
+    elif n.winner_deals:
+        deals = "; the round winner deals next" + (
+            "; a drawn round keeps the dealer." if n.drawn_keeps_dealer else "."
+        )
+    else:
+        deals = "."
+    out.append(f"A game is {n.rounds} rounds{deals}")
     return out
+
+
+def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
+    name = next(c.name for c in rules.deck.cards if c.id == w.card)
+    powers = [
+        p
+        for p, on in (
+            ("played from the hand it captures any field card and keeps it", w.any_target),
+            ("at the end it collects the field cards of that card's month", w.collects_month),
+            ("it may not take a card that completes another player's hiki", w.respects_hiki),
+        )
+        if on
+    ]
+    return f"The {name} is wild: " + "; ".join(powers) + "."
 
 
 def _md_cell(text: str) -> str:

@@ -241,11 +241,15 @@ class FieldMultiplier(_Frozen):
 
 
 class Seats(_Frozen):
-    """How many sit at the table, and how many play each round (the others fold)."""
+    """How many sit at the table, and how many play each round (the others fold); `active`
+    None: everyone seated plays."""
 
     min: int = 3
     max: int = 3
-    active: int = 3
+    active: int | None = None
+
+    def playing(self, seated: int) -> int:
+        return seated if self.active is None else min(self.active, seated)
 
 
 class DealSize(_Frozen):
@@ -256,7 +260,7 @@ class DealSize(_Frozen):
     field: int = 6
 
 
-SetupStep = Literal["hands", "field", "fold", "joker", "teyaku"]
+SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win"]
 
 
 class Fold(_Frozen):
@@ -305,6 +309,35 @@ class Continuation(_Frozen):
     multiplier_per_yaku: bool = False
 
 
+class InstantWin(_Frozen):
+    """A dealt hand that wins the round at once (Koi-Koi's four or four pairs): `value` from
+    each other player, not multiplied."""
+
+    value: int
+    condition: Condition
+    text: str = ""
+
+
+class WildCard(_Frozen):
+    """A card with powers: played from the hand it captures any one field card and keeps it
+    (`any_target`); at the round's end it collects the field cards of that card's month
+    (`collects_month`); it may not take a card that would complete another player's hiki
+    (`respects_hiki`). On the field, or drawn, it is an ordinary card of its month."""
+
+    card: int
+    any_target: bool = True
+    collects_month: bool = True
+    respects_hiki: bool = True
+
+
+class Teams(_Frozen):
+    """At `seats` players, teams of `size`: partners of a pair sit opposite, of a three
+    alternate (seat s is in team s mod seats/size)."""
+
+    seats: int
+    size: int
+
+
 class Liability(_Frozen):
     """A yaku completed with a card another player played to the field, while holding at least
     `min_hand` cards, is paid in full by that player."""
@@ -315,17 +348,20 @@ class Liability(_Frozen):
 
 class Settlement(_Frozen):
     """How the hands are settled at the end of a round: points over par (zero-sum), the
-    difference (2 players), or no count."""
+    difference (2 players), the card points as a score (with each yaku costing every opponent
+    its value), the round won, or no count."""
 
-    method: Literal["par", "difference", "none"] = "par"
+    method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
     par: int = 88
     only_without_yaku: bool = True
+    opponents_lose: bool = False
 
 
 class Length(_Frozen):
     rounds: int = 12
     winner_deals: bool = True
     drawn_keeps_dealer: bool = True
+    rotate: bool = Field(False, description="the deal passes to the next player each round")
 
 
 # ---------------------------------------------------------------- the variant
@@ -354,6 +390,13 @@ class Ruleset(_Frozen):
     void_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
+    instant_win: InstantWin | None = None
+    dealer_captures: int | None = Field(
+        None, description="the dealer captures a month of N on the field"
+    )
+    wild: WildCard | None = None
+    hiki: bool = False
+    teams: tuple[Teams, ...] = ()
     count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
     length: Length = Length()
 
@@ -369,6 +412,14 @@ class Ruleset(_Frozen):
 
     def card_points(self, card_id: int) -> int:
         return self.points.get(self.card(card_id).classes[0], 0)
+
+    def teams_for(self, seated: int) -> list[list[int]] | None:
+        """The teams at this many players (seat lists), or None if each plays for himself."""
+        for t in self.teams:
+            if t.seats == seated:
+                count = seated // t.size
+                return [[s for s in range(seated) if s % count == k] for k in range(count)]
+        return None
 
     def deal_for(self, seated: int) -> DealSize:
         """The deal sizes at this many seated players."""

@@ -59,25 +59,22 @@ class GreedyAgent:
             return A.STOP if self._ahead(view) else A.CONTINUE
         if phase == Phase.FOLD:
             return A.JOIN if self._strong(view) else A.FOLD
+        if phase == Phase.SWAP:
+            return A.KEEP  # the hands are unseen: nothing to prefer
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
         c = view.compiled
         worth = card_worth(c)
-        months = c.index.month_mask_of_bit
-        field = view.field
         table = c.yaku
         mine = view.captured[view.seat]
         made = view.made_value[view.seat]
         best, best_score = legal[0], float("-inf")
         for a in legal:
-            b = a & 63
-            t = (a >> 6) - 1
-            m = field & months[b]
-            if not m:
-                score = -DISCARD_COST * worth[b]
+            got = view.preview(a)
+            if not got:
+                score = -DISCARD_COST * worth[a & 63]
             else:
-                got = ((1 << t) if t >= 0 else m) | (1 << b)
                 score = 0.0
                 g = got
                 while g:

@@ -14,8 +14,22 @@ JOIN = 8192
 FOLD = 8193
 STOP = 8194
 CONTINUE = 8195
+SWAP = 8196
+KEEP = 8197
+HIKI = 8320
 
-KEYWORDS = {"join": JOIN, "fold": FOLD, "stop": STOP, "continue": CONTINUE}
+MOVES_HINT = (
+    "moves: play CARD [onto CARD], take CARD, hiki MONTH, join, fold, stop, continue, swap, keep"
+)
+
+KEYWORDS = {
+    "join": JOIN,
+    "fold": FOLD,
+    "stop": STOP,
+    "continue": CONTINUE,
+    "swap": SWAP,
+    "keep": KEEP,
+}
 
 
 def play(card_bit: int, target_bit: int | None = None) -> int:
@@ -53,6 +67,8 @@ def describe(action: int, index: CardIndex) -> str:
         )
     if TAKE <= action < JOIN:
         return f"take {card(action - TAKE)}"
+    if HIKI <= action < HIKI + len(index.months):
+        return f"hiki {index.deck.months[action - HIKI].name}"
     for word, value in KEYWORDS.items():
         if value == action:
             return word
@@ -80,9 +96,24 @@ def parse(text: str, index: CardIndex) -> int:
             return play(index.bit[index.parse(words[1])], index.bit[index.parse(words[3])])
         if verb == "take" and len(words) == 2:
             return take(index.bit[index.parse(words[1])])
+        if verb == "hiki" and len(words) == 2:
+            return HIKI + month_index(words[1], index)
     except UsageError as err:
         raise MoveError(err.message, hint=err.hint) from None
     raise MoveError(
         f"not a move: '{text}'",
-        hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue",
+        hint=MOVES_HINT,
     )
+
+
+def month_index(word: str, index: CardIndex) -> int:
+    """A month by number or name (`11`, `willow`, `november`), as an index into the deck's."""
+    from rulekit.errors import UsageError, did_you_mean
+
+    names: dict[str, int] = {}
+    for i, m in enumerate(index.deck.months):
+        for n in (str(m.number), m.name, *m.aliases):
+            names[n.lower()] = i
+    if word.lower() in names:
+        return names[word.lower()]
+    raise UsageError(f"unknown month '{word}'", hint=did_you_mean(word.lower(), names))

@@ -1,7 +1,8 @@
 """Every payment of a round is a ledger entry; a round's result is its ledger.
 
-An entry moves `amount` from `payer` to `payee`, so the ledger is zero-sum by construction.
-Amounts are ints, or exact halves (`Fraction`) where a rule pays half of an odd value.
+An entry moves `amount` from `payer` to `payee`, so transfers are zero-sum by construction; a
+score-style settlement (points counted, not paid) credits or charges a seat against the BANK.
+Amounts are ints, or exact fractions where a rule pays half of an odd value.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 Amount = int | Fraction
+
+BANK = -1  # the other side of a score (score-style settlements are not transfers between seats)
 
 
 def half(value: Amount) -> Amount:
@@ -54,6 +57,8 @@ def net(ledger: list[Payment], seats: int) -> list[Amount]:
     """Each seat's net result: received minus paid."""
     totals: list[Amount] = [0] * seats
     for p in ledger:
-        totals[p.payer] -= p.amount
-        totals[p.payee] += p.amount
+        if p.payer != BANK:
+            totals[p.payer] -= p.amount
+        if p.payee != BANK:
+            totals[p.payee] += p.amount
     return totals

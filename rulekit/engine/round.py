@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from enum import IntEnum
+from fractions import Fraction
 
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import Amount, Payment, half, net
+from rulekit.engine.ledger import BANK, Amount, Payment, half, net
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
 
@@ -41,10 +42,11 @@ class Phase(IntEnum):
     TAKE = 2
     DECIDE = 3
     DONE = 4
+    SWAP = 5
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP = (int(p) for p in Phase)
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class RoundResult:
     carry: int
     winner: int | None
     next_dealer: int
-    ended_by: str  # yaku | count | draw | void
+    ended_by: str  # yaku | count | draw | void | instant
     ledger: list[Payment]
     net: list[Amount]
     points: list[int]
@@ -77,6 +79,8 @@ class RoundResult:
     yaku: dict[int, list[str]] = field(default_factory=dict)
     continued: int = 0
     turns: int = 0
+    winners: list[int] = field(default_factory=list)  # the winner, or the winning team
+    teams: list[list[int]] | None = None
 
 
 class _CountContext:
@@ -144,6 +148,13 @@ class Round:
         self.joker_bit = nbits if r.joker is not None and r.joker.seats == seated else -1
         self.months = self.ix.month_mask_of_bit
         self.track_feeders = compiled.liable != set()
+        self.wild_bit = self.ix.bit[r.wild.card] if r.wild is not None and r.wild.any_target else -1
+        self.wild_owner = -1
+        self.wild_month = 0  # the month mask of the card the wild card took
+        self.hiki = r.hiki
+        self.teams = r.teams_for(seated)
+        self.swap_asked = False
+        self.winners: list[int] = []
 
         self.hands = [0] * seated
         self.captured = [0] * seated
@@ -184,6 +195,7 @@ class Round:
         self.drawn = -1
         self.turn = 0
         self.total_turns = 0
+        self.pos = 0  # the current player's index in `order`
         self.order: list[int] = []
 
         self.phase = PLAY
@@ -247,14 +259,22 @@ class Round:
     def _run_setup(self) -> None:
         while self.step < len(self.steps):
             step = self.steps[self.step]
-            if step == "fold" and self.seated > self.rules.seats.active:
+            if step == "fold" and self.seated > self.rules.seats.playing(self.seated):
                 if not self.fold_queue:
                     self._begin_fold()
                 if self.phase == FOLD:
                     return
+            elif step == "swap" and not self.swap_asked:
+                self.swap_asked = True
+                self.phase = SWAP
+                self.current = (self.dealer + 1) % self.seated
+                return
             elif step == "field":
                 self._lay_field()
                 if self.void:
+                    return
+            elif step == "instant_win":
+                if self._instant_win():
                     return
             elif step == "joker":
                 self._swap_jokers()
@@ -291,6 +311,41 @@ class Round:
         for payee, payer, base, name in self.pending_teyaku:
             self._pay(payer, payee, base, "teyaku", name)
         self.pending_teyaku.clear()
+        size = self.rules.dealer_captures
+        if size:  # the dealer takes a month dealt whole to the field
+            for mm in self.ix.month_masks:
+                if (self.field & mm).bit_count() == size:
+                    self.captured[self.dealer] |= self.field & mm
+                    self.field &= ~mm
+
+    def _instant_win(self) -> bool:
+        """A dealt hand that wins at once: paid by each other player, and the round is over."""
+        test = self.c.instant_win
+        spec = self.rules.instant_win
+        if test is None or spec is None:
+            return False
+        seats = [(self.dealer + i) % self.seated for i in range(self.seated)]
+        for s in seats:
+            if not self.folded[s] and test(self.hands[s] & self.ix.full):
+                for q in seats:
+                    if q != s and not self.folded[q]:
+                        self.ledger.append(
+                            Payment(
+                                self.round_no,
+                                q,
+                                s,
+                                spec.value,
+                                "instant win",
+                                spec.text,
+                                1,
+                                spec.value,
+                            )
+                        )
+                self.order = [q for q in seats if not self.folded[q]]
+                self.ended_by = "instant"
+                self._finish(s)
+                return True
+        return False
 
     def _begin_fold(self) -> None:
         start = (
@@ -303,7 +358,7 @@ class Round:
 
     def _next_fold(self) -> None:
         """Ask the next player, unless the choice is forced (3 joined, or too few left)."""
-        need_total = self.rules.seats.active
+        need_total = self.rules.seats.playing(self.seated)
         while self.fold_at < len(self.fold_queue):
             seat = self.fold_queue[self.fold_at]
             remaining = len(self.fold_queue) - self.fold_at
@@ -404,6 +459,7 @@ class Round:
         self.order = active[i:] + active[:i]
         self.total_turns = sum(self.hands[s].bit_count() for s in self.order)
         self.turn = 0
+        self.pos = 0
         self.phase = PLAY
         self.current = self.order[0]
         if self.total_turns == 0:
@@ -436,11 +492,17 @@ class Round:
             hand = self.hands[self.current]
             field_ = self.field
             months = self.months
-            out = []
+            out = self._hiki_actions() if self.hiki else []
             while hand:
                 low = hand & -hand
                 b = low.bit_length() - 1
                 hand ^= low
+                if b == self.wild_bit:
+                    targets = self._wild_targets()
+                    out.extend(b | ((t + 1) << 6) for t in self._bits(targets))
+                    if not targets:
+                        out.append(b)
+                    continue
                 m = field_ & months[b]
                 if m and m.bit_count() == 2:
                     lo = m & -m
@@ -456,7 +518,37 @@ class Round:
             return [A.STOP, A.CONTINUE]
         if phase == FOLD:
             return [A.JOIN, A.FOLD]
+        if phase == SWAP:
+            return [A.SWAP, A.KEEP]
         return []
+
+    def _hiki_actions(self) -> list[int]:
+        """Every month whose four cards the player sees, holding at least one of them."""
+        hand = self.hands[self.current]
+        seen = hand | self.field
+        return [
+            A.HIKI + i for i, mm in enumerate(self.ix.month_masks) if hand & mm and seen & mm == mm
+        ]
+
+    def _hiki_months(self, seat: int) -> int:
+        hand = self.hands[seat]
+        seen = hand | self.field
+        out = 0
+        for mm in self.ix.month_masks:
+            if hand & mm and seen & mm == mm:
+                out |= mm
+        return out
+
+    def _wild_targets(self) -> int:
+        """Field cards the wild card may take: any, except one that completes another player's
+        hiki (that player announces it)."""
+        targets = self.field
+        wild = self.rules.wild
+        if wild is not None and wild.respects_hiki and self.hiki:
+            for q in self.order:
+                if q != self.current:
+                    targets &= ~self._hiki_months(q)
+        return targets
 
     def describe(self, action: int) -> str:
         return A.describe(action, self.ix)
@@ -486,6 +578,17 @@ class Round:
                 self._next_turn()
             else:
                 raise self._illegal(action, f"seat {self.current} must stop or continue")
+        elif phase == SWAP:
+            if action not in (A.SWAP, A.KEEP):
+                raise self._illegal(
+                    action, f"seat {self.current} must swap hands with the dealer or keep"
+                )
+            if action == A.SWAP:
+                d, q = self.dealer, self.current
+                self.hands[d], self.hands[q] = self.hands[q], self.hands[d]
+            self.step += 1
+            self.phase = PLAY
+            self._run_setup()
         elif phase == FOLD:
             if action not in (A.JOIN, A.FOLD):
                 raise self._illegal(action, f"seat {self.current} must join or fold")
@@ -501,6 +604,9 @@ class Round:
             raise MoveError("the round is over: no action is legal")
 
     def _play(self, action: int) -> None:
+        if self.hiki and A.HIKI <= action < A.HIKI + len(self.ix.month_masks):
+            self._hiki(action)
+            return
         if not 0 <= action < A.TAKE:
             raise self._illegal(action, f"seat {self.current} must play a card")
         p = self.current
@@ -512,16 +618,20 @@ class Round:
             raise self._illegal(action, f"seat {p} does not hold that card")
         months = self.months
         field_ = self.field
-        m = field_ & months[b]
-        n = m.bit_count()
-        if n == 2:
-            if t < 0 or not m >> t & 1:
-                raise self._illegal(action, "two field cards match: choose which to capture")
-            m = 1 << t
-        elif t >= 0:
-            raise self._illegal(
-                action, "a capture target is only chosen when two field cards match"
-            )
+        if b == self.wild_bit:
+            m = self._wild_play(b, t)
+            n = m.bit_count()
+        else:
+            m = field_ & months[b]
+            n = m.bit_count()
+            if n == 2:
+                if t < 0 or not m >> t & 1:
+                    raise self._illegal(action, "two field cards match: choose which to capture")
+                m = 1 << t
+            elif t >= 0:
+                raise self._illegal(
+                    action, "a capture target is only chosen when two field cards match"
+                )
         self.hands[p] = hand ^ bit
         got = 0
         self.fed_this_turn = 0
@@ -556,6 +666,67 @@ class Round:
         self.turn_got = got
         self._end_turn()
 
+    def _wild_play(self, b: int, t: int) -> int:
+        """The wild card played from the hand: the field card it takes (0: laid on the field)."""
+        targets = self._wild_targets()
+        if t < 0:
+            if targets:
+                raise self._illegal(b, "the wild card takes a field card: choose which")
+            return 0
+        if not targets >> t & 1:
+            blocked = self.field >> t & 1
+            why = (
+                "that card completes another player's hiki"
+                if blocked
+                else "no such card on the field"
+            )
+            raise self._illegal(b | ((t + 1) << 6), why)
+        self.wild_owner = self.current
+        self.wild_month = self.months[t]
+        return 1 << t
+
+    def _hiki(self, action: int) -> None:
+        """Capture the four cards of a month (from the hand and the field), then draw."""
+        p = self.current
+        mm = self.ix.month_masks[action - A.HIKI]
+        hand = self.hands[p]
+        if not hand & mm or (hand | self.field) & mm != mm:
+            raise self._illegal(action, f"seat {p} does not see all four cards of that month")
+        self.hands[p] = hand & ~mm
+        self.field &= ~mm
+        self.captured[p] |= mm
+        self.fed_this_turn = 0
+        got = mm
+        d = self._pop_stock()
+        if d >= 0:
+            m2 = self.field & self.months[d]
+            if not m2:
+                self.field |= 1 << d
+            elif m2.bit_count() == 2:
+                self.turn_got = got
+                self.drawn = d
+                self.phase = TAKE
+                return
+            else:
+                self.field &= ~m2
+                got |= m2 | (1 << d)
+                self.captured[p] |= m2 | (1 << d)
+        self.turn_got = got
+        self._end_turn()
+
+    def preview(self, action: int) -> int:
+        """The cards a play would capture (before the draw), for bots weighing their choices."""
+        if A.HIKI <= action < A.HIKI + len(self.ix.month_masks):
+            return self.ix.month_masks[action - A.HIKI]
+        if self.phase == TAKE:
+            return (1 << (action - A.TAKE)) | (1 << self.drawn)
+        b = action & 63
+        t = (action >> 6) - 1
+        if t >= 0:
+            return (1 << t) | (1 << b)
+        m = self.field & self.months[b]
+        return m | (1 << b) if m else 0
+
     def _take(self, action: int) -> None:
         t = action - A.TAKE
         m = self.field & self.ix.month_mask_of_bit[self.drawn]
@@ -586,20 +757,26 @@ class Round:
                     self._made(p, counted, value)
                     if self.phase != PLAY:
                         return
-        turn = self.turn = self.turn + 1
-        if turn >= self.total_turns:
-            self._end_of_hands()
-            return
-        self.phase = PLAY
-        self.current = self.order[turn % len(self.order)]
+        self._next_turn()
 
     def _next_turn(self) -> None:
+        """The next player in order who still holds cards; the count when nobody does."""
         self.turn += 1
-        if self.turn >= self.total_turns:
-            self._end_of_hands()
-            return
-        self.phase = PLAY
-        self.current = self.order[self.turn % len(self.order)]
+        order = self.order
+        hands = self.hands
+        n = len(order)
+        pos = self.pos
+        for k in range(1, n + 1):
+            s = order[(pos + k) % n]
+            if hands[s]:
+                self.pos = (pos + k) % n
+                self.current = s
+                self.phase = PLAY
+                return
+        self._end_of_hands()
+
+    def cards_left(self) -> int:
+        return sum(self.hands[s].bit_count() for s in self.order)
 
     # ------------------------------------------------------------ yaku and continuation
     def _made(self, p: int, counted: tuple[int, ...], value: int) -> None:
@@ -640,7 +817,7 @@ class Round:
                 self.liable_for[(p, i)] = feeder
         if cont.paid == "made":
             self._pay_yaku(p, [(i, table.value(i, self.captured[p])) for i in new], delta)
-        if cont.allowed and self.turn + 1 < self.total_turns:
+        if cont.allowed and any(self.hands[s] for s in self.order):
             self.phase = DECIDE
             self.current = p
         else:
@@ -736,6 +913,11 @@ class Round:
     def _end_of_hands(self) -> None:
         cont = self.rules.continuation
         winner = None
+        wild = self.rules.wild
+        if self.wild_owner >= 0 and wild is not None and wild.collects_month:
+            got = self.field & self.wild_month
+            self.field &= ~got
+            self.captured[self.wild_owner] |= got
         if self.last_maker is not None and cont.ends_round:
             self._close_continuations()
             if not self.forfeited[self.last_maker]:
@@ -804,6 +986,8 @@ class Round:
                 )
             return special_winner
         method = rules.count.method
+        if method in ("points", "round_wins"):
+            return self._score(points, method == "round_wins")
         if method == "none":
             return None
         if method == "difference":
@@ -829,6 +1013,50 @@ class Round:
         else:
             self._settle_greedy(scores, par)
         return max(order, key=lambda s: (scores[s], -order.index(s)))
+
+    def _score(self, points: dict[int, int], round_wins: bool) -> int | None:
+        """Score-style count: each seat scores its card points; each yaku made costs every
+        opposing player (or team, shared by its members) its value. With round wins, only the
+        winning side scores: one round each."""
+        units = self.teams or [[s] for s in self.order]
+        unit_of = {s: u for u, members in enumerate(units) for s in members}
+        net: dict[int, Amount] = dict(points)
+        charges: list[tuple[int, Amount, str]] = []
+        table = self.c.yaku
+        if table is not None and self.rules.count.opponents_lose:
+            for s in self.order:
+                x = self.captured[s]
+                for i in table.counted(table.match_play(x), x):
+                    value = table.value(i, x)
+                    for u, members in enumerate(units):
+                        if u == unit_of[s]:
+                            continue
+                        share: Amount = (
+                            Fraction(value, len(members))
+                            if value % len(members)
+                            else value // len(members)
+                        )
+                        for m in members:
+                            charges.append((m, share, table.names[i]))
+                            net[m] -= share
+        totals = [sum(net[m] for m in members) for members in units]
+        best = max(
+            range(len(units)),
+            key=lambda u: (totals[u], -min(self.order.index(m) for m in units[u])),
+        )
+        self.winners = sorted(units[best], key=self.order.index)
+        if round_wins:
+            for m in self.winners:
+                self.ledger.append(Payment(self.round_no, BANK, m, 1, "round won", "", 1, 1))
+        else:
+            for s in self.order:
+                if points[s]:
+                    self.ledger.append(
+                        Payment(self.round_no, BANK, s, points[s], "cards", "", 1, points[s])
+                    )
+            for m, share, name in charges:
+                self.ledger.append(Payment(self.round_no, m, BANK, share, "yaku", name, 1, share))
+        return self.winners[0]
 
     def _settle_greedy(self, scores: dict[int, int], par: int) -> None:
         """More than one player on each side (4+ players): largest debts to largest credits."""
@@ -858,7 +1086,12 @@ class Round:
                     Payment(self.round_no, payer, winner, base * mult, reason, "", mult, base)
                 )
         self.winner = winner
-        if winner is not None and self.rules.length.winner_deals:
+        if not self.winners and winner is not None:
+            self.winners = [winner]
+        length = self.rules.length
+        if length.rotate:
+            self.next_dealer = (self.dealer + 1) % self.seated
+        elif winner is not None and length.winner_deals:
             self.next_dealer = winner
         self.phase = DONE
 
@@ -897,6 +1130,8 @@ class Round:
             yaku={s: list(v) for s, v in self.yaku_made.items()},
             continued=sum(self.continues),
             turns=self.turn,
+            winners=list(self.winners),
+            teams=self.teams,
         )
 
 

@@ -253,6 +253,11 @@ class CompiledRules:
         self.void_field: Callable[..., bool] | None = (
             _Codegen(self.index).function(rules.void_field) if rules.void_field else None
         )
+        self.instant_win: Callable[..., bool] | None = (
+            _Codegen(self.index).function(rules.instant_win.condition)
+            if rules.instant_win
+            else None
+        )
         yaku_entries = rules.yaku.entries if rules.yaku else ()
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()

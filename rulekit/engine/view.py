@@ -91,7 +91,16 @@ class PlayerView:
 
     @property
     def turns_left(self) -> int:
-        return self._r.total_turns - self._r.turn
+        """Cards left in the players' hands: the turns still to come."""
+        return self._r.cards_left()
+
+    @property
+    def teams(self) -> list[list[int]] | None:
+        return self._r.teams
+
+    def preview(self, action: int) -> int:
+        """The cards an action would capture, before the draw (0 for a card laid down)."""
+        return self._r.preview(action)
 
     @property
     def teyaku(self) -> dict[int, list[str]]:

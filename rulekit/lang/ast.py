@@ -340,3 +340,4 @@ class Mechanic(Stmt):
     names: tuple[Name, ...] = ()
     cond: Cond | None = None
     text: str = ""
+    cards: tuple[SetExpr, ...] = ()

@@ -63,6 +63,9 @@ class Draft:
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
     liable: ast.Mechanic | None = None
+    instant_win: ast.Mechanic | None = None
+    wild: ast.Mechanic | None = None
+    teams: dict[int, ast.Mechanic] = field(default_factory=dict)
     errors: list[RulekitError] = field(default_factory=list)
 
 
@@ -294,5 +297,12 @@ class Applier:
             self.d.void = s
         elif s.kind == "liable":
             self.d.liable = s
+        elif s.kind == "instant_win":
+            self.d.instant_win = s
+        elif s.kind == "wild":
+            self.d.wild = s
+        elif s.kind == "teams":
+            at = next(o.value for o in s.opts if o.kind == "seats")
+            self.d.teams[int(at or 0)] = s
         else:
             self.d.mechanics.setdefault(s.kind, {}).update({o.kind: o for o in s.opts})

@@ -562,9 +562,9 @@ class Resolver:
     def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
         low = self.option("seats", "min", 3)
         high = self.option("seats", "max", low)
-        active = self.option("seats", "active", low)
+        active = self.option("seats", "active", None)
         seats_loc = next(iter(self.d.mechanics.get("seats", {}).values()), None)
-        if high < low or not 1 <= active <= low:
+        if high < low or (active is not None and not 1 <= active <= low):
             self.error(
                 f"seats {low} to {high}, {active} play: the players of a round must be seated",
                 seats_loc.loc if seats_loc else None,
@@ -581,7 +581,7 @@ class Resolver:
             )
         deal.sort(key=lambda d: -1 if d.seats is None else d.seats)
 
-        steps = ("hands", "field", "fold", "joker", "teyaku")
+        steps = ("hands", "swap", "field", "fold", "joker", "teyaku", "instant_win")
         setup: tuple[str, ...] = ("hands", "field", "fold", "teyaku")
         if self.d.setup is not None:
             names = [n.text for n in self.d.setup]
@@ -656,12 +656,48 @@ class Resolver:
             method=self.option("count", "method", "par"),
             par=self.option("count", "par", 88),
             only_without_yaku=bool(self.option("count", "only_without_yaku", 1)),
+            opponents_lose=bool(self.option("count", "opponents_lose", 0)),
         )
         length = ir.Length(
             rounds=self.option("rounds", "rounds", 12),
             winner_deals=bool(self.option("rounds", "winner_deals", 1)),
             drawn_keeps_dealer=bool(self.option("rounds", "drawn_keeps_dealer", 1)),
+            rotate=bool(self.option("rounds", "rotate", 0)),
         )
+        instant = None
+        if self.d.instant_win is not None and self.d.instant_win.cond is not None:
+            try:
+                value = next(
+                    int(o.value or 0) for o in self.d.instant_win.opts if o.kind == "value"
+                )
+                cond = self.cond(self.d.instant_win.cond, self.default, "hand")
+                instant = ir.InstantWin(value=value, condition=cond, text=self.d.instant_win.text)
+            except _Unresolved:
+                pass
+        wild = None
+        if self.d.wild is not None:
+            try:
+                cards = self.union(self.d.wild.cards, self.default)
+            except _Unresolved:
+                cards = frozenset()
+            if len(cards) != 1:
+                self.error(
+                    "a wild card is one card", self.d.wild.loc, "for example: wild lightning: ..."
+                )
+            else:
+                flags = {o.kind for o in self.d.wild.opts}
+                wild = ir.WildCard(
+                    card=next(iter(cards)),
+                    any_target="any_target" in flags,
+                    collects_month="collects_month" in flags,
+                    respects_hiki="respects_hiki" in flags,
+                )
+        teams = []
+        for at, stmt in sorted(self.d.teams.items()):
+            size = int(next(o.value for o in stmt.opts if o.kind == "size") or 2)
+            if at % size or at // size < 2:
+                self.error(f"{at} players cannot make teams of {size}", stmt.loc)
+            teams.append(ir.Teams(seats=at, size=size))
         result: dict[str, Any] = {
             "seats": seats,
             "setup": setup,
@@ -674,6 +710,11 @@ class Resolver:
             "liability": liability,
             "count": count,
             "length": length,
+            "instant_win": instant,
+            "dealer_captures": self.option("dealer_captures", "size", None),
+            "wild": wild,
+            "hiki": bool(self.option("hiki", "enabled", 0)),
+            "teams": tuple(teams),
         }
         if deal:
             result["deal"] = tuple(deal)

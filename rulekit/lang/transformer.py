@@ -549,6 +549,63 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.opt(meta, "drawn_keeps_dealer", 1)
 
     @v_args(meta=True)
+    def dealer_rotates(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "rotate", 1)
+
+    @v_args(meta=True)
+    def points_score(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "method", "points")
+
+    @v_args(meta=True)
+    def round_wins(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "method", "round_wins")
+
+    @v_args(meta=True)
+    def opponents_lose(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "opponents_lose", 1)
+
+    @v_args(meta=True)
+    def instant_win(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        text = self.source_text(meta).split(" has ", 1)[-1]
+        opts = (self.opt(meta, "value", int(c[0])),)
+        return ast.Mechanic(self.loc(meta), "instant_win", opts, cond=c[1], text=text)
+
+    @v_args(meta=True)
+    def dealer_captures(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return self.mechanic(meta, "dealer_captures", [self.opt(meta, "size", int(c[0]))])
+
+    @v_args(meta=True)
+    def wild_any(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "any_target", 1)
+
+    @v_args(meta=True)
+    def wild_collects(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "collects_month", 1)
+
+    @v_args(meta=True)
+    def wild_respects_hiki(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "respects_hiki", 1)
+
+    @v_args(meta=True)
+    def wild(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), "wild", tuple(c[1:]), cards=(c[0],))
+
+    @v_args(meta=True)
+    def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", 1)])
+
+    def team_pairs(self, c: list[Any]) -> int:
+        return 2
+
+    def team_threes(self, c: list[Any]) -> int:
+        return 3
+
+    @v_args(meta=True)
+    def teams(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        opts = (self.opt(meta, "seats", int(c[0])), self.opt(meta, "size", c[1]))
+        return ast.Mechanic(self.loc(meta), "teams", opts)
+
+    @v_args(meta=True)
     def rounds(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "rounds", [self.opt(meta, "rounds", int(c[0])), *c[1:]])
 

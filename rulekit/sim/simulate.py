@@ -80,8 +80,7 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
             if recorder:
                 recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
             net = game.result().net
-            top = max(net)
-            tally.add_unit(net, [s for s, v in enumerate(net) if v == top])
+            tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
         else:
             for s, a in enumerate(agents):
                 a.start(f"{plan.seed}:{i}:{s}")
@@ -96,7 +95,7 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
                 if not result.void:
                     break
                 deal_no = f"{i}.{tally.voids}"
-            tally.add_unit(result.net, [] if result.winner is None else [result.winner])
+            tally.add_unit(result.net, result.winners)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
                 recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])
@@ -129,6 +128,14 @@ class _Recorder:
         temporary = target.with_suffix(".tmp")
         temporary.write_text(to_toml(doc), encoding="utf-8")
         temporary.replace(target)  # never a half-written scenario
+
+
+def game_winners(net: list[Any], teams: list[list[int]] | None) -> list[int]:
+    """The seats with the best total (every member of the best team, in team play)."""
+    units = teams or [[s] for s in range(len(net))]
+    totals = [sum(net[s] for s in u) for u in units]
+    top = max(totals)
+    return [s for u, t in zip(units, totals, strict=True) if t == top for s in u]
 
 
 def _chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
