@@ -1,12 +1,12 @@
-"""Regenerate the recorded scenarios of the bundled Hachi-Hachi files.
+"""Regenerate the recorded scenarios of the bundled rule files.
 
-    python scripts/make_scenarios.py [--only NAME]
+    python scripts/make_scenarios.py [--only fudawiki|kirisame|draft|two-player|koikoi|sakura]
 
 Each scenario is a real round (or game) found by searching seeded deals and played by the bots,
 written down with its stacked deal, every move and its whole ledger (rulekit.scenario.record):
-"each teyaku and dekiyaku occurring in a real round", special hands, a whole game. The
-hand-written scenarios next to them, which pin the rule readings with figures worked out from
-the sources, are not touched.
+"each teyaku and yaku occurring in a real round", special hands, whole games. The hand-written
+scenarios next to them, which pin the rule readings with figures worked out from the sources,
+are not touched.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import argparse
 import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rulekit.agents import make_agent
 from rulekit.engine.game import Game
@@ -24,12 +25,13 @@ from rulekit.lang import load_rules
 from rulekit.scenario.record import round_record, scenario_record, seat_names, to_toml
 from rulekit.sim.simulate import play_round
 
-ROOT = Path(__file__).resolve().parent.parent / "rules" / "hachihachi" / "scenarios"
+RULES = Path(__file__).resolve().parent.parent / "rules"
 HEADER = (
     "# Recorded by scripts/make_scenarios.py: a real round found by search and played by the\n"
     "# bots named in the title, written down with its deal, its moves and its whole ledger.\n"
 )
 MAX_TRIES = 400_000
+Found = tuple[Round, list[tuple[int, int]], list[str]]
 
 
 def bots_for(k: int, seats: int) -> list[str]:
@@ -38,15 +40,24 @@ def bots_for(k: int, seats: int) -> list[str]:
 
 
 def rounds(
-    c: CompiledRules, seats: int, bots: Callable[[int], list[str]] = lambda k: []
-) -> Iterator[tuple[int, Round, list[tuple[int, int]], RoundResult, list[str]]]:
+    c: CompiledRules, seats: int
+) -> Iterator[tuple[Round, list[tuple[int, int]], RoundResult, list[str]]]:
     for k in range(MAX_TRIES):
-        names = bots(k) or bots_for(k, seats)
+        names = bots_for(k, seats)
         rnd = Round(c, seats, k % seats, seed="scenarios", deal_no=k)
         agents = [make_agent(names[s], f"scenarios:{k}:{s}") for s in range(seats)]
         moves: list[tuple[int, int]] = []
         result = play_round(rnd, agents, moves)
-        yield k, rnd, moves, result, names
+        yield rnd, moves, result, names
+
+
+def first(
+    c: CompiledRules, seats: int, test: Callable[[Round, RoundResult, list[tuple[int, int]]], bool]
+) -> Found | None:
+    for rnd, moves, result, names in rounds(c, seats):
+        if test(rnd, result, moves):
+            return rnd, moves, names
+    return None
 
 
 def write(
@@ -55,35 +66,54 @@ def write(
     title: str,
     rules: str,
     seats: int,
-    recorded: list[dict[str, object]],
+    recorded: list[dict[str, Any]],
     description: str,
+    game_net: list[Any] | None = None,
 ) -> None:
     names = seat_names(seats)
     doc = scenario_record(title, rules, names, recorded)
-    doc["description"] = description
-    text = to_toml(
-        {
-            k: doc[k]
-            for k in (
-                "title",
-                "description",
-                *[k for k in doc if k not in ("title", "description")],
-            )
-        }
-    )
-    path = ROOT / folder / f"{stem}.scenario.toml"
+    doc = {
+        "title": doc["title"],
+        "description": description,
+        **{k: v for k, v in doc.items() if k != "title"},
+    }
+    text = to_toml(doc)
+    if game_net is not None:
+        totals = ", ".join(f"{names[s]} = {_number(v)}" for s, v in enumerate(game_net))
+        text += f"\n[game]\nnet = {{ {totals} }}\n"
+    path = RULES / folder / f"{stem}.scenario.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(HEADER + text, encoding="utf-8")
-    print("wrote", path.relative_to(ROOT.parent.parent.parent))
+    print("wrote", path.relative_to(RULES.parent))
 
 
-def first(
-    c: CompiledRules, seats: int, test: Callable[[Round, RoundResult], bool]
-) -> tuple[Round, list[tuple[int, int]], list[str]] | None:
-    for _, rnd, moves, result, names in rounds(c, seats):
-        if test(rnd, result):
-            return rnd, moves, names
-    return None
+def _number(v: Any) -> int | float:
+    return int(v) if float(v).is_integer() else float(v)
+
+
+def record_found(
+    folder: str,
+    stem: str,
+    title: str,
+    rules: str,
+    seats: int,
+    found: Found | None,
+    description: Callable[[Round, list[str]], str],
+) -> None:
+    if found is None:
+        print("not found:", stem)
+        return
+    rnd, moves, bots = found
+    names = seat_names(seats)
+    write(
+        folder,
+        stem,
+        f"{title} ({', '.join(bots)})",
+        rules,
+        seats,
+        [round_record(rnd, moves, names)],
+        description(rnd, names),
+    )
 
 
 def teyaku_of(rnd: Round) -> set[str]:
@@ -93,55 +123,54 @@ def teyaku_of(rnd: Round) -> set[str]:
 
 def record_entries(folder: str, rules: str, seats: int, teyaku: list[str], yaku: list[str]) -> None:
     c = CompiledRules(load_rules(rules))
-    names = seat_names(seats)
     for name in teyaku:
-        label = c.rules.teyaku.entry(name).label if c.rules.teyaku else name
-        found = first(c, seats, lambda r, res, n=name: n in teyaku_of(r))
-        if found is None:
-            print("not found: teyaku", name)
-            continue
-        rnd, moves, bots = found
-        holder = next(
-            names[s]
-            for s, cs in rnd.teyaku_counted.items()
-            if name in {c.teyaku.names[i] for i in cs}
-        )  # type: ignore[union-attr]
-        write(
+        assert c.rules.teyaku is not None and c.teyaku is not None
+        label = c.rules.teyaku.entry(name).label
+
+        def holder(rnd: Round, names: list[str], n: str = name, lb: str = label) -> str:
+            t = rnd.c.teyaku
+            assert t is not None
+            who = next(
+                names[s] for s, cs in rnd.teyaku_counted.items() if n in {t.names[i] for i in cs}
+            )
+            return f"{who} is dealt {lb} and is paid by each other player; the round is played out."
+
+        found = first(c, seats, lambda r, res, mv, n=name: n in teyaku_of(r))
+        record_found(
             folder,
             f"teyaku-{name}",
-            f"Teyaku {label}, dealt in a real round ({', '.join(bots)})",
+            f"Teyaku {label}, dealt in a real round",
             rules,
             seats,
-            [round_record(rnd, moves, names)],
-            f"{holder} is dealt {label} and is paid by each other player; the round is played out.",
+            found,
+            holder,
         )
     for name in yaku:
-        label = c.rules.yaku.entry(name).label if c.rules.yaku else name
-        found = first(c, seats, lambda r, res, n=name: any(n in v for v in res.yaku.values()))
-        if found is None:
-            print("not found: yaku", name)
-            continue
-        rnd, moves, bots = found
-        maker = next(names[s] for s, v in rnd.result().yaku.items() if name in v)
-        entry = c.rules.yaku.entry(name)  # type: ignore[union-attr]
-        how = (
-            f"the dealer, {maker}, collects {label}"
-            if entry.paid_to_dealer
-            else f"{maker} makes {label}"
-        )
-        when = " when the hands are counted" if entry.at_count else ""
-        write(
+        assert c.rules.yaku is not None
+        entry = c.rules.yaku.entry(name)
+
+        def made(rnd: Round, names: list[str], n: str = name, e: Any = entry) -> str:
+            maker = next(names[s] for s, v in rnd.result().yaku.items() if n in v)
+            how = (
+                f"the dealer, {maker}, collects {e.label}"
+                if e.paid_to_dealer
+                else f"{maker} makes {e.label}"
+            )
+            return f"In this round {how}{' when the hands are counted' if e.at_count else ''}."
+
+        found = first(c, seats, lambda r, res, mv, n=name: any(n in v for v in res.yaku.values()))
+        record_found(
             folder,
             f"yaku-{name}",
-            f"Yaku {label}, made in a real round ({', '.join(bots)})",
+            f"Yaku {entry.label}, made in a real round",
             rules,
             seats,
-            [round_record(rnd, moves, names)],
-            f"In this round {how}{when}.",
+            found,
+            made,
         )
 
 
-def record_game(folder: str, rules: str, seats: int, seed: int) -> None:
+def record_game(folder: str, rules: str, seats: int, seed: int, stem: str = "whole-game") -> None:
     c = CompiledRules(load_rules(rules))
     names = seat_names(seats)
     game = Game(c, seats, seed=f"scenarios:game:{seed}")
@@ -154,179 +183,307 @@ def record_game(folder: str, rules: str, seats: int, seed: int) -> None:
         game.record(result)
         if not result.void:
             recorded.append(round_record(rnd, moves, names))
-    doc_rounds = recorded
-    net = game.result().net
+    n = len(recorded)
     write(
         folder,
-        "whole-game",
-        f"A whole game of {len(doc_rounds)} rounds (greedy bots)",
+        stem,
+        f"A whole game of {n} rounds (greedy bots)",
         rules,
         seats,
-        doc_rounds,
-        "Twelve rounds in a row: the winner of each deals the next, the multiplier carries over.",
+        recorded,
+        f"{n} rounds in a row, dealt and scored as the rules say;"
+        " the totals are checked at the end.",
+        game.result().net,
     )
-    path = ROOT / folder / "whole-game.scenario.toml"
-    text = path.read_text(encoding="utf-8")
-    totals = ", ".join(
-        f"{names[s]} = {int(v) if float(v).is_integer() else float(v)}" for s, v in enumerate(net)
-    )
-    path.write_text(text + f"\n[game]\nnet = {{ {totals} }}\n", encoding="utf-8")
 
 
-def record_carry(folder: str, rules: str, seats: int) -> None:
-    """Two rounds: the first field carries its multiplier into the second, whose own field
-    would give less."""
+def record_two_rounds(
+    folder: str,
+    stem: str,
+    title: str,
+    rules: str,
+    seats: int,
+    test: Callable[[Round, RoundResult, Round], bool],
+    description: str,
+) -> None:
+    """Two rounds of a game, the second shaped by the first (carry-over, or none)."""
     c = CompiledRules(load_rules(rules))
     names = seat_names(seats)
     for k in itertools.count():
-        game = Game(c, seats, seed=f"scenarios:carry:{k}", dealer=0)
-        agents = [make_agent("greedy", f"carry:{k}:{s}") for s in range(seats)]
-        first_round = game.new_round()
-        if first_round.void or first_round.carry_out < 2:
+        game = Game(c, seats, seed=f"scenarios:{stem}:{k}", dealer=0)
+        agents = [make_agent("greedy", f"{stem}:{k}:{s}") for s in range(seats)]
+        one = game.new_round()
+        if one.void:
             continue
         moves1: list[tuple[int, int]] = []
-        r1 = play_round(first_round, agents, moves1)
+        r1 = play_round(one, agents, moves1)
         game.record(r1)
-        second = game.new_round()
-        own, _ = c.multiplier.of_field(second.field) if second.field_laid else (1, 1)
-        if second.void or own >= r1.carry:
+        two = game.new_round()
+        if two.void or not test(one, r1, two):
             continue
         moves2: list[tuple[int, int]] = []
-        play_round(second, agents, moves2)
+        play_round(two, agents, moves2)
         write(
             folder,
-            "multiplier-carry-over",
-            "The multiplier carries over to the next round",
+            stem,
+            title,
             rules,
             seats,
-            [round_record(first_round, moves1, names), round_record(second, moves2, names)],
-            f"Round 1's field holds two lights of its kind (x{r1.carry});"
-            f" round 2's own field gives only x{own}, "
-            f"but it is played at x{r1.carry}.",
+            [round_record(one, moves1, names), round_record(two, moves2, names)],
+            description,
         )
         return
 
 
-def record_joker() -> None:
-    """Seven at the draft's table: a joker is added; a player who joins with it draws a card."""
-    rules = "hachihachi/wikipedia-draft"
-    c = CompiledRules(load_rules(rules))
-    names = seat_names(7)
-    for _, rnd, moves, result, _bots in rounds(c, 7, lambda k: ["greedy"] * 7):
-        holder = next(s for s in range(7) if rnd.initial_hands[s] >> rnd.joker_bit & 1)
-        if result.void or rnd.folded[holder]:
-            continue
-        write(
-            "wikipedia-draft",
-            "joker-at-seven",
-            "Seven at the table: the joker is replaced from the stock",
-            rules,
-            7,
-            [round_record(rnd, moves, names)],
-            "At 7 seats a joker is added (49 cards, 7 hands of 7)."
-            f" {names[holder]} is dealt it, joins, "
-            "takes it out of the game and draws the top card of the stock instead.",
-        )
-        return
+# ---------------------------------------------------------------- Hachi-Hachi
 
 
-def record_no_carry() -> None:
-    """The draft: the rain man and the phoenix on the field do not carry over."""
-    rules = "hachihachi/wikipedia-draft"
-    c = CompiledRules(load_rules(rules))
-    names = seat_names(3)
-    for k in itertools.count():
-        game = Game(c, 3, seed=f"scenarios:nocarry:{k}", dealer=0)
-        agents = [make_agent("greedy", f"nocarry:{k}:{s}") for s in range(3)]
-        first_round = game.new_round()
-        rainman, phoenix = (1 << c.index.bit[110]), (1 << c.index.bit[120])
-        if first_round.void or first_round.field & (rainman | phoenix) != rainman | phoenix:
-            continue
-        moves1: list[tuple[int, int]] = []
-        game.record(play_round(first_round, agents, moves1))
-        second = game.new_round()
-        if second.void or second.multiplier != 1:
-            continue
-        moves2: list[tuple[int, int]] = []
-        play_round(second, agents, moves2)
-        write(
-            "wikipedia-draft",
-            "no-carry-over",
-            "The multiplier does not carry over to the next round",
-            rules,
-            3,
-            [round_record(first_round, moves1, names), round_record(second, moves2, names)],
-            "Round 1's field holds the rain man and the phoenix (x4);"
-            " in the draft that does not carry "
-            "over: round 2, with no light on its field, is played at x1.",
-        )
-        return
-
-
-def record_difference() -> None:
-    rules = "hachihachi/two-player"
-    c = CompiledRules(load_rules(rules))
-    names = seat_names(2)
-    for _, rnd, moves, result, _bots in rounds(c, 2):
-        if result.ended_by == "count" and result.multiplier > 1:
-            write(
-                "two-player",
-                "count-difference",
-                "Two players: the lower card total pays the difference",
-                rules,
-                2,
-                [round_record(rnd, moves, names)],
-                "No captured hand is formed: the lower card total pays the winner"
-                " the difference, times "
-                "the multiplier. (The remaining stock is not played.)",
-            )
-            return
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", help="fudawiki, kirisame, draft or two-player")
-    only = parser.parse_args().only
+def hachihachi(only: str | None) -> None:
     if only in (None, "fudawiki"):
-        c = load_rules("hachihachi/fudawiki")
-        assert c.teyaku and c.yaku
+        f = load_rules("hachihachi/fudawiki")
+        assert f.teyaku and f.yaku
         record_entries(
-            "fudawiki",
+            "hachihachi/scenarios/fudawiki",
             "hachihachi/fudawiki",
             3,
-            [e.name for e in c.teyaku.entries],
-            [e.name for e in c.yaku.entries],
+            [e.name for e in f.teyaku.entries],
+            [e.name for e in f.yaku.entries],
         )
-        record_carry("fudawiki", "hachihachi/fudawiki", 3)
-        record_game("fudawiki", "hachihachi/fudawiki", 3, 1)
+        c = CompiledRules(f)
+        record_two_rounds(
+            "hachihachi/scenarios/fudawiki",
+            "multiplier-carry-over",
+            "The multiplier carries over to the next round",
+            "hachihachi/fudawiki",
+            3,
+            lambda one, r1, two: r1.carry >= 2 and c.multiplier.of_field(two.field)[0] < r1.carry,
+            "Round 1's field holds two lights of its kind; round 2's own field gives less,"
+            " but it is "
+            "played at round 1's multiplier.",
+        )
+        record_game("hachihachi/scenarios/fudawiki", "hachihachi/fudawiki", 3, 1)
     if only in (None, "kirisame"):
         k = load_rules("hachihachi/kirisame")
         assert k.teyaku and k.yaku
         basic = [e.name for e in k.teyaku.entries if not e.parts][:12]
         combos = ["red_three", "one_light_lead", "wither_four", "two_three"]
         record_entries(
-            "kirisame", "hachihachi/kirisame", 3, basic + combos, [e.name for e in k.yaku.entries]
-        )
-        record_game("kirisame", "hachihachi/kirisame", 3, 2)
-    if only in (None, "draft"):
-        record_entries(
-            "wikipedia-draft",
-            "hachihachi/wikipedia-draft",
+            "hachihachi/scenarios/kirisame",
+            "hachihachi/kirisame",
             3,
-            ["triple", "red"],
-            ["poetry_ribbons"],
+            basic + combos,
+            [e.name for e in k.yaku.entries],
         )
-        record_joker()
-        record_no_carry()
+        record_game("hachihachi/scenarios/kirisame", "hachihachi/kirisame", 3, 2)
+    if only in (None, "draft"):
+        folder, rules = "hachihachi/scenarios/wikipedia-draft", "hachihachi/wikipedia-draft"
+        record_entries(folder, rules, 3, ["triple", "red"], ["poetry_ribbons"])
+        c = CompiledRules(load_rules(rules))
+        found = first(
+            c,
+            7,
+            lambda r, res, mv: (
+                not res.void
+                and any(
+                    not r.folded[s] and h >> r.joker_bit & 1 for s, h in enumerate(r.initial_hands)
+                )
+            ),
+        )
+        record_found(
+            folder,
+            "joker-at-seven",
+            "Seven at the table: the joker is replaced from the stock",
+            rules,
+            7,
+            found,
+            lambda r, names: (
+                "At 7 seats a joker is added (49 cards, 7 hands of 7). The player dealt it joins, "
+                "takes it out of the game and draws the top card of the stock instead."
+            ),
+        )
+        both = c.index.mask([110, 120])
+        record_two_rounds(
+            folder,
+            "no-carry-over",
+            "The multiplier does not carry over to the next round",
+            rules,
+            3,
+            lambda one, r1, two: one.field & both == both and two.multiplier == 1,
+            "Round 1's field holds the rain man and the phoenix (x4);"
+            " in the draft that does not carry "
+            "over: round 2, with no light on its field, is played at x1.",
+        )
     if only in (None, "two-player"):
-        record_entries(
-            "two-player",
-            "hachihachi/two-player",
+        folder, rules = "hachihachi/scenarios/two-player", "hachihachi/two-player"
+        record_entries(folder, rules, 2, ["three", "one_light"], ["red_poems", "four_lights"])
+        c = CompiledRules(load_rules(rules))
+        found = first(c, 2, lambda r, res, mv: res.ended_by == "count" and res.multiplier > 1)
+        record_found(
+            folder,
+            "count-difference",
+            "Two players: the lower card total pays the difference",
+            rules,
             2,
-            ["three", "one_light"],
-            ["red_poems", "four_lights"],
+            found,
+            lambda r, names: (
+                "No captured hand is formed: the lower card total pays the winner the difference, "
+                "times the multiplier. (The rest of the stock is not played.)"
+            ),
         )
-        record_difference()
+
+
+# ---------------------------------------------------------------- Koi-Koi and Sakura
+
+
+def koikoi(only: str | None) -> None:
+    if only not in (None, "koikoi"):
+        return
+    folder, rules = "koikoi/scenarios", "koikoi/sloper"
+    r = load_rules(rules)
+    assert r.yaku
+    record_entries(folder, rules, 2, [], [e.name for e in r.yaku.entries])
+    c = CompiledRules(r)
+    record_found(
+        folder,
+        "drawn-round",
+        "Nobody stops: the round is drawn and the dealer deals again",
+        rules,
+        2,
+        first(c, 2, lambda rnd, res, mv: res.ended_by == "draw"),
+        lambda rnd, names: (
+            "The hands run out with nobody stopping (a koi-koi called and never cashed): "
+            "no points, and the same dealer deals the next round."
+        ),
+    )
+    record_found(
+        folder,
+        "koi-beaten",
+        "A koi-koi overtaken: the caller loses, only the stopper scores",
+        rules,
+        2,
+        first(
+            c,
+            2,
+            lambda rnd, res, mv: (
+                res.ended_by == "yaku"
+                and any(rnd.continues[s] and s != res.winner for s in range(2))
+            ),
+        ),
+        lambda rnd, names: (
+            "One player calls koi-koi; the other then makes a yaku and stops: only the stopper "
+            "scores, and the caller's yaku are worth nothing."
+        ),
+    )
+    record_found(
+        folder,
+        "koi-twice-multiplier",
+        "Two koi-koi and a third yaku: the score is tripled",
+        rules,
+        2,
+        first(c, 2, lambda rnd, res, mv: res.winner is not None and rnd.continues[res.winner] >= 2),
+        lambda rnd, names: (
+            "The winner called koi-koi twice before stopping: his yaku are worth three times "
+            "their value (the 2nd yaku x2, the 3rd x3), times the field multiplier."
+        ),
+    )
+    record_found(
+        folder,
+        "field-lights-multiplier",
+        "Two lights on the field: every point is tripled",
+        rules,
+        2,
+        first(c, 2, lambda rnd, res, mv: res.multiplier == 3 and res.ended_by == "yaku"),
+        lambda rnd, names: "Each light on the field raises the multiplier by one: two lights, x3.",
+    )
+    record_game(folder, rules, 2, 3)
+    record_game(folder, "koikoi/six-rounds", 2, 4, stem="whole-game-six-rounds")
+
+
+def sakura(only: str | None) -> None:
+    if only not in (None, "sakura"):
+        return
+    folder, rules = "sakura/scenarios", "sakura/hawaii"
+    r = load_rules(rules)
+    assert r.yaku
+    record_entries(folder, rules, 3, [], [e.name for e in r.yaku.entries])
+    c = CompiledRules(r)
+    record_found(
+        folder,
+        "dealer-captures-field-four",
+        "Four of a month dealt to the field: the dealer takes them",
+        rules,
+        3,
+        first(
+            c,
+            3,
+            lambda rnd, res, mv: any(
+                (rnd.laid_field & m).bit_count() == 4 for m in rnd.ix.month_masks
+            ),
+        ),
+        lambda rnd, names: (
+            f"The field is dealt all four cards of a month; the dealer, {names[rnd.dealer]}, "
+            "captures them at once."
+        ),
+    )
+    record_found(
+        folder,
+        "teams-of-two",
+        "Four players in two teams: each yaku costs the opposing team 50",
+        rules,
+        4,
+        first(c, 4, lambda rnd, res, mv: sum(len(v) for v in res.yaku.values()) >= 2),
+        lambda rnd, names: (
+            "Alice and Carol play against Bob and Dave (partners sit opposite). Each yaku costs "
+            "the opposing team 50, shared by its two members (25 each)."
+        ),
+    )
+    record_found(
+        folder,
+        "teams-of-three",
+        "Six players in two teams of three",
+        rules,
+        6,
+        first(c, 6, lambda rnd, res, mv: bool(res.yaku)),
+        lambda rnd, names: (
+            "Alice, Carol and Erin against Bob, Dave and Frank (partners alternate). A yaku costs "
+            "the opposing team 50, shared by its three members."
+        ),
+    )
+    record_found(
+        folder,
+        "seven-players",
+        "Seven players, each for himself: 3 cards each, 6 to the field",
+        rules,
+        7,
+        first(c, 7, lambda rnd, res, mv: bool(res.yaku)),
+        lambda rnd, names: (
+            "At 7 players each plays for himself; a yaku costs each of the six others 50."
+        ),
+    )
+    record_found(
+        folder,
+        "round-wins",
+        "Scored by rounds won: the best score takes the round",
+        "sakura/round-wins",
+        4,
+        first(
+            CompiledRules(load_rules("sakura/round-wins")), 4, lambda rnd, res, mv: bool(res.yaku)
+        ),
+        lambda rnd, names: (
+            "The house rule counts rounds won instead of points: the best team score (points "
+            "minus 50 per opposing yaku) wins the round, worth one to each of its members."
+        ),
+    )
+    record_game(folder, rules, 3, 5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="fudawiki, kirisame, draft, two-player, koikoi or sakura")
+    only = parser.parse_args().only
+    hachihachi(only)
+    koikoi(only)
+    sakura(only)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ def play_target(action: int) -> int | None:
 
 
 def describe(action: int, index: CardIndex) -> str:
-    """An action in words: `play 10 crane onto 12 pine_plain_1`, `take 33 ...`, `stop`."""
+    """An action in words: `play 10 <name> onto 12 <name>`, `take 33 <name>`, `stop`."""
     n = len(index.ids)
 
     def card(bit: int) -> str:
@@ -76,7 +76,7 @@ def describe(action: int, index: CardIndex) -> str:
 
 
 def parse(text: str, index: CardIndex) -> int:
-    """An action from words, as `describe` writes them: `play crane`, `play 10 onto 12`,
+    """An action from words, as `describe` writes them: `play <card>`, `play 10 onto 12`,
     `take 33`, `join`, `fold`, `stop`, `continue`. Cards by id or name."""
     from rulekit.errors import MoveError, UsageError
 

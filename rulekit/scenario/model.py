@@ -75,9 +75,10 @@ class Expect(_Strict):
     ledger: list[Payment] | None = Field(None, description="the whole ledger, in order")
     net: dict[str, int | float] | None = None
     points: dict[str, int] | None = Field(None, description="captured card points")
+    captured: dict[str, list[CardRef]] | None = Field(None, description="cards in each seat's pile")
     winner: SeatRef | None = Field(None, description="a seat, or 'none' for a drawn round")
     next_dealer: SeatRef | None = None
-    ended_by: Literal["yaku", "count", "draw", "void"] | None = None
+    ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None
 
 
 class RoundSpec(_Strict):

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import Payment
+from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.round import Round
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -30,9 +30,12 @@ def _amount(value: int | Fraction) -> int | float:
 
 
 def payment(p: Payment, names: Sequence[str]) -> dict[str, Any]:
+    def who(seat: int) -> str:
+        return "bank" if seat == BANK else names[seat]
+
     entry: dict[str, Any] = {
-        "payer": names[p.payer],
-        "payee": names[p.payee],
+        "payer": who(p.payer),
+        "payee": who(p.payee),
         "amount": _amount(p.amount),
         "reason": p.reason,
     }

@@ -16,7 +16,7 @@ from pathlib import Path
 from rulekit.agents import make_agent
 from rulekit.engine import actions as A
 from rulekit.engine.game import Game
-from rulekit.engine.ledger import Amount, Payment
+from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -80,12 +80,13 @@ def amount_text(value: Amount | float) -> str:
 def ledger_lines(ledger: Sequence[Payment], seats: Sequence[str]) -> list[str]:
     if not ledger:
         return ["(no payments)"]
-    width = max(len(s) for s in seats)
+    names = {**dict(enumerate(seats)), BANK: "bank"}
+    width = max(len(s) for s in names.values())
     out = []
     for i, p in enumerate(ledger, 1):
         base = f" ({amount_text(p.base)} x{p.multiplier})" if p.multiplier != 1 else ""
         detail = f" {p.detail}" if p.detail else ""
-        who = f"{seats[p.payer]:>{width}} -> {seats[p.payee]:<{width}}"
+        who = f"{names[p.payer]:>{width}} -> {names[p.payee]:<{width}}"
         out.append(f"{i:2}. {who} {amount_text(p.amount):>6}  {p.reason}{detail}{base}")
     return out
 
@@ -238,6 +239,16 @@ class ScenarioRun:
                     number, f"move {j + 1} ({text})", "the round still on", "the round is over"
                 )
                 return False
+            if rnd.current != seat and isinstance(move, m.RejectedMove):
+                said = f"it is {self.seats[rnd.current]}'s turn, not {self.seats[seat]}'s"
+                if move.rejected.lower() not in said.lower():
+                    self.fail(
+                        number,
+                        f"move {j + 1} ({text}) rejected",
+                        f"a message with '{move.rejected}'",
+                        said,
+                    )
+                continue
             if rnd.current != seat:
                 whose = self.seats[rnd.current]
                 self.fail(
@@ -353,6 +364,8 @@ class ScenarioRun:
             self.check_payments(n, rnd.ledger, e.payments, exact=False)
         if e.ledger is not None:
             self.check_payments(n, rnd.ledger, e.ledger, exact=True)
+        if e.captured is not None:
+            self.check_piles(rnd, e.captured, n)
         needs_end = [
             k
             for k in ("net", "points", "winner", "next_dealer", "ended_by")
@@ -386,6 +399,21 @@ class ScenarioRun:
         if e.ended_by is not None and result.ended_by != e.ended_by:
             self.fail(n, "the round ended by", e.ended_by, result.ended_by)
 
+    def check_piles(self, rnd: Round, piles: dict[str, list[m.CardRef]], n: int) -> None:
+        ix = self.c.index
+        for name, cards in piles.items():
+            s = self.seat(name, ("expect", "captured", name))
+            want = self.cards(cards, ("expect", "captured", name))
+            missing = [c for c in want if not rnd.captured[s] >> ix.bit[c] & 1]
+            if missing:
+                held = ", ".join(ix.short(c) for c in ix.ids_of(rnd.captured[s])) or "an empty pile"
+                self.fail(
+                    n,
+                    f"the pile of {name}",
+                    "holding " + ", ".join(ix.short(c) for c in missing),
+                    held,
+                )
+
     def seat_name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.seats[seat]
 
@@ -410,10 +438,13 @@ class ScenarioRun:
     def check_payments(
         self, n: int, ledger: list[Payment], expected: list[m.Payment], exact: bool
     ) -> None:
+        def side(ref: m.SeatRef) -> int:
+            return BANK if ref == "bank" else self.seat(ref, ("expect",))
+
         def matches(p: Payment, e: m.Payment) -> bool:
             return (
-                p.payer == self.seat(e.payer, ("expect",))
-                and p.payee == self.seat(e.payee, ("expect",))
+                p.payer == side(e.payer)
+                and p.payee == side(e.payee)
                 and _number(p.amount) == _number(e.amount)
                 and (e.reason is None or e.reason == p.reason)
                 and (e.detail is None or e.detail == p.detail)
