@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from rulekit import __version__, ir
-from rulekit.errors import RuleErrors, RulekitError
+from rulekit.errors import RuleErrors, RulekitError, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -338,6 +338,107 @@ def _render_simulation(result: dict[str, Any]) -> None:
         f"{result['turns_per_round']:.1f} turns per round; {result['rounds']} rounds in "
         f"{result['seconds']:.2f} s ({result['rounds_per_second']:.0f} rounds/s)"
     )
+
+
+# ---------------------------------------------------------------- play
+@cli.command()
+@click.argument("rules", required=False)
+@click.option("--seats", type=int, help="Players at the table (default: the fewest the file allows).")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
+@click.option("--bots", default="search", show_default=True, help="Bots for the other seats, cycled: search,greedy,random")
+@click.option("--seed", type=int, help="Deal from this seed (a seed replays the same deals).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Where to save the game (a scenario file).")
+@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), help="Continue a saved game.")
+@click.option("--watch", is_flag=True, help="Bots in every seat; watch them play.")
+@click.option("--delay", type=float, default=0.5, show_default=True, help="Seconds between moves when watching.")
+@click.option("--think-ms", type=int, default=150, show_default=True, help="The search bot's time per decision.")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+def play(
+    rules: str | None,
+    seats: int | None,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    save: Path | None,
+    resume: Path | None,
+    watch: bool,
+    delay: float,
+    think_ms: int,
+    name: str,
+) -> None:
+    """Play a whole game in the terminal against bots (or watch them play).
+
+    Pick a card by its position in your hand, its id or its name; when two field cards match,
+    say which to take. At any prompt: help, rules, why (the payments and what they were for),
+    hint (what the search bot would do), quit. Ctrl-C, the end of input or quit save the game;
+    a saved game is a scenario file that `rulekit test` replays.
+
+    \b
+    Examples:
+      rulekit play hachihachi
+      rulekit play sakura --seats 4 --bots search,greedy,random --seed 7
+      rulekit play koikoi --save koikoi-game.scenario.toml
+      rulekit play --resume koikoi-game.scenario.toml
+      rulekit play hachihachi --watch --bots search,greedy,random --delay 0.2
+    """
+    import random
+
+    from rulekit.engine.tables import CompiledRules
+    from rulekit.lang import find_rules
+    from rulekit.play.session import Seat, Session, resume as resume_session
+    from rulekit.play.terminal import Terminal
+    from rulekit.scenario.record import NAMES
+
+    console = Console(highlight=False)
+    if resume is not None:
+        if not resume.is_file():
+            raise UsageError(f"no saved game at {resume}")
+
+        def compiled_for(ref: str, path: Path) -> tuple[CompiledRules, str]:
+            return CompiledRules(_load(str(find_rules(ref, path)))), ref
+
+        session = resume_session(resume, compiled_for)
+        target = save or resume
+    else:
+        if rules is None:
+            raise click.UsageError("name the rules to play (hachihachi, koikoi, sakura, a file), or --resume a game")
+        ruleset = _load(rules)
+        n = seats or ruleset.seats.min
+        if not ruleset.seats.min <= n <= ruleset.seats.max:
+            allowed = f"{ruleset.seats.min}" + (f" to {ruleset.seats.max}" if ruleset.seats.max != ruleset.seats.min else "")
+            raise UsageError(f"{ruleset.title} seats {allowed} players, not {n}")
+        if not watch and not 0 <= seat < n:
+            raise UsageError(f"--seat is from 0 to {n - 1}")
+        names = [b.strip() for b in bots.split(",") if b.strip()] or ["search"]
+        from rulekit.agents import make_agent
+
+        for b in names:
+            make_agent(b)
+        chosen_seed = seed if seed is not None else random.randrange(10**6)
+        table: list[Seat] = []
+        others = iter(n for n in NAMES if n != name)
+        k = 0
+        for i in range(n):
+            if i == seat and not watch:
+                table.append(Seat(name, None))
+            else:
+                table.append(Seat(next(others), names[k % len(names)]))
+                k += 1
+        stem = Path(rules).stem if Path(rules).suffix else rules.replace("/", "-")
+        target = save or Path(f"rulekit-{stem}-{chosen_seed}.scenario.toml")
+        ref = _rules_ref(rules, target.parent) if Path(rules).exists() else rules
+        session = Session(CompiledRules(ruleset), ref, table, chosen_seed, think_ms)
+        console.print(f"{ruleset.title}: seed {chosen_seed}; " + ", ".join(f"{s.name} ({s.bot or 'you'})" for s in table))
+    terminal = Terminal(
+        session,
+        console,
+        console.input,
+        target,
+        f"rulekit play --resume {target}",
+        watch_delay=delay if watch or session.human is None else None,
+        hint_ms=think_ms,
+    )
+    terminal.run()
 
 
 # ---------------------------------------------------------------- test

@@ -7,11 +7,13 @@ from collections.abc import Callable
 from rulekit.agents.base import Agent
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.agents.random_agent import RandomAgent
+from rulekit.agents.search import SearchAgent
 from rulekit.errors import UsageError, did_you_mean
 
 AGENTS: dict[str, Callable[[int | str], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "search": SearchAgent,
 }
 
 

@@ -64,12 +64,17 @@ class GreedyAgent:
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
+        return max(self.rank(view, legal), key=lambda scored: scored[0])[1]
+
+    def rank(self, view: PlayerView, legal: list[int]) -> list[tuple[float, int]]:
+        """(heuristic score, action) of each play: the worth of what it captures, a bonus for a
+        yaku it completes, a cost for a card laid down for others to take."""
         c = view.compiled
         worth = card_worth(c)
         table = c.yaku
         mine = view.captured[view.seat]
         made = view.made_value[view.seat]
-        best, best_score = legal[0], float("-inf")
+        out = []
         for a in legal:
             got = view.preview(a)
             if not got:
@@ -88,10 +93,8 @@ class GreedyAgent:
                         value = sum(table.value(i, x) for i in counted)
                         if value > made:
                             score += COMPLETE_BONUS * (value - made)
-            score += self.rng.random() * 1e-3  # break ties without bias
-            if score > best_score:
-                best, best_score = a, score
-        return best
+            out.append((score + self.rng.random() * 1e-3, a))  # ties broken without bias
+        return out
 
     def _ahead(self, view: PlayerView) -> bool:
         """Stop when the round already pays: what was received, plus what stopping would pay."""

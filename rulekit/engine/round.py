@@ -13,6 +13,7 @@ are bit masks; a wrong action raises a MoveError naming the legal ones.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -96,7 +97,7 @@ class _CountContext:
         table = rnd.c.teyaku
         if table is None:
             return False
-        hand = rnd.dealt_hands[self.player]
+        hand = rnd.dealt_hands.get(self.player, 0)
         for i in rnd.teyaku_counted[self.player]:
             entry = table.entries[i]
             for candidate in (entry, *(table.entries[table.position[n]] for n in entry.parts)):
@@ -1150,3 +1151,22 @@ def card_places(rnd: Round) -> list[int]:
         if b != rnd.joker_bit:
             counts[b] += 1
     return counts
+
+
+_CONTAINERS = (
+    "hands", "captured", "stock", "ledger", "pending_teyaku", "fold_fees", "folded", "hits",
+    "made_value", "made_entries", "paid_base", "continuing", "continues", "forfeited", "order",
+    "fold_queue", "winners", "steps", "initial_hands", "initial_stock",
+)  # fmt: skip
+_MAPS = ("cover", "liable_for", "feeders", "teyaku_counted", "teyaku_revealed", "dealt_hands")
+
+
+def clone(rnd: Round) -> Round:
+    """An independent copy of a round (for search: the copy can be played out)."""
+    twin = copy.copy(rnd)
+    for name in _CONTAINERS:
+        setattr(twin, name, list(getattr(rnd, name)))
+    for name in _MAPS:
+        setattr(twin, name, dict(getattr(rnd, name)))
+    twin.yaku_made = {s: list(v) for s, v in rnd.yaku_made.items()}
+    return twin

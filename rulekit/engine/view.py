@@ -7,6 +7,7 @@ player serves the whole round without copying.
 from __future__ import annotations
 
 from rulekit.engine.ledger import Payment
+from rulekit.engine.observation import Observation
 from rulekit.engine.round import DONE, Phase, Round
 from rulekit.engine.tables import CompiledRules
 
@@ -139,6 +140,10 @@ class PlayerView:
         if r.drawn >= 0:
             seen |= 1 << r.drawn
         return r.ix.full & ~seen
+
+    def observe(self) -> Observation:
+        """What this player knows of the round, as a copy without the hidden cards."""
+        return Observation(self._r, self.seat)
 
     # ------------------------------------------------------------ acting
     def legal_actions(self) -> list[int]:

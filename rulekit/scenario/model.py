@@ -94,6 +94,14 @@ class GameExpect(_Strict):
     net: dict[str, int | float] | None = None
 
 
+class PlaySpec(_Strict):
+    """How `rulekit play` resumes a saved game: who is the person at the table, and the bots."""
+
+    human: str | None = Field(None, description="the seat a person plays")
+    bots: dict[str, str] = Field(default_factory=dict, description="seat -> bot")
+    think_ms: int | None = None
+
+
 class Scenario(_Strict):
     title: str
     description: str = ""
@@ -112,6 +120,7 @@ class Scenario(_Strict):
     # ... or a game: several rounds, dealt in order (the winner deals next, carry-over applies)
     rounds: list[RoundSpec] | None = None
     game: GameExpect | None = Field(None, description="expectations on the whole game")
+    play: PlaySpec | None = Field(None, description="a game saved by `rulekit play`")
 
     def round_specs(self) -> list[RoundSpec]:
         if self.rounds is not None:

@@ -1,0 +1,107 @@
+"""The `search` bot: determinized Monte Carlo over the engine.
+
+For each legal action it samples the hidden cards consistently with what the player has seen
+(an Observation: never the round itself), applies the action and plays the round out with the
+greedy policy for everyone, and keeps the action whose outcomes average best. The outcome is
+the player's (or his team's) result against the others' average, so the same objective serves
+zero-sum payments and score-style counts. The budget is a number of rollouts per decision
+(deterministic), or a time limit (--think-ms).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from rulekit.agents.greedy import GreedyAgent
+from rulekit.engine.round import DONE, Phase, Round, clone
+from rulekit.engine.view import PlayerView
+from rulekit.errors import MoveError
+
+DEFAULT_ROLLOUTS = 240
+CANDIDATES = 4  # plays searched: the greedy heuristic's best few
+
+
+@dataclass
+class Estimate:
+    """What the search thinks of one action."""
+
+    action: int
+    mean: float
+    rollouts: int
+
+
+def outcome(rnd: Round, seat: int) -> float:
+    """The seat's (or its team's) result minus the average of the other sides'."""
+    net = rnd.result().net
+    units = rnd.teams or [[s] for s in rnd.order]
+    mine = next((u for u in units if seat in u), [seat])
+    others = [u for u in units if u is not mine]
+    own = float(sum(net[s] for s in mine))
+    if not others:
+        return own
+    return own - sum(float(sum(net[s] for s in u)) for u in others) / len(others)
+
+
+class SearchAgent:
+    name = "search"
+
+    def __init__(self, seed: int | str = 0, rollouts: int = DEFAULT_ROLLOUTS, think_ms: float | None = None) -> None:
+        self.rng = random.Random(str(seed))
+        self.rollouts = rollouts
+        self.think_ms = think_ms
+        self.policy = GreedyAgent(f"{seed}:rollouts")
+
+    def start(self, seed: int | str) -> None:
+        self.rng.seed(str(seed))
+        self.policy.start(f"{seed}:rollouts")
+
+    def act(self, view: PlayerView) -> int:
+        return self.evaluate(view)[0].action
+
+    def evaluate(self, view: PlayerView) -> list[Estimate]:
+        """Every legal action with its estimated outcome, best first."""
+        legal = view.legal_actions()
+        if not legal:
+            raise MoveError(f"it is not seat {view.seat}'s turn: there is nothing to decide")
+        if len(legal) == 1:
+            return [Estimate(legal[0], 0.0, 0)]
+        if view.phase == Phase.PLAY and len(legal) > CANDIDATES:
+            ranked = sorted(self.policy.rank(view, legal), reverse=True)
+            legal = [a for _, a in ranked[:CANDIDATES]]
+        observation = view.observe()
+        seat = view.seat
+        totals = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
+        deadline = time.perf_counter() + self.think_ms / 1000 if self.think_ms else None
+        budget = self.rollouts
+        done = 0
+        while True:
+            world = observation.sample(self.rng)  # the same world for every action: a paired test
+            for action in legal:
+                rnd = clone(world)
+                try:
+                    rnd.apply(action)
+                except MoveError:
+                    # legal at the table, not in this guess of the hidden cards (a wild card's
+                    # target may complete a hiki someone holds in this world): skip the world
+                    continue
+                totals[action] += self._play_out(rnd, seat)
+                counts[action] += 1
+            done += len(legal)
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= budget:
+                break
+        estimates = [Estimate(a, totals[a] / counts[a] if counts[a] else float("-inf"), counts[a]) for a in legal]
+        estimates.sort(key=lambda e: -e.mean)
+        return estimates
+
+    def _play_out(self, rnd: Round, seat: int) -> float:
+        views = [PlayerView(rnd, s) for s in range(rnd.seated)]
+        act = self.policy.act
+        while rnd.phase != DONE:
+            rnd.apply(act(views[rnd.current]))
+        return outcome(rnd, seat)

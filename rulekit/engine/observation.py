@@ -1,0 +1,63 @@
+"""What one player knows of a round, and guesses at the rest consistent with it.
+
+An Observation is a copy of the round with everything the player cannot see taken out: the
+other hands (but the teyaku cards they showed), the stock order, and before a blind choice
+(a hand swap) his own hand too. Search bots get an Observation, never the round: `sample`
+deals the unknown cards at random into the places they could be, giving a round that can be
+played out.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rulekit.engine.round import SWAP, Round, clone
+
+
+class Observation:
+    __slots__ = ("_masked", "hidden", "seat", "sizes", "stock_size", "unknown")
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        masked = clone(rnd)
+        full = rnd.ix.full
+        joker = (1 << rnd.joker_bit) if rnd.joker_bit >= 0 else 0
+        self.seat = seat
+        blind = rnd.phase == SWAP
+        self.hidden = [s for s in range(rnd.seated) if s != seat or blind]
+        self.sizes = {s: (rnd.hands[s] & (full | joker)).bit_count() for s in self.hidden}
+        unknown = 0
+        for s in self.hidden:
+            known = rnd.teyaku_revealed.get(s, 0) & rnd.hands[s] if s != seat else 0
+            unknown |= rnd.hands[s] & ~known
+            masked.hands[s] = known
+        for b in rnd.stock:
+            unknown |= 1 << b
+        self.stock_size = len(rnd.stock)
+        masked.stock = []
+        masked.initial_hands = []
+        masked.initial_stock = []
+        # of the other dealt hands, only the cards shown for a teyaku are known
+        masked.dealt_hands = {
+            s: h if s == seat else rnd.teyaku_revealed.get(s, 0) for s, h in rnd.dealt_hands.items()
+        }
+        self.unknown = unknown
+        self._masked = masked
+
+    @property
+    def round(self) -> Round:
+        """The round as this player sees it: unknown cards are missing from it."""
+        return self._masked
+
+    def sample(self, rng: random.Random) -> Round:
+        """A round consistent with the observation: the unknown cards dealt at random."""
+        rnd = clone(self._masked)
+        pool = Round._bits(self.unknown)
+        rng.shuffle(pool)
+        i = 0
+        for s in self.hidden:
+            need = self.sizes[s] - rnd.hands[s].bit_count()
+            for b in pool[i : i + need]:
+                rnd.hands[s] |= 1 << b
+            i += need
+        rnd.stock = pool[i:]
+        return rnd

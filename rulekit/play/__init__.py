@@ -1,0 +1,1 @@
+"""Playing a variant in the terminal: a game session, its screen, and the person's prompts."""

@@ -1,0 +1,260 @@
+"""The game loop at the terminal: the person's prompts and commands, the bots' moves, the
+screen, and saving on quit, Ctrl-C or the end of input."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from rulekit.agents.search import SearchAgent
+from rulekit.describe import rulebook, to_markdown
+from rulekit.engine import actions as A
+from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE, Round
+from rulekit.engine.view import PlayerView
+from rulekit.errors import UsageError
+from rulekit.play import screen
+from rulekit.play.session import Session
+
+HELP = """\
+Pick a card by its position in your hand (1, 2, ...), its id (10) or its name (crane).
+When two field cards match, add the one to take (crane onto 12), or answer the question.
+  hiki MONTH     capture a whole month you can see (where the rules allow it)
+  help           this help
+  rules          the variant's rulebook
+  why            the payments so far, and what each was for
+  hint           what the search bot would do, and why
+  quit           save the game and stop (Ctrl-C and the end of input save too)"""
+
+
+class Quit(Exception):
+    """The person stops: the game is saved."""
+
+
+class Terminal:
+    def __init__(
+        self,
+        session: Session,
+        console: Console,
+        read: Callable[[str], str],
+        save_path: Path,
+        resume_hint: str,
+        watch_delay: float | None = None,
+        hint_ms: int = 150,
+    ) -> None:
+        self.s = session
+        self.console = console
+        self.read = read
+        self.save_path = save_path
+        self.resume_hint = resume_hint
+        self.watch_delay = watch_delay
+        self.hint_ms = hint_ms
+        self.last_ledger: list[str] = []
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> None:
+        try:
+            self._play()
+        except (Quit, KeyboardInterrupt, EOFError):
+            self.s.save(self.save_path)
+            self.console.print(f"\ngame saved to {self.save_path}", soft_wrap=True)
+            self.console.print(f"resume it with: {self.resume_hint}", soft_wrap=True)
+            return
+        self.console.print(self._final())
+        self.s.save(self.save_path)
+        self.console.print(f"the game is saved to {self.save_path} (it replays with rulekit test)", soft_wrap=True)
+
+    def _play(self) -> None:
+        s = self.s
+        while not s.game.is_over:
+            rnd = s.round or s.start_round()
+            if not s.moves:
+                self.console.rule(f"round {s.game.round_no + 1}: {s.names[rnd.dealer]} deals")
+            while not rnd.is_terminal:
+                seat = rnd.current
+                if s.seats[seat].bot is None:
+                    action = self.ask(s.views[seat])
+                else:
+                    action = s.bot_action()
+                    self.console.print(screen.action_line(rnd, s.names, seat, action), style="dim")
+                    if self.watch_delay is not None:
+                        self._show(s.views[seat])
+                        time.sleep(self.watch_delay)
+                s.apply(action)
+            self._round_over(rnd)
+
+    def _round_over(self, rnd: Round) -> None:
+        result = self.s.finish_round()
+        names = self.s.names
+        if result.void:
+            self.console.print("the deal is void: it is dealt again", style="bold")
+            return
+        winner = "nobody (a drawn round)" if result.winner is None else names[result.winner]
+        self.console.print(f"round over ({result.ended_by}); it goes to {winner}", style="bold")
+        self.last_ledger = screen.payment_lines(result.ledger, names)
+        for line in self.last_ledger:
+            self.console.print("  " + line)
+        self.console.print(screen.scores_line(names, self.s.totals()))
+
+    def _final(self) -> str:
+        totals = self.s.totals()
+        order = sorted(range(len(totals)), key=lambda i: -totals[i])
+        lines = ["", "game over"]
+        for i in order:
+            lines.append(f"  {self.s.names[i]:>10}  {screen.amount_text(totals[i])}")
+        return "\n".join(lines)
+
+    def _show(self, view: PlayerView) -> None:
+        s = self.s
+        self.console.print(screen.table(view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds))
+        if s.seats[view.seat].bot is None:
+            self.console.print(screen.hand_block(view))
+
+    # ------------------------------------------------------------ the person's turn
+    def ask(self, view: PlayerView) -> int:
+        self._show(view)
+        while True:
+            line = self.read(self._question(view)).strip()
+            if not line:
+                continue
+            word = line.lower()
+            if word in ("quit", "exit", "q"):
+                raise Quit
+            if word in ("help", "?"):
+                self.console.print(HELP)
+                continue
+            if word == "rules":
+                self.console.print(to_markdown(rulebook(view.compiled.rules)))
+                continue
+            if word == "why":
+                self._why(view)
+                continue
+            if word == "hint":
+                self._hint(view)
+                continue
+            try:
+                return self._parse(view, line)
+            except UsageError as err:
+                self.console.print(f"✗ {err.message}" + (f" ({err.hint})" if err.hint else ""), style="red")
+
+    def _question(self, view: PlayerView) -> str:
+        phase = view.phase
+        if phase == FOLD:
+            return "join or fold? "
+        if phase == SWAP:
+            return "swap hands with the dealer (unseen), or keep yours? (swap/keep) "
+        if phase == DECIDE:
+            return f"{self._stop_value(view)} stop or continue? "
+        if phase == TAKE:
+            options = self._options(view, view.legal_actions())
+            return f"the drawn card matches {options}: take which? "
+        return "your move: "
+
+    def _stop_value(self, view: PlayerView) -> str:
+        rules = view.compiled.rules
+        cont = rules.continuation
+        made = view.made_value[view.seat]
+        if cont.paid == "stop":
+            koi = 1  # the n-th yaku after continuing is counted by the engine when paying
+            others = len(view.order) - 1
+            return f"you have made {made}; stopping now pays you {made * koi * view.multiplier * others}."
+        return "you have been paid for your yaku; stopping ends the round."
+
+    def _options(self, view: PlayerView, actions: list[int]) -> str:
+        ix = view.compiled.index
+        out = []
+        for i, a in enumerate(actions, start=1):
+            target = a - A.TAKE if A.TAKE <= a < A.JOIN else A.play_target(a)
+            out.append(f"{i}) {ix.short(ix.ids[target])}" if target is not None else f"{i}) {A.describe(a, ix)}")
+        return ", ".join(out)
+
+    def _parse(self, view: PlayerView, line: str) -> int:
+        legal = view.legal_actions()
+        words = line.replace(",", " ").split()
+        phase = view.phase
+        choices = {
+            FOLD: {"join": A.JOIN, "j": A.JOIN, "fold": A.FOLD, "f": A.FOLD, "1": A.JOIN, "2": A.FOLD},
+            SWAP: {"swap": A.SWAP, "s": A.SWAP, "keep": A.KEEP, "k": A.KEEP, "1": A.SWAP, "2": A.KEEP},
+            DECIDE: {
+                "stop": A.STOP, "s": A.STOP, "1": A.STOP,
+                "continue": A.CONTINUE, "c": A.CONTINUE, "koi": A.CONTINUE, "sage": A.CONTINUE, "2": A.CONTINUE,
+            },
+        }  # fmt: skip
+        if phase in choices:
+            action = choices[phase].get(words[0].lower())
+            if action is None or len(words) > 1:
+                raise UsageError(f"'{line}' is not an answer here", hint=self._question(view).strip())
+            return action
+        if phase == TAKE:
+            return self._pick_target(view, legal, words[0])
+        if phase != PLAY:
+            raise UsageError("it is not your turn")
+        if words[0].lower() == "hiki":
+            if len(words) != 2:
+                raise UsageError("hiki needs a month: hiki willow")
+            action = A.HIKI + A.month_index(words[1], view.compiled.index)
+            if action not in legal:
+                raise UsageError(f"no hiki of {words[1]}: you do not see its four cards")
+            return action
+        words = [w for w in words if w.lower() not in ("play", "onto")]
+        card = self._hand_card(view, words[0])
+        options = [a for a in legal if A.is_play(a) and A.played_card(a) == card]
+        if len(words) > 2:
+            raise UsageError(f"'{line}' is not a move", hint="a card, and the field card to take if two match")
+        if len(options) == 1:
+            if len(words) == 2 and A.play_target(options[0]) is None:
+                raise UsageError("there is no choice of field card to make with that card")
+            return options[0]
+        if len(words) == 2:
+            return self._pick_target(view, options, words[1])
+        line2 = self.read(f"{self._options(view, options)}: take which? ").strip()
+        return self._pick_target(view, options, line2)
+
+    def _hand_card(self, view: PlayerView, word: str) -> int:
+        ix = view.compiled.index
+        hand = screen.hand_ids(view)
+        if word.isdigit() and 1 <= int(word) <= len(hand):
+            return ix.bit[hand[int(word) - 1]]
+        cid = ix.parse(word)
+        if cid not in hand:
+            raise UsageError(f"you do not hold {ix.short(cid)}", hint=f"your hand: 1 to {len(hand)}, or a card's id or name")
+        return ix.bit[cid]
+
+    def _pick_target(self, view: PlayerView, options: list[int], word: str) -> int:
+        ix = view.compiled.index
+        targets = [(a - A.TAKE if A.TAKE <= a < A.JOIN else A.play_target(a)) for a in options]
+        if word.isdigit() and 1 <= int(word) <= len(options) and int(word) < 10:
+            return options[int(word) - 1]
+        cid = ix.parse(word)
+        for a, t in zip(options, targets, strict=True):
+            if t is not None and ix.ids[t] == cid:
+                return a
+        raise UsageError(f"{ix.short(cid)} is not one of the cards to take", hint=self._options(view, options))
+
+    # ------------------------------------------------------------ commands
+    def _why(self, view: PlayerView) -> None:
+        lines = screen.payment_lines(view.ledger, self.s.names) if view.ledger else []
+        if lines:
+            self.console.print("payments this round:")
+        elif self.last_ledger:
+            self.console.print("nothing paid yet this round; last round:")
+            lines = self.last_ledger
+        else:
+            lines = ["no payments yet"]
+        for line in lines:
+            self.console.print("  " + line)
+
+    def _hint(self, view: PlayerView) -> None:
+        bot = SearchAgent(f"hint:{view.turn}", think_ms=self.hint_ms)
+        estimates = bot.evaluate(view)
+        best = estimates[0]
+        self.console.print(f"the search bot would {A.describe(best.action, view.compiled.index)}", style="bold")
+        if best.rollouts:
+            self.console.print(
+                "  (it dealt the cards it cannot see at random and played each choice out with the greedy"
+                " bot; average result against the others:)"
+            )
+            for e in estimates[:4]:
+                self.console.print(f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}  over {e.rollouts} deals")
