@@ -340,18 +340,230 @@ def _render_simulation(result: dict[str, Any]) -> None:
     )
 
 
+# ---------------------------------------------------------------- compare
+@cli.command()
+@click.argument("rules", nargs=-1, required=True)
+@click.option(
+    "--rounds",
+    type=int,
+    default=10000,
+    show_default=True,
+    help="Rounds of each variant (same deals).",
+)
+@click.option(
+    "--seats", type=int, help="Players at the table (default: the most of the variants' minimums)."
+)
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="Bots, one per seat, cycled: greedy,random,search",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed gives the same deals."
+)
+@click.option(
+    "--jobs", type=int, default=1, show_default=True, help="Processes; the same result as one job."
+)
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option(
+    "--scheduler", help="The Dask scheduler's address, with --backend dask (needs rulekit[dask])."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every number as one JSON object.")
+@click.option(
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a report: FILE.html or FILE.md.",
+)
+@click.option(
+    "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write the plots to FILE.png."
+)
+def compare(
+    rules: tuple[str, ...],
+    rounds: int,
+    seats: int | None,
+    bots: str,
+    seed: int,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    as_json: bool,
+    report: Path | None,
+    plot: Path | None,
+) -> None:
+    """Put variants side by side: the same deals, the same bots, and what changes.
+
+    For each variant and as paired differences against the first, with 95% confidence
+    intervals and a significant / not significant flag: mean net per seat position (dealer
+    advantage) and spread; how rounds end; rounds with a teyaku; turns; frequency and average
+    payment of each teyaku and yaku; continuing and how often it paid off; fairness and
+    decisiveness.
+
+    \b
+    Examples:
+      rulekit compare hachihachi hachihachi/kirisame --rounds 100000 --jobs 2
+      rulekit compare hachihachi my-table.rk --report compare.html --plot compare.png
+      rulekit compare hachihachi my-table.rk --json > compare.json
+    """
+    from rulekit.sim.compare import compare as run
+
+    if len(rules) < 2:
+        raise click.UsageError("name two variants or more to compare")
+    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md", ".markdown"):
+        raise UsageError(f"a report is FILE.html or FILE.md, not {report}")
+    variants = [_load(r) for r in rules]
+    bar, update = _progress("comparing")
+    if bar is not None:
+        bar.start()
+    try:
+        result = run(
+            variants,
+            list(rules),
+            rounds=rounds,
+            seats=seats,
+            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            progress=update,
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    if report is not None:
+        from rulekit.sim.report import write_report
+
+        write_report(result, report)
+    if plot is not None:
+        from rulekit.sim.report import write_plot
+
+        write_plot(result, plot)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    from rulekit.sim.report import tables
+
+    console = _stdout()
+    console.print(
+        f"[bold]{result['rounds']} rounds[/] of each variant on the same deals, {result['seats']} seats,"
+        f" bots {', '.join(result['bots'])}, seed {result['seed']} ({result['seconds']:.1f} s)"
+    )
+    for title, header, rows in tables(result):
+        t = RichTable(*header, title=title, title_justify="left", header_style="bold")
+        for row in rows:
+            t.add_row(*row)
+        console.print(t)
+    for path in (report, plot):
+        if path is not None:
+            console.print(f"wrote {path}")
+
+
+# ---------------------------------------------------------------- diff
+@cli.command("diff")
+@click.argument("before")
+@click.argument("after")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True
+)
+def diff_cmd(before: str, after: str, fmt: str) -> None:
+    """What differs between two variants, read from their meaning (the IR), not their text:
+    values changed, entries added or removed, mechanics switched, multipliers.
+
+    A house-rule file diffed against the file it extends shows exactly its overrides.
+
+    \b
+    Examples:
+      rulekit diff hachihachi hachihachi/kirisame
+      rulekit diff hachihachi my-table.rk --format markdown
+    """
+    from rulekit.diff import diff, render
+
+    click.echo(
+        render(diff(_load(before), _load(after)), before, after, fmt == "markdown"), nl=False
+    )
+
+
+# ---------------------------------------------------------------- odds
+@cli.command()
+@click.argument("rules")
+@click.option(
+    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def odds(rules: str, seats: int | None, as_json: bool) -> None:
+    """The exact odds of each teyaku for one seat, and what teyaku pay per round.
+
+    Counted over every possible hand, month by month (not sampled); the expected payment
+    includes the field multiplier, itself counted exactly from the cards the hand leaves.
+
+    \b
+    Examples:
+      rulekit odds hachihachi
+      rulekit odds hachihachi/kirisame --json
+    """
+    from rulekit.odds import teyaku_odds
+
+    result = teyaku_odds(_load(rules), seats)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    console = _stdout()
+    console.print(
+        f"[bold]{result['rules']}[/]: {result['hand']}-card hands ({result['hands']:,} of them),"
+        f" {result['players']} players, {result['field']} cards to the field"
+    )
+    table = RichTable("teyaku", "name", "value", "probability", "one hand in", header_style="bold")
+    for e in result["teyaku"]:
+        one_in = f"{e['one_in']:,.1f}" if e["one_in"] else "never"
+        table.add_row(e["label"], e["name"], str(e["value"]), f"{e['probability']:.5f}", one_in)
+    console.print(table)
+    console.print(f"a hand with a teyaku: {result['any_teyaku']:.4f}")
+    console.print(f"expected teyaku value per seat and round: {result['expected_value']:.3f}")
+    console.print(
+        f"expected teyaku payment received per seat and round: {result['expected_payment']:.3f}"
+        f" (x the field multiplier, from each of the {result['players'] - 1} others);"
+        f" paid at the table per round: {result['expected_payment_table']:.3f}"
+    )
+
+
 # ---------------------------------------------------------------- play
 @cli.command()
 @click.argument("rules", required=False)
-@click.option("--seats", type=int, help="Players at the table (default: the fewest the file allows).")
+@click.option(
+    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
+)
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
-@click.option("--bots", default="search", show_default=True, help="Bots for the other seats, cycled: search,greedy,random")
+@click.option(
+    "--bots",
+    default="search",
+    show_default=True,
+    help="Bots for the other seats, cycled: search,greedy,random",
+)
 @click.option("--seed", type=int, help="Deal from this seed (a seed replays the same deals).")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Where to save the game (a scenario file).")
-@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), help="Continue a saved game.")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to save the game (a scenario file).",
+)
+@click.option(
+    "--resume", type=click.Path(dir_okay=False, path_type=Path), help="Continue a saved game."
+)
 @click.option("--watch", is_flag=True, help="Bots in every seat; watch them play.")
-@click.option("--delay", type=float, default=0.5, show_default=True, help="Seconds between moves when watching.")
-@click.option("--think-ms", type=int, default=150, show_default=True, help="The search bot's time per decision.")
+@click.option(
+    "--delay",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Seconds between moves when watching.",
+)
+@click.option(
+    "--think-ms",
+    type=int,
+    default=150,
+    show_default=True,
+    help="The search bot's time per decision.",
+)
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 def play(
     rules: str | None,
@@ -401,11 +613,15 @@ def play(
         target = save or resume
     else:
         if rules is None:
-            raise click.UsageError("name the rules to play (hachihachi, koikoi, sakura, a file), or --resume a game")
+            raise click.UsageError(
+                "name the rules to play (hachihachi, koikoi, sakura, a file), or --resume a game"
+            )
         ruleset = _load(rules)
         n = seats or ruleset.seats.min
         if not ruleset.seats.min <= n <= ruleset.seats.max:
-            allowed = f"{ruleset.seats.min}" + (f" to {ruleset.seats.max}" if ruleset.seats.max != ruleset.seats.min else "")
+            allowed = f"{ruleset.seats.min}" + (
+                f" to {ruleset.seats.max}" if ruleset.seats.max != ruleset.seats.min else ""
+            )
             raise UsageError(f"{ruleset.title} seats {allowed} players, not {n}")
         if not watch and not 0 <= seat < n:
             raise UsageError(f"--seat is from 0 to {n - 1}")
@@ -428,7 +644,10 @@ def play(
         target = save or Path(f"rulekit-{stem}-{chosen_seed}.scenario.toml")
         ref = _rules_ref(rules, target.parent) if Path(rules).exists() else rules
         session = Session(CompiledRules(ruleset), ref, table, chosen_seed, think_ms)
-        console.print(f"{ruleset.title}: seed {chosen_seed}; " + ", ".join(f"{s.name} ({s.bot or 'you'})" for s in table))
+        console.print(
+            f"{ruleset.title}: seed {chosen_seed}; "
+            + ", ".join(f"{s.name} ({s.bot or 'you'})" for s in table)
+        )
     terminal = Terminal(
         session,
         console,

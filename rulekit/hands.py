@@ -164,6 +164,40 @@ class HandSpace:
             max(t.points_cap, 0),
         )
 
+    def count(
+        self, conditions: Sequence[ir.Condition], size: int, extra: Sequence[Iterable[int]] = ()
+    ) -> tuple[_Terms, dict[tuple[int, ...], int]]:
+        """Every hand of `size` cards, grouped by the quantities the conditions look at (and
+        the count of each `extra` set held): state -> number of hands."""
+        t = _Terms()
+        for cond in conditions:
+            self._collect(cond, t)
+        for cards in extra:
+            cards = frozenset(cards)
+            t.mask(cards, len(cards))
+        caps = self._caps(t, size)
+        n = len(self.months)
+        after = [sum(len(self.cards_by_month[m]) for m in self.months[i + 1 :]) for i in range(n)]
+        states: dict[tuple[int, ...], int] = {tuple(0 for _ in caps): 1}
+        for i, options in enumerate(self._transitions(t, size)):
+            grouped: dict[tuple[int, ...], int] = {}
+            for _, delta in options:
+                grouped[delta] = grouped.get(delta, 0) + 1
+            nxt: dict[tuple[int, ...], int] = {}
+            for state, ways in states.items():
+                for delta, mult in grouped.items():
+                    new = tuple(
+                        min(a + b, cap) for a, b, cap in zip(state, delta, caps, strict=True)
+                    )
+                    if new[0] > size or new[0] + after[i] < size:
+                        continue
+                    nxt[new] = nxt.get(new, 0) + ways * mult
+            states = nxt
+        return t, {s: w for s, w in states.items() if s[0] == size}
+
+    def holds(self, cond: ir.Condition, state: tuple[int, ...], t: _Terms) -> bool:
+        return self._holds(cond, state, t)
+
     def find(self, conditions: Sequence[ir.Condition], size: int | None = None) -> list[int] | None:
         """Card ids of one hand (of exactly `size` cards, or any size) satisfying every
         condition, or None if no hand can."""

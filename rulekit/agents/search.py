@@ -47,7 +47,9 @@ def outcome(rnd: Round, seat: int) -> float:
 class SearchAgent:
     name = "search"
 
-    def __init__(self, seed: int | str = 0, rollouts: int = DEFAULT_ROLLOUTS, think_ms: float | None = None) -> None:
+    def __init__(
+        self, seed: int | str = 0, rollouts: int = DEFAULT_ROLLOUTS, think_ms: float | None = None
+    ) -> None:
         self.rng = random.Random(str(seed))
         self.rollouts = rollouts
         self.think_ms = think_ms
@@ -95,7 +97,10 @@ class SearchAgent:
                     break
             elif done >= budget:
                 break
-        estimates = [Estimate(a, totals[a] / counts[a] if counts[a] else float("-inf"), counts[a]) for a in legal]
+        estimates = [
+            Estimate(a, totals[a] / counts[a] if counts[a] else float("-inf"), counts[a])
+            for a in legal
+        ]
         estimates.sort(key=lambda e: -e.mean)
         return estimates
 

@@ -79,6 +79,7 @@ class RoundResult:
     teyaku: dict[int, list[str]] = field(default_factory=dict)
     yaku: dict[int, list[str]] = field(default_factory=dict)
     continued: int = 0
+    continued_paid_off: int = 0
     turns: int = 0
     winners: list[int] = field(default_factory=list)  # the winner, or the winning team
     teams: list[list[int]] | None = None
@@ -185,6 +186,7 @@ class Round:
         self.paid_base: list[Amount] = [0] * seated
         self.continuing = [False] * seated
         self.continues = [0] * seated
+        self.continue_wins = [0] * seated  # continues followed by another yaku of one's own
         self.forfeited = [False] * seated
         self.cover: dict[int, int] = {}  # maker -> the beaten continuer who pays for all
         self.liable_for: dict[tuple[int, int], int] = {}  # (maker, entry) -> feeder
@@ -791,6 +793,8 @@ class Round:
         self.made_entries[p] = counted
         self.yaku_made.setdefault(p, []).extend(table.names[i] for i in new)
         self.last_maker = p
+        if self.continuing[p]:
+            self.continue_wins[p] += 1
         self.continuing[p] = False  # a new yaku settles his own bet
         if not cont.ends_round:
             return
@@ -1130,6 +1134,7 @@ class Round:
             teyaku=teyaku,
             yaku={s: list(v) for s, v in self.yaku_made.items()},
             continued=sum(self.continues),
+            continued_paid_off=sum(self.continue_wins),
             turns=self.turn,
             winners=list(self.winners),
             teams=self.teams,
@@ -1155,7 +1160,8 @@ def card_places(rnd: Round) -> list[int]:
 
 _CONTAINERS = (
     "hands", "captured", "stock", "ledger", "pending_teyaku", "fold_fees", "folded", "hits",
-    "made_value", "made_entries", "paid_base", "continuing", "continues", "forfeited", "order",
+    "made_value", "made_entries", "paid_base", "continuing", "continues", "continue_wins",
+    "forfeited", "order",
     "fold_queue", "winners", "steps", "initial_hands", "initial_stock",
 )  # fmt: skip
 _MAPS = ("cover", "liable_for", "feeders", "teyaku_counted", "teyaku_revealed", "dealt_hands")

@@ -22,7 +22,9 @@ TAG_STYLE = {"blue": "bold blue", "poetry": "bold magenta"}
 
 def card_text(rules: ir.Ruleset, card_id: int) -> Text:
     card = rules.card(card_id)
-    style = next((TAG_STYLE[t] for t in card.tags if t in TAG_STYLE), STYLE.get(card.classes[0], ""))
+    style = next(
+        (TAG_STYLE[t] for t in card.tags if t in TAG_STYLE), STYLE.get(card.classes[0], "")
+    )
     return Text(f"{card_id} {card.name}", style=style)
 
 
@@ -73,11 +75,16 @@ def scores_line(names: Sequence[str], totals: Sequence[Amount]) -> Text:
     for i, (n, v) in enumerate(zip(names, totals, strict=True)):
         if i:
             out.append("   ")
-        out.append(f"{n} {'+' if v > 0 else ''}{amount_text(v)}", style="green" if v > 0 else "red" if v < 0 else "")
+        out.append(
+            f"{n} {'+' if v > 0 else ''}{amount_text(v)}",
+            style="green" if v > 0 else "red" if v < 0 else "",
+        )
     return out
 
 
-def table(view: PlayerView, names: Sequence[str], totals: Sequence[Amount], round_no: int, rounds: int) -> RenderableType:
+def table(
+    view: PlayerView, names: Sequence[str], totals: Sequence[Amount], round_no: int, rounds: int
+) -> RenderableType:
     """Everything the player may see, in one block."""
     rules = view.compiled.rules
     header = Text(
@@ -102,11 +109,18 @@ def table(view: PlayerView, names: Sequence[str], totals: Sequence[Amount], roun
         yaku = Text(made, style="bold green")
         if going:
             yaku.append(("  " if made else "") + going, style="dim")
-        piles.add_row(name + mark + you, str(view.compiled.index.points(view.captured[s])), cards_line(rules, pile), yaku)
+        piles.add_row(
+            name + mark + you,
+            str(view.compiled.index.points(view.captured[s])),
+            cards_line(rules, pile),
+            yaku,
+        )
     lines: list[RenderableType] = [header, scores_line(names, totals), Text("")]
     lines.append(Text("field: ", style="bold") + cards_line(rules, sorted_ids(view, view.field)))
     if view.drawn >= 0:
-        lines.append(Text("drawn: ", style="bold") + card_text(rules, view.compiled.index.ids[view.drawn]))
+        lines.append(
+            Text("drawn: ", style="bold") + card_text(rules, view.compiled.index.ids[view.drawn])
+        )
     lines.append(piles)
     for s, names_shown in view.teyaku.items():
         shown = sorted_ids(view, view.revealed.get(s, 0))
@@ -122,7 +136,12 @@ def hand_block(view: PlayerView) -> RenderableType:
     t = Table(show_header=False, box=None, pad_edge=False)
     for i, cid in enumerate(ids, start=1):
         card = rules.card(cid)
-        t.add_row(f"{i})", card_text(rules, cid), Text(card.classes[0], style="dim"), str(rules.card_points(cid)))
+        t.add_row(
+            f"{i})",
+            card_text(rules, cid),
+            Text(card.classes[0], style="dim"),
+            str(rules.card_points(cid)),
+        )
     return Group(Text("your hand:", style="bold"), t)
 
 
@@ -144,5 +163,7 @@ def payment_lines(ledger: Sequence[Payment], names: Sequence[str]) -> list[str]:
     for p in ledger:
         base = f" ({amount_text(p.base)} x{p.multiplier})" if p.multiplier != 1 else ""
         detail = f" {p.detail}" if p.detail else ""
-        out.append(f"{who[p.payer]} -> {who[p.payee]}: {amount_text(p.amount)}  {p.reason}{detail}{base}")
+        out.append(
+            f"{who[p.payer]} -> {who[p.payee]}: {amount_text(p.amount)}  {p.reason}{detail}{base}"
+        )
     return out

@@ -90,7 +90,9 @@ class Session:
         """Each seat's score over the rounds played, and the round in progress."""
         totals = self.game.result().net
         if self.round is not None:
-            for s, v in enumerate(self.round.result().net if self.round.is_terminal else _net(self.round)):
+            for s, v in enumerate(
+                self.round.result().net if self.round.is_terminal else _net(self.round)
+            ):
                 totals[s] += v
         return totals
 
@@ -155,11 +157,16 @@ def resume(path: Path, compiled_for: Any) -> Session:
 
     sc, name, text = load_scenario(path)
     if sc.play is None or sc.rounds is None:
-        raise ScenarioError(f"{name} is not a game saved by rulekit play (it has no [play] table)", Loc(name, 1, 1))
+        raise ScenarioError(
+            f"{name} is not a game saved by rulekit play (it has no [play] table)", Loc(name, 1, 1)
+        )
     compiled, rules_ref = compiled_for(sc.rules, path)
     seats = [Seat(n, sc.play.bots.get(n)) for n in sc.seats]
     if sc.play.human is not None and sc.play.human not in sc.seats:
-        raise ScenarioError(f"play.human: no seat named '{sc.play.human}'", Loc(name, line_of(text, ("play",)) or 1, 1))
+        raise ScenarioError(
+            f"play.human: no seat named '{sc.play.human}'",
+            Loc(name, line_of(text, ("play",)) or 1, 1),
+        )
     session = Session(compiled, rules_ref, seats, sc.seed, sc.play.think_ms)
     first = sc.seats.index(sc.dealer) if isinstance(sc.dealer, str) else sc.dealer
     session.game.dealer = session.game.first = first
@@ -175,9 +182,13 @@ def resume(path: Path, compiled_for: Any) -> Session:
                 session.apply(action)
             except MoveError as err:
                 where = Loc(name, line_of(text, ("rounds", i, "moves", j)) or 1, 1)
-                raise ScenarioError(f"rounds[{i}].moves[{j}]: cannot replay '{text_move}': {err.message}", where) from None
+                raise ScenarioError(
+                    f"rounds[{i}].moves[{j}]: cannot replay '{text_move}': {err.message}", where
+                ) from None
         if rnd.is_terminal:
             session.finish_round()
         elif i + 1 < len(sc.rounds):
-            raise ScenarioError(f"rounds[{i}]: the round is not over, but another follows", Loc(name, 1, 1))
+            raise ScenarioError(
+                f"rounds[{i}]: the round is not over, but another follows", Loc(name, 1, 1)
+            )
     return session

@@ -64,7 +64,9 @@ class Terminal:
             return
         self.console.print(self._final())
         self.s.save(self.save_path)
-        self.console.print(f"the game is saved to {self.save_path} (it replays with rulekit test)", soft_wrap=True)
+        self.console.print(
+            f"the game is saved to {self.save_path} (it replays with rulekit test)", soft_wrap=True
+        )
 
     def _play(self) -> None:
         s = self.s
@@ -108,7 +110,11 @@ class Terminal:
 
     def _show(self, view: PlayerView) -> None:
         s = self.s
-        self.console.print(screen.table(view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds))
+        self.console.print(
+            screen.table(
+                view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds
+            )
+        )
         if s.seats[view.seat].bot is None:
             self.console.print(screen.hand_block(view))
 
@@ -137,7 +143,9 @@ class Terminal:
             try:
                 return self._parse(view, line)
             except UsageError as err:
-                self.console.print(f"✗ {err.message}" + (f" ({err.hint})" if err.hint else ""), style="red")
+                self.console.print(
+                    f"✗ {err.message}" + (f" ({err.hint})" if err.hint else ""), style="red"
+                )
 
     def _question(self, view: PlayerView) -> str:
         phase = view.phase
@@ -167,7 +175,11 @@ class Terminal:
         out = []
         for i, a in enumerate(actions, start=1):
             target = a - A.TAKE if A.TAKE <= a < A.JOIN else A.play_target(a)
-            out.append(f"{i}) {ix.short(ix.ids[target])}" if target is not None else f"{i}) {A.describe(a, ix)}")
+            out.append(
+                f"{i}) {ix.short(ix.ids[target])}"
+                if target is not None
+                else f"{i}) {A.describe(a, ix)}"
+            )
         return ", ".join(out)
 
     def _parse(self, view: PlayerView, line: str) -> int:
@@ -185,7 +197,9 @@ class Terminal:
         if phase in choices:
             action = choices[phase].get(words[0].lower())
             if action is None or len(words) > 1:
-                raise UsageError(f"'{line}' is not an answer here", hint=self._question(view).strip())
+                raise UsageError(
+                    f"'{line}' is not an answer here", hint=self._question(view).strip()
+                )
             return action
         if phase == TAKE:
             return self._pick_target(view, legal, words[0])
@@ -202,7 +216,9 @@ class Terminal:
         card = self._hand_card(view, words[0])
         options = [a for a in legal if A.is_play(a) and A.played_card(a) == card]
         if len(words) > 2:
-            raise UsageError(f"'{line}' is not a move", hint="a card, and the field card to take if two match")
+            raise UsageError(
+                f"'{line}' is not a move", hint="a card, and the field card to take if two match"
+            )
         if len(options) == 1:
             if len(words) == 2 and A.play_target(options[0]) is None:
                 raise UsageError("there is no choice of field card to make with that card")
@@ -219,7 +235,10 @@ class Terminal:
             return ix.bit[hand[int(word) - 1]]
         cid = ix.parse(word)
         if cid not in hand:
-            raise UsageError(f"you do not hold {ix.short(cid)}", hint=f"your hand: 1 to {len(hand)}, or a card's id or name")
+            raise UsageError(
+                f"you do not hold {ix.short(cid)}",
+                hint=f"your hand: 1 to {len(hand)}, or a card's id or name",
+            )
         return ix.bit[cid]
 
     def _pick_target(self, view: PlayerView, options: list[int], word: str) -> int:
@@ -231,7 +250,9 @@ class Terminal:
         for a, t in zip(options, targets, strict=True):
             if t is not None and ix.ids[t] == cid:
                 return a
-        raise UsageError(f"{ix.short(cid)} is not one of the cards to take", hint=self._options(view, options))
+        raise UsageError(
+            f"{ix.short(cid)} is not one of the cards to take", hint=self._options(view, options)
+        )
 
     # ------------------------------------------------------------ commands
     def _why(self, view: PlayerView) -> None:
@@ -250,11 +271,15 @@ class Terminal:
         bot = SearchAgent(f"hint:{view.turn}", think_ms=self.hint_ms)
         estimates = bot.evaluate(view)
         best = estimates[0]
-        self.console.print(f"the search bot would {A.describe(best.action, view.compiled.index)}", style="bold")
+        self.console.print(
+            f"the search bot would {A.describe(best.action, view.compiled.index)}", style="bold"
+        )
         if best.rollouts:
             self.console.print(
                 "  (it dealt the cards it cannot see at random and played each choice out with the greedy"
                 " bot; average result against the others:)"
             )
             for e in estimates[:4]:
-                self.console.print(f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}  over {e.rollouts} deals")
+                self.console.print(
+                    f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}  over {e.rollouts} deals"
+                )

@@ -1,0 +1,118 @@
+"""Exact odds of the dealt hands: the probability that one seat's hand counts each teyaku, and
+what the teyaku pay per round, by counting hands month by month (no sampling).
+
+The field multiplier is counted exactly too: given the light cards a hand holds, the field is
+any 6 of the other cards, so its expected multiplier follows from hypergeometric counts.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from math import comb
+from typing import Any
+
+from rulekit import ir
+from rulekit.engine.tables import CompiledRules
+from rulekit.errors import UsageError
+from rulekit.hands import HandSpace
+
+
+def expected_multiplier(rules: ir.Ruleset, held: list[int], hand: int, field: int) -> Fraction:
+    """The field's expected multiplier when the hand holds `held[j]` cards of tier j (the
+    tiers' card sets, disjoint), the field being `field` of the cards not in the hand."""
+    m = rules.multiplier
+    tiers = list(m.tiers)
+    groups = [set(t.cards) for t in tiers]
+    per_card = set(m.per_card)
+    if per_card and m.step:
+        groups.append(per_card - set().union(*groups) if groups else per_card)
+    remaining = len(rules.deck.cards) - hand
+    left = [len(g) - h for g, h in zip(groups, held, strict=True)]
+    others = remaining - sum(left)
+    total = comb(remaining, field)
+    expected = Fraction(0)
+    for ks in product(*(range(min(r, field) + 1) for r in left)):
+        rest = field - sum(ks)
+        if rest < 0 or rest > others:
+            continue
+        ways = comb(others, rest)
+        for k, r in zip(ks, left, strict=True):
+            ways *= comb(r, k)
+        factor = max([t.factor for t, k in zip(tiers, ks, strict=False) if k] or [1])
+        if per_card and m.step:
+            on_field = sum(k for g, k in zip(groups, ks, strict=True) if g & per_card)
+            factor += m.step * on_field
+        expected += Fraction(ways * factor, total)
+    return expected
+
+
+def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
+    """Per teyaku: the probability that a seat's dealt hand counts it, and its value; the chance
+    of no teyaku; the expected teyaku value and payment per round for one seat."""
+    if rules.teyaku is None:
+        raise UsageError(f"{rules.title} has no teyaku (dealt hands)")
+    seats = seats or rules.seats.min
+    deal = rules.deal_for(seats)
+    playing = rules.seats.playing(seats)
+    compiled = CompiledRules(rules)
+    table = compiled.teyaku
+    assert table is not None
+    space = HandSpace(rules.deck, rules.points)
+    conditions = [e.condition for e in rules.teyaku.entries]
+    tiers = [t.cards for t in rules.multiplier.tiers]
+    if rules.multiplier.per_card and rules.multiplier.step:
+        tiers.append(rules.multiplier.per_card)
+    if len(set().union(*map(set, tiers)) if tiers else set()) != sum(len(t) for t in tiers):
+        raise UsageError("odds: the multiplier's card sets overlap; the field cannot be counted")
+    terms, states = space.count(conditions, deal.hand, tiers)
+    total_hands = comb(len(rules.deck.cards), deal.hand)
+    counted: dict[str, int] = {}
+    none = 0
+    value_sum = Fraction(0)
+    payment_sum = Fraction(0)
+    mult_cache: dict[tuple[int, ...], Fraction] = {}
+    base = 1 + len(terms.masks) - len(tiers)  # the tier counts are the last masks of the state
+    for state, ways in states.items():
+        hits = sum(1 << i for i, c in enumerate(conditions) if space.holds(c, state, terms))
+        chosen = table.counted(hits, 0)
+        if not chosen:
+            none += ways
+            continue
+        value = sum(table.values[i] for i in chosen)
+        for i in chosen:
+            counted[table.names[i]] = counted.get(table.names[i], 0) + ways
+        held = tuple(state[base : base + len(tiers)])
+        if held not in mult_cache:
+            mult_cache[held] = expected_multiplier(rules, list(held), deal.hand, deal.field)
+        value_sum += ways * value
+        payment_sum += ways * value * mult_cache[held]
+    p = Fraction(1, total_hands)
+    entries = [
+        {
+            "name": e.name,
+            "label": e.label,
+            "value": e.value,
+            "probability": float(counted.get(e.name, 0) * p),
+            "one_in": float(Fraction(total_hands, counted[e.name]))
+            if counted.get(e.name)
+            else None,
+            "hands": counted.get(e.name, 0),
+        }
+        for e in rules.teyaku.entries
+    ]
+    expected_value = value_sum * p
+    payment = payment_sum * p * (playing - 1)
+    return {
+        "rules": rules.title,
+        "hand": deal.hand,
+        "field": deal.field,
+        "players": playing,
+        "hands": total_hands,
+        "teyaku": entries,
+        "no_teyaku": float(none * p),
+        "any_teyaku": float(1 - none * p),
+        "expected_value": float(expected_value),
+        "expected_payment": float(payment),
+        "expected_payment_table": float(payment * playing),
+    }

@@ -1,0 +1,202 @@
+"""Comparing variants: common random numbers, paired differences, reports a browser renders,
+diff from the IR, exact odds that simulation agrees with, and the Dask backend."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulekit.cli import cli
+from rulekit.diff import diff
+from rulekit.engine.round import Round
+from rulekit.errors import UsageError
+from rulekit.lang import load_rules
+from rulekit.odds import teyaku_odds
+from rulekit.sim.compare import compare
+from tests.conftest import compiled, rules
+
+HOUSE = 'extends "hachihachi/fudawiki"\nteyaku\n  triple 12\n  red: ribbons = 2 and plains = 5\n'
+
+
+def house(tmp_path: Path) -> Path:
+    path = tmp_path / "house.rk"
+    path.write_text(HOUSE, encoding="utf-8")
+    return path
+
+
+def test_a_variant_against_itself_differs_by_exactly_nothing() -> None:
+    r = rules("hachihachi")
+    result = compare([r, r], ["a", "b"], rounds=300, seed=4)
+    for figure, d in result["differences"][0]["figures"].items():
+        assert d["mean"] == 0 and not d["significant"], figure
+    assert result["variants"][0]["position"] == result["variants"][1]["position"]
+
+
+def test_the_same_deals_and_the_report_of_a_house_rule(tmp_path: Path) -> None:
+    result = compare([rules("hachihachi"), load_rules(house(tmp_path))], ["fudawiki", "house"], rounds=600, seed=1)
+    a, b = result["variants"]
+    assert a["rounds"] == b["rounds"] == 600
+    assert a["teyaku"]["three_pairs"]["count"] == b["teyaku"]["three_pairs"]["count"]  # same deals
+    assert a["teyaku"]["red"]["count"] > b["teyaku"]["red"]["count"]  # Red is rarer
+    # a Triple pays 12 instead of 10: its average payment rises by a fifth
+    ratio = b["teyaku"]["triple"]["average_payment"] / a["teyaku"]["triple"]["average_payment"]
+    assert ratio == pytest.approx(1.2, rel=0.01)
+    d = result["differences"][0]["figures"]
+    assert set(d) >= {"position 0", "position 1", "position 2", "teyaku", "turns", "decisiveness"}
+    assert d["teyaku"]["significant"] and d["teyaku"]["mean"] < 0
+    for v in result["variants"]:
+        assert {"spread", "fairness", "decisiveness", "continuation", "ended_by", "histogram"} <= set(v)
+
+
+def test_jobs_give_the_same_comparison_as_one_job() -> None:
+    args = dict(rounds=450, seed=9, seats=4)
+    one = compare([rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=1, **args)  # type: ignore[arg-type]
+    two = compare([rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=2, **args)  # type: ignore[arg-type]
+    one.pop("seconds")
+    two.pop("seconds")
+    assert one == two
+
+
+def test_compare_refuses_what_cannot_be_compared() -> None:
+    with pytest.raises(UsageError, match="cannot seat 4"):
+        compare([rules("hachihachi"), rules("hachihachi/kirisame")], ["a", "b"], seats=4, rounds=10)
+    with pytest.raises(UsageError, match="two variants or more"):
+        compare([rules("hachihachi")], ["a"], rounds=10)
+
+
+def test_compare_command_json_report_and_plot(tmp_path: Path) -> None:
+    report, plot = tmp_path / "r.html", tmp_path / "r.png"
+    args = ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "300", "--json"]
+    result = CliRunner().invoke(cli, [*args, "--report", str(report), "--plot", str(plot)])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {"rounds", "seats", "bots", "variants", "differences"} <= set(data)
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = report.read_text(encoding="utf-8")
+    assert text.count("<table>") >= 5 and text.count("data:image/png;base64,") == 3
+    md = tmp_path / "r.md"
+    CliRunner().invoke(cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "200", "--report", str(md)])
+    assert md.read_text(encoding="utf-8").startswith("# Comparing hachihachi")
+    bad = CliRunner().invoke(cli, ["compare", "hachihachi", "hachihachi", "--rounds", "50", "--report", "x.pdf"])
+    assert bad.exit_code == 1 and "FILE.html or FILE.md" in bad.stderr
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
+def test_the_html_report_renders_its_tables_and_images_in_a_browser(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "300", "--report", str(report)])
+    assert result.exit_code == 0, result.stderr
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run(
+            [
+                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                f"--user-data-dir={profile}", "--virtual-time-budget=5000", "--dump-dom", report.as_uri(),
+            ],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    body = re.search(r"<body[^>]*>", dom.stdout)
+    assert body is not None, dom.stdout[:500]
+    assert 'data-images="3"' in body.group(0)  # all three plots decoded and laid out
+    tables = re.search(r'data-tables="(\d+)"', body.group(0))
+    assert tables is not None and int(tables.group(1)) >= 5
+
+
+def test_diff_of_a_house_rule_against_its_parent_is_exactly_its_overrides(tmp_path: Path) -> None:
+    changes = diff(rules("hachihachi"), load_rules(house(tmp_path)))
+    assert [(c.section, c.what, c.before, c.after) for c in changes] == [
+        ("teyaku", "red condition", "ribbons >= 2 and rest plain", "ribbons = 2 and plains = 5"),
+        ("teyaku", "triple value", "10", "12"),
+    ]
+    assert diff(rules("hachihachi"), rules("hachihachi")) == []
+
+
+def test_diff_fudawiki_kirisame_lists_what_the_sources_disagree_on() -> None:
+    changes = {(c.section, c.what): (c.before, c.after) for c in diff(rules("hachihachi"), rules("hachihachi/kirisame"))}
+    assert changes[("round", "seats.max")] == ("6", "3")
+    assert changes[("round", "continuation.paid")] == ("made", "stop")
+    assert changes[("round", "continuation.if_unfinished")] == ("keep", "pay_half")
+    assert changes[("round", "liability.yaku")] == ("none", "red_poems, blue_poems, four_lights")
+    assert changes[("yaku", "four_lights value")] == ("50", "120")
+    assert ("teyaku", "two_three") in changes and ("yaku", "simple_16") in changes
+    assert ("yaku", "boar_deer_butterflies") in changes  # kirisame has no inoshikacho
+
+
+def test_diff_command_markdown() -> None:
+    result = CliRunner().invoke(cli, ["diff", "sakura", "sakura/round-wins", "--format", "markdown"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# sakura -> sakura/round-wins")
+    assert "count.method: points -> round_wins" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["hachihachi/fudawiki", "hachihachi/kirisame"])
+def test_odds_agree_with_simulation(name: str) -> None:
+    odds = teyaku_odds(rules(name))
+    assert sum(e["probability"] for e in odds["teyaku"]) + odds["no_teyaku"] == pytest.approx(1)
+    c = compiled(name)
+    table = c.teyaku
+    assert table is not None
+    deals = 9000
+    seen: dict[str, int] = {}
+    received = 0.0
+    received_squares = 0.0
+    hands = 0
+    for i in range(deals):
+        rnd = Round(c, 3, 0, seed="odds", deal_no=i)
+        if rnd.void:
+            continue
+        for s in range(3):
+            hands += 1
+            names = [table.names[k] for k in rnd.teyaku_counted.get(s, ())]
+            for n in names:
+                seen[n] = seen.get(n, 0) + 1
+            got = float(sum(p.amount for p in rnd.ledger if p.payee == s and p.reason == "teyaku"))
+            received += got
+            received_squares += got * got
+    for e in odds["teyaku"]:
+        expected = e["probability"] * hands
+        if expected < 30:
+            continue
+        sigma = math.sqrt(hands * e["probability"] * (1 - e["probability"]))
+        assert abs(seen.get(e["name"], 0) - expected) < 4 * sigma, e["name"]
+    mean = received / hands
+    sd = math.sqrt(received_squares / hands - mean * mean)
+    assert abs(mean - odds["expected_payment"]) < 4 * sd / math.sqrt(hands)
+
+
+def test_odds_command() -> None:
+    result = CliRunner().invoke(cli, ["odds", "hachihachi", "--json"])
+    data = json.loads(result.stdout)
+    assert data["hands"] == math.comb(48, 7)
+    triple = next(e for e in data["teyaku"] if e["name"] == "triple")
+    assert triple["probability"] == pytest.approx(0.0549, abs=0.0005)
+    assert CliRunner().invoke(cli, ["odds", "koikoi"]).exit_code == 1  # no teyaku in Koi-Koi
+
+
+def test_the_dask_backend_gives_the_local_numbers() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    variants = [rules("hachihachi"), rules("hachihachi/kirisame")]
+    local = compare(variants, ["a", "b"], rounds=400, seed=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = compare(variants, ["a", "b"], rounds=400, seed=2, backend="dask", scheduler=cluster.scheduler_address)
+    local.pop("seconds")
+    remote.pop("seconds")
+    assert remote == local
+
+
+def test_the_dask_backend_needs_a_scheduler() -> None:
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(UsageError, match="needs --scheduler"):
+        compare([rules("hachihachi"), rules("hachihachi")], ["a", "b"], rounds=10, backend="dask")
