@@ -1,6 +1,6 @@
 """How strong is the search bot? It plays against greedy and against random bots.
 
-    python benchmarks/bench_strength.py [--rounds 2000] [--rollouts 300] [--jobs 2]
+    python benchmarks/bench_strength.py [--rounds 2000] [--rollouts 400] [--think-ms 190] [--jobs 2]
 
 Each deal is played once with the search bot in every seat in turn (the other seats all
 greedy, or all random): the same deals both ways. A round's figure for the search bot is its
@@ -31,8 +31,8 @@ GAMES = [("hachihachi/fudawiki", 3), ("koikoi/sloper", 2), ("sakura/hawaii", 3)]
 class TimedSearch(SearchAgent):
     """The search bot, timing each decision it makes."""
 
-    def __init__(self, seed: str, rollouts: int) -> None:
-        super().__init__(seed, rollouts=rollouts)
+    def __init__(self, seed: str, rollouts: int, think_ms: float) -> None:
+        super().__init__(seed, rollouts=rollouts, think_ms=think_ms)
         self.times: list[float] = []
 
     def act(self, view: PlayerView) -> int:
@@ -42,14 +42,14 @@ class TimedSearch(SearchAgent):
         return action
 
 
-def play_deal(args: tuple[str, int, str, int, int]) -> tuple[float, float, list[float]]:
+def play_deal(args: tuple[str, int, str, int, int, float]) -> tuple[float, float, list[float]]:
     """One deal, the search bot in each seat in turn: (advantage, search net, decision times)."""
-    name, seats, opponent, deal, rollouts = args
+    name, seats, opponent, deal, rollouts, think_ms = args
     c = CompiledRules(load_rules(name))
     advantages, nets, times = [], [], []
     for k in range(seats):
         agents = [make_agent(opponent, f"{deal}:{s}") for s in range(seats)]
-        search = TimedSearch(f"{deal}:{k}", rollouts)
+        search = TimedSearch(f"{deal}:{k}", rollouts, think_ms)
         agents[k] = search
         rnd = Round(c, seats, deal % seats, seed="strength", deal_no=deal)
         views = [PlayerView(rnd, s) for s in range(seats)]
@@ -61,9 +61,11 @@ def play_deal(args: tuple[str, int, str, int, int]) -> tuple[float, float, list[
     return statistics.mean(advantages), statistics.mean(nets), times
 
 
-def measure(name: str, seats: int, opponent: str, rounds: int, rollouts: int, jobs: int) -> dict[str, object]:
+def measure(
+    name: str, seats: int, opponent: str, rounds: int, rollouts: int, think_ms: float, jobs: int
+) -> dict[str, object]:
     deals = math.ceil(rounds / seats)
-    work = [(name, seats, opponent, d, rollouts) for d in range(deals)]
+    work = [(name, seats, opponent, d, rollouts, think_ms) for d in range(deals)]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(play_deal, work, chunksize=4))
@@ -90,22 +92,25 @@ def measure(name: str, seats: int, opponent: str, rounds: int, rollouts: int, jo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--rollouts", type=int, default=300)
+    parser.add_argument("--rollouts", type=int, default=400)
+    parser.add_argument("--think-ms", type=float, default=190, help="the time cap per decision")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     rows = []
-    print("| game | seats | against | rounds | search advantage per round | search net per round | ms per decision |")
+    columns = ["game", "seats", "against", "rounds", "search advantage per round"]
+    columns += ["search net per round", "ms per decision"]
+    print("| " + " | ".join(columns) + " |")
     print("|---|---|---|---|---|---|---|")
     for name, seats in GAMES:
         for opponent in ("greedy", "random"):
-            r = measure(name, seats, opponent, args.rounds, args.rollouts, args.jobs)
+            r = measure(name, seats, opponent, args.rounds, args.rollouts, args.think_ms, args.jobs)
             rows.append(r)
-            print(
-                f"| {name} | {seats} | {opponent} | {r['rounds']} | {r['advantage']:+.2f} ± {r['advantage_ci95']:.2f}"
-                f" | {r['net']:+.2f} ± {r['net_ci95']:.2f} | {r['ms_per_decision']:.0f} (max {r['ms_per_decision_max']:.0f}) |",
-                flush=True,
-            )
+            cells = [name, str(seats), opponent, str(r["rounds"])]
+            cells.append(f"{r['advantage']:+.2f} ± {r['advantage_ci95']:.2f}")
+            cells.append(f"{r['net']:+.2f} ± {r['net_ci95']:.2f}")
+            cells.append(f"{r['ms_per_decision']:.0f} (max {r['ms_per_decision_max']:.0f})")
+            print("| " + " | ".join(cells) + " |", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=2)

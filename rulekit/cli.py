@@ -446,8 +446,9 @@ def compare(
 
     console = _stdout()
     console.print(
-        f"[bold]{result['rounds']} rounds[/] of each variant on the same deals, {result['seats']} seats,"
-        f" bots {', '.join(result['bots'])}, seed {result['seed']} ({result['seconds']:.1f} s)"
+        f"[bold]{result['rounds']} rounds[/] of each variant on the same deals,"
+        f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"
+        f" ({result['seconds']:.1f} s)"
     )
     for title, header, rows in tables(result):
         t = RichTable(*header, title=title, title_justify="left", header_style="bold")
@@ -597,7 +598,8 @@ def play(
 
     from rulekit.engine.tables import CompiledRules
     from rulekit.lang import find_rules
-    from rulekit.play.session import Seat, Session, resume as resume_session
+    from rulekit.play.session import Seat, Session
+    from rulekit.play.session import resume as resume_session
     from rulekit.play.terminal import Terminal
     from rulekit.scenario.record import NAMES
 

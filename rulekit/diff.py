@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from rulekit import ir
 
 MECHANICS = (
@@ -105,7 +107,7 @@ def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 
 def _flat(prefix: str, value: Any) -> dict[str, Any]:
     """A mechanic as dotted paths to plain values."""
-    if isinstance(value, ir.BaseModel):
+    if isinstance(value, BaseModel):
         value = value.model_dump()
     if isinstance(value, dict):
         out: dict[str, Any] = {}
@@ -121,6 +123,13 @@ def _show(v: Any, rules: ir.Ruleset) -> str:
             return _names(rules, tuple(v))
         return ", ".join(str(x) for x in v) or "none"
     return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _tier(t: ir.Tier | None, rules: ir.Ruleset) -> str | None:
+    if t is None:
+        return None
+    carry = f"; carry if {t.carry_at} or more" if t.carry_at else ""
+    return f"any of {_names(rules, t.cards)}{carry}"
 
 
 def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
@@ -160,16 +169,9 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
     ta = {t.factor: t for t in a.multiplier.tiers}
     tb = {t.factor: t for t in b.multiplier.tiers}
     for f in sorted(ta.keys() | tb.keys(), reverse=True):
-        x, y = ta.get(f), tb.get(f)
-
-        def tier(t: ir.Tier | None, rules: ir.Ruleset) -> str | None:
-            if t is None:
-                return None
-            carry = f"; carry if {t.carry_at} or more" if t.carry_at else ""
-            return f"any of {_names(rules, t.cards)}{carry}"
-
-        if tier(x, a) != tier(y, b):
-            out.append(Change("multiplier", f"x{f}", tier(x, a), tier(y, b)))
+        before, after = _tier(ta.get(f), a), _tier(tb.get(f), b)
+        if before != after:
+            out.append(Change("multiplier", f"x{f}", before, after))
     if (a.multiplier.step, a.multiplier.per_card) != (b.multiplier.step, b.multiplier.per_card):
         out.append(
             Change(

@@ -41,7 +41,12 @@ def test_a_variant_against_itself_differs_by_exactly_nothing() -> None:
 
 
 def test_the_same_deals_and_the_report_of_a_house_rule(tmp_path: Path) -> None:
-    result = compare([rules("hachihachi"), load_rules(house(tmp_path))], ["fudawiki", "house"], rounds=600, seed=1)
+    result = compare(
+        [rules("hachihachi"), load_rules(house(tmp_path))],
+        ["fudawiki", "house"],
+        rounds=600,
+        seed=1,
+    )
     a, b = result["variants"]
     assert a["rounds"] == b["rounds"] == 600
     assert a["teyaku"]["three_pairs"]["count"] == b["teyaku"]["three_pairs"]["count"]  # same deals
@@ -53,13 +58,24 @@ def test_the_same_deals_and_the_report_of_a_house_rule(tmp_path: Path) -> None:
     assert set(d) >= {"position 0", "position 1", "position 2", "teyaku", "turns", "decisiveness"}
     assert d["teyaku"]["significant"] and d["teyaku"]["mean"] < 0
     for v in result["variants"]:
-        assert {"spread", "fairness", "decisiveness", "continuation", "ended_by", "histogram"} <= set(v)
+        assert {
+            "spread",
+            "fairness",
+            "decisiveness",
+            "continuation",
+            "ended_by",
+            "histogram",
+        } <= set(v)
 
 
 def test_jobs_give_the_same_comparison_as_one_job() -> None:
     args = dict(rounds=450, seed=9, seats=4)
-    one = compare([rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=1, **args)  # type: ignore[arg-type]
-    two = compare([rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=2, **args)  # type: ignore[arg-type]
+    one = compare(
+        [rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=1, **args
+    )  # type: ignore[arg-type]
+    two = compare(
+        [rules("hachihachi"), rules("hachihachi/wikipedia-draft")], ["a", "b"], jobs=2, **args
+    )  # type: ignore[arg-type]
     one.pop("seconds")
     two.pop("seconds")
     assert one == two
@@ -83,9 +99,13 @@ def test_compare_command_json_report_and_plot(tmp_path: Path) -> None:
     text = report.read_text(encoding="utf-8")
     assert text.count("<table>") >= 5 and text.count("data:image/png;base64,") == 3
     md = tmp_path / "r.md"
-    CliRunner().invoke(cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "200", "--report", str(md)])
+    CliRunner().invoke(
+        cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "200", "--report", str(md)]
+    )
     assert md.read_text(encoding="utf-8").startswith("# Comparing hachihachi")
-    bad = CliRunner().invoke(cli, ["compare", "hachihachi", "hachihachi", "--rounds", "50", "--report", "x.pdf"])
+    bad = CliRunner().invoke(
+        cli, ["compare", "hachihachi", "hachihachi", "--rounds", "50", "--report", "x.pdf"]
+    )
     assert bad.exit_code == 1 and "FILE.html or FILE.md" in bad.stderr
 
 
@@ -95,14 +115,19 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
 def test_the_html_report_renders_its_tables_and_images_in_a_browser(tmp_path: Path) -> None:
     report = tmp_path / "report.html"
-    result = CliRunner().invoke(cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "300", "--report", str(report)])
+    result = CliRunner().invoke(
+        cli,
+        ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "300", "--report", str(report)],
+    )
     assert result.exit_code == 0, result.stderr
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
             [
-                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--virtual-time-budget=5000", "--dump-dom", report.as_uri(),
+                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}", "--virtual-time-budget=5000", "--dump-dom",
+                report.as_uri(),
             ],
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
@@ -124,7 +149,10 @@ def test_diff_of_a_house_rule_against_its_parent_is_exactly_its_overrides(tmp_pa
 
 
 def test_diff_fudawiki_kirisame_lists_what_the_sources_disagree_on() -> None:
-    changes = {(c.section, c.what): (c.before, c.after) for c in diff(rules("hachihachi"), rules("hachihachi/kirisame"))}
+    changes = {
+        (c.section, c.what): (c.before, c.after)
+        for c in diff(rules("hachihachi"), rules("hachihachi/kirisame"))
+    }
     assert changes[("round", "seats.max")] == ("6", "3")
     assert changes[("round", "continuation.paid")] == ("made", "stop")
     assert changes[("round", "continuation.if_unfinished")] == ("keep", "pay_half")
@@ -135,7 +163,9 @@ def test_diff_fudawiki_kirisame_lists_what_the_sources_disagree_on() -> None:
 
 
 def test_diff_command_markdown() -> None:
-    result = CliRunner().invoke(cli, ["diff", "sakura", "sakura/round-wins", "--format", "markdown"])
+    result = CliRunner().invoke(
+        cli, ["diff", "sakura", "sakura/round-wins", "--format", "markdown"]
+    )
     assert result.exit_code == 0
     assert result.stdout.startswith("# sakura -> sakura/round-wins")
     assert "count.method: points -> round_wins" in result.stdout
@@ -189,8 +219,17 @@ def test_the_dask_backend_gives_the_local_numbers() -> None:
     distributed = pytest.importorskip("dask.distributed")
     variants = [rules("hachihachi"), rules("hachihachi/kirisame")]
     local = compare(variants, ["a", "b"], rounds=400, seed=2)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        remote = compare(variants, ["a", "b"], rounds=400, seed=2, backend="dask", scheduler=cluster.scheduler_address)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = compare(
+            variants,
+            ["a", "b"],
+            rounds=400,
+            seed=2,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+        )
     local.pop("seconds")
     remote.pop("seconds")
     assert remote == local

@@ -23,7 +23,9 @@ from tests.conftest import compiled
 GAMES = [("hachihachi", []), ("koikoi", []), ("sakura", ["--seats", "3"])]
 
 
-def rulekit(args: list[str], lines: list[str], cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+def rulekit(
+    args: list[str], lines: list[str], cwd: Path, timeout: float = 240
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "120"}
     return subprocess.run(
         [sys.executable, "-m", "rulekit", *args],
@@ -38,9 +40,23 @@ def rulekit(args: list[str], lines: list[str], cwd: Path, timeout: float = 240) 
 
 
 @pytest.mark.parametrize(("game", "extra"), GAMES)
-def test_a_whole_game_typed_in_with_a_save_and_a_resume(tmp_path: Path, game: str, extra: list[str]) -> None:
+def test_a_whole_game_typed_in_with_a_save_and_a_resume(
+    tmp_path: Path, game: str, extra: list[str]
+) -> None:
     save = tmp_path / "game.scenario.toml"
-    args = ["play", game, *extra, "--bots", "greedy,random", "--seed", "5", "--save", str(save), "--think-ms", "20"]
+    args = [
+        "play",
+        game,
+        *extra,
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "5",
+        "--save",
+        str(save),
+        "--think-ms",
+        "20",
+    ]
     first = rulekit(args, ["xyz", "99", "hint", "why", "help", *["1"] * 6], tmp_path)
     assert first.returncode == 0, first.stderr
     out = first.stdout
@@ -64,7 +80,19 @@ def test_a_whole_game_typed_in_with_a_save_and_a_resume(tmp_path: Path, game: st
 def test_ctrl_c_saves_the_game_and_says_how_to_resume(tmp_path: Path) -> None:
     save = tmp_path / "interrupted.scenario.toml"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rulekit", "play", "hachihachi", "--bots", "greedy", "--seed", "2", "--save", str(save)],
+        [
+            sys.executable,
+            "-m",
+            "rulekit",
+            "play",
+            "hachihachi",
+            "--bots",
+            "greedy",
+            "--seed",
+            "2",
+            "--save",
+            str(save),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -93,7 +121,19 @@ def test_ctrl_c_saves_the_game_and_says_how_to_resume(tmp_path: Path) -> None:
 
 def test_watching_bots_play(tmp_path: Path) -> None:
     result = rulekit(
-        ["play", "koikoi", "--watch", "--bots", "greedy,random", "--delay", "0", "--seed", "1", "--save", str(tmp_path / "w.scenario.toml")],
+        [
+            "play",
+            "koikoi",
+            "--watch",
+            "--bots",
+            "greedy,random",
+            "--delay",
+            "0",
+            "--seed",
+            "1",
+            "--save",
+            str(tmp_path / "w.scenario.toml"),
+        ],
         [],
         tmp_path,
     )
@@ -141,7 +181,9 @@ def test_the_search_bot_decides_from_what_it_may_see_only(game: str) -> None:
         assert twin.hands != rnd.hands
         a = SearchAgent("same", rollouts=40).evaluate(PlayerView(rnd, 0))
         b = SearchAgent("same", rollouts=40).evaluate(PlayerView(twin, 0))
-        assert [(e.action, round(e.mean, 9)) for e in a] == [(e.action, round(e.mean, 9)) for e in b]
+        assert [(e.action, round(e.mean, 9)) for e in a] == [
+            (e.action, round(e.mean, 9)) for e in b
+        ]
         decisions += 1
     assert decisions >= 3
 

@@ -5,7 +5,8 @@ For each legal action it samples the hidden cards consistently with what the pla
 greedy policy for everyone, and keeps the action whose outcomes average best. The outcome is
 the player's (or his team's) result against the others' average, so the same objective serves
 zero-sum payments and score-style counts. The budget is a number of rollouts per decision
-(deterministic), or a time limit (--think-ms).
+(deterministic) and, if given, a time limit (--think-ms): the search stops at whichever comes
+first, so no decision takes longer than the limit.
 """
 
 from __future__ import annotations
@@ -92,10 +93,7 @@ class SearchAgent:
                 totals[action] += self._play_out(rnd, seat)
                 counts[action] += 1
             done += len(legal)
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif done >= budget:
+            if done >= budget or (deadline is not None and time.perf_counter() >= deadline):
                 break
         estimates = [
             Estimate(a, totals[a] / counts[a] if counts[a] else float("-inf"), counts[a])

@@ -120,6 +120,11 @@ class PlayerView:
         return list(self._r.made_value)
 
     @property
+    def continues(self) -> list[int]:
+        """How many times each player continued this round."""
+        return list(self._r.continues)
+
+    @property
     def continuing(self) -> list[bool]:
         return list(self._r.continuing)
 

@@ -46,7 +46,9 @@ class Session:
         self.agents = {}
         for i, seat in enumerate(self.seats):
             if seat.bot == "search":
-                self.agents[i] = SearchAgent(f"{self.seed}:{i}", think_ms=self.think_ms or 150)
+                self.agents[i] = SearchAgent(
+                    f"{self.seed}:{i}", rollouts=2000, think_ms=self.think_ms or 150
+                )
             elif seat.bot is not None:
                 self.agents[i] = make_agent(seat.bot, f"{self.seed}:{i}")
 

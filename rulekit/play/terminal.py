@@ -17,6 +17,7 @@ from rulekit.engine.view import PlayerView
 from rulekit.errors import UsageError
 from rulekit.play import screen
 from rulekit.play.session import Session
+from rulekit.scenario.runner import amount_text
 
 HELP = """\
 Pick a card by its position in your hand (1, 2, ...), its id (10) or its name (crane).
@@ -105,7 +106,7 @@ class Terminal:
         order = sorted(range(len(totals)), key=lambda i: -totals[i])
         lines = ["", "game over"]
         for i in order:
-            lines.append(f"  {self.s.names[i]:>10}  {screen.amount_text(totals[i])}")
+            lines.append(f"  {self.s.names[i]:>10}  {amount_text(totals[i])}")
         return "\n".join(lines)
 
     def _show(self, view: PlayerView) -> None:
@@ -165,9 +166,9 @@ class Terminal:
         cont = rules.continuation
         made = view.made_value[view.seat]
         if cont.paid == "stop":
-            koi = 1  # the n-th yaku after continuing is counted by the engine when paying
-            others = len(view.order) - 1
-            return f"you have made {made}; stopping now pays you {made * koi * view.multiplier * others}."
+            koi = view.continues[view.seat] + 1 if cont.multiplier_per_yaku else 1
+            pays = made * koi * view.multiplier * (len(view.order) - 1)
+            return f"you have made {made}; stopping now pays you {pays}."
         return "you have been paid for your yaku; stopping ends the round."
 
     def _options(self, view: PlayerView, actions: list[int]) -> str:
@@ -186,12 +187,14 @@ class Terminal:
         legal = view.legal_actions()
         words = line.replace(",", " ").split()
         phase = view.phase
+        join, fold, swap, keep = A.JOIN, A.FOLD, A.SWAP, A.KEEP
+        stop, more = A.STOP, A.CONTINUE
         choices = {
-            FOLD: {"join": A.JOIN, "j": A.JOIN, "fold": A.FOLD, "f": A.FOLD, "1": A.JOIN, "2": A.FOLD},
-            SWAP: {"swap": A.SWAP, "s": A.SWAP, "keep": A.KEEP, "k": A.KEEP, "1": A.SWAP, "2": A.KEEP},
+            FOLD: {"join": join, "j": join, "1": join, "fold": fold, "f": fold, "2": fold},
+            SWAP: {"swap": swap, "s": swap, "1": swap, "keep": keep, "k": keep, "2": keep},
             DECIDE: {
-                "stop": A.STOP, "s": A.STOP, "1": A.STOP,
-                "continue": A.CONTINUE, "c": A.CONTINUE, "koi": A.CONTINUE, "sage": A.CONTINUE, "2": A.CONTINUE,
+                "stop": stop, "s": stop, "1": stop,
+                "continue": more, "c": more, "koi": more, "sage": more, "2": more,
             },
         }  # fmt: skip
         if phase in choices:
@@ -268,7 +271,7 @@ class Terminal:
             self.console.print("  " + line)
 
     def _hint(self, view: PlayerView) -> None:
-        bot = SearchAgent(f"hint:{view.turn}", think_ms=self.hint_ms)
+        bot = SearchAgent(f"hint:{view.turn}", rollouts=2000, think_ms=self.hint_ms)
         estimates = bot.evaluate(view)
         best = estimates[0]
         self.console.print(
@@ -276,10 +279,11 @@ class Terminal:
         )
         if best.rollouts:
             self.console.print(
-                "  (it dealt the cards it cannot see at random and played each choice out with the greedy"
-                " bot; average result against the others:)"
+                "  (it dealt the cards it cannot see at random and played each choice out"
+                " with the greedy bot; average result against the others:)"
             )
             for e in estimates[:4]:
                 self.console.print(
-                    f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}  over {e.rollouts} deals"
+                    f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}"
+                    f"  over {e.rollouts} deals"
                 )

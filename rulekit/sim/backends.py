@@ -20,11 +20,11 @@ def dask_map(fn: Callable[[Any], Any], work: list[Any], scheduler: str | None) -
     if not scheduler:
         raise UsageError("--backend dask needs --scheduler ADDRESS (tcp://host:8786)")
     try:
-        client = Client(scheduler, timeout=20)
+        client = Client(scheduler, timeout=20)  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     try:
         futures = client.map(fn, work, pure=False)
-        yield from client.gather(futures)
+        yield from client.gather(futures)  # type: ignore[no-untyped-call]
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]

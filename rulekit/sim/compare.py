@@ -164,11 +164,11 @@ class ComparePart:
     diffs: list[dict[str, Moments]]  # for variants 1.., against variant 0
 
     def merge(self, o: ComparePart) -> None:
-        for a, b in zip(self.tallies, o.tallies, strict=True):
-            a.merge(b)
-        for a, b in zip(self.diffs, o.diffs, strict=True):
-            for k, m in b.items():
-                a.setdefault(k, Moments()).merge(m)
+        for tally, other in zip(self.tallies, o.tallies, strict=True):
+            tally.merge(other)
+        for mine, theirs in zip(self.diffs, o.diffs, strict=True):
+            for k, m in theirs.items():
+                mine.setdefault(k, Moments()).merge(m)
 
 
 def _play(
@@ -201,14 +201,14 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
             t.voids += voids
             dealer = result.dealer
             by_position = [float(result.net[(dealer + k) % n]) for k in range(n)]
-            for k, x in enumerate(by_position):
-                t.position[k].add(x)
-                t.batch_position[i % BATCHES][k].add(x)
-            for x in result.net:
-                t.histogram[round(float(x))] += 1
+            for pos, x in enumerate(by_position):
+                t.position[pos].add(x)
+                t.batch_position[i % BATCHES][pos].add(x)
+            for amount in result.net:
+                t.histogram[round(float(amount))] += 1
             f = round_figures(result)
-            for k, x in f.items():
-                t.figures[k].add(x)
+            for key, value in f.items():
+                t.figures[key].add(value)
             t.ended[result.ended_by] += 1
             for names in result.teyaku.values():
                 t.teyaku.update(names)
@@ -225,10 +225,10 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
         for v in range(1, len(compiled)):
             position, f = figures[v]
             d = part.diffs[v - 1]
-            for k in range(n):
-                d.setdefault(f"position {k}", Moments()).add(position[k] - base_position[k])
-            for k in PER_ROUND:
-                d.setdefault(k, Moments()).add(f[k] - base[k])
+            for pos in range(n):
+                d.setdefault(f"position {pos}", Moments()).add(position[pos] - base_position[pos])
+            for key in PER_ROUND:
+                d.setdefault(key, Moments()).add(f[key] - base[key])
     return part
 
 
@@ -306,9 +306,9 @@ def compare(
         parts = pool.map(_worker, work)
     else:
         parts = (run_part(*w) for w in work)
-    for (_, a, b), part in zip(work, parts, strict=True):
+    for (_, first, last), part in zip(work, parts, strict=True):
         total.merge(part)
-        done += b - a
+        done += last - first
         if progress:
             progress(done, rounds)
     if backend != "dask" and jobs > 1:

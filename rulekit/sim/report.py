@@ -172,10 +172,14 @@ def to_html(result: dict[str, Any]) -> str:
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>rulekit comparison</title>",
         "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
+        "table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}img{max-width:100%}</style>",
+        # On load, the page notes how many images decoded and how many tables it holds
+        # (the browser test reads them).
         "<script>window.addEventListener('load',function(){var b=document.body;"
-        "b.dataset.images=Array.prototype.filter.call(document.images,function(i){return i.complete&&i.naturalWidth>0}).length;"
+        "b.dataset.images=Array.prototype.filter.call(document.images,"
+        "function(i){return i.complete&&i.naturalWidth>0}).length;"
         "b.dataset.tables=document.querySelectorAll('table').length;});</script>",
         "</head><body>",
         f"<h1>Comparing {html.escape(' / '.join(v['rules'] for v in result['variants']))}</h1>",
@@ -190,9 +194,8 @@ def to_html(result: dict[str, Any]) -> str:
         parts.append("</table>")
     for title, png in figures(result):
         data = base64.b64encode(png).decode()
-        parts.append(
-            f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' src='data:image/png;base64,{data}'>"
-        )
+        name = html.escape(title)
+        parts.append(f"<h2>{name}</h2><img alt='{name}' src='data:image/png;base64,{data}'>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
