@@ -620,11 +620,9 @@ def play(
             )
         ruleset = _load(rules)
         n = seats or ruleset.seats.min
-        if not ruleset.seats.min <= n <= ruleset.seats.max:
-            allowed = f"{ruleset.seats.min}" + (
-                f" to {ruleset.seats.max}" if ruleset.seats.max != ruleset.seats.min else ""
-            )
-            raise UsageError(f"{ruleset.title} seats {allowed} players, not {n}")
+        refusal = ruleset.seats.refusal(ruleset.title, n)
+        if refusal:
+            raise UsageError(refusal)
         if not watch and not 0 <= seat < n:
             raise UsageError(f"--seat is from 0 to {n - 1}")
         names = [b.strip() for b in bots.split(",") if b.strip()] or ["search"]

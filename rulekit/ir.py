@@ -251,6 +251,13 @@ class Seats(_Frozen):
     def playing(self, seated: int) -> int:
         return seated if self.active is None else min(self.active, seated)
 
+    def refusal(self, title: str, seated: int) -> str | None:
+        """Why `seated` players cannot sit at this table, or None if they can."""
+        if self.min <= seated <= self.max:
+            return None
+        allowed = f"{self.min}" + (f" to {self.max}" if self.max != self.min else "")
+        return f"{title} seats {allowed} players, not {seated}"
+
 
 class DealSize(_Frozen):
     """Cards dealt to each seated player and to the field; `seats` None means any count."""

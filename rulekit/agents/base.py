@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Protocol
 
 from rulekit.engine.view import PlayerView
@@ -18,3 +19,15 @@ class Agent(Protocol):
     def act(self, view: PlayerView) -> int:
         """One of view.legal_actions()."""
         ...
+
+
+class SeededAgent:
+    """A bot whose only chance is its own RNG, re-seeded before each round or game."""
+
+    name = "seeded"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(str(seed))
+
+    def start(self, seed: int | str) -> None:
+        self.rng.seed(str(seed))

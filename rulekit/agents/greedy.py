@@ -7,9 +7,9 @@ rule file: the bot knows no game, only the tables.
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
+from rulekit.agents.base import SeededAgent
 from rulekit.engine import actions as A
 from rulekit.engine.round import Phase
 from rulekit.engine.tables import CompiledRules, referenced_cards
@@ -38,14 +38,8 @@ def card_worth(compiled: CompiledRules) -> tuple[float, ...]:
     return tuple(worth)
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     name = "greedy"
-
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng = random.Random(str(seed))
-
-    def start(self, seed: int | str) -> None:
-        self.rng.seed(str(seed))
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
+from rulekit.agents.base import SeededAgent
 from rulekit.engine.view import PlayerView
 
 
-class RandomAgent:
+class RandomAgent(SeededAgent):
     name = "random"
-
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng = random.Random(str(seed))
-
-    def start(self, seed: int | str) -> None:
-        self.rng.seed(str(seed))
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()

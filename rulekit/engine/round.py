@@ -127,12 +127,9 @@ class Round:
         deal: StackedDeal | None = None,
     ) -> None:
         r = compiled.rules
-        if not r.seats.min <= seated <= r.seats.max:
-            raise UsageError(
-                f"{r.title} seats {r.seats.min}"
-                + (f" to {r.seats.max}" if r.seats.max != r.seats.min else "")
-                + f" players, not {seated}"
-            )
+        refusal = r.seats.refusal(r.title, seated)
+        if refusal:
+            raise UsageError(refusal)
         if not 0 <= dealer < seated:
             raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
         self.c = compiled

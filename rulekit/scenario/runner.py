@@ -124,11 +124,9 @@ class ScenarioRun:
         self.c = _CACHE.get(self.sc, path, self.name, self.text)
         self.n = len(self.seats)
         r = self.c.rules
-        if not r.seats.min <= self.n <= r.seats.max:
-            allowed = f"{r.seats.min}" + (
-                f" to {r.seats.max}" if r.seats.max != r.seats.min else ""
-            )
-            raise self.error(("seats",), f"{r.title} seats {allowed} players, not {self.n}")
+        refusal = r.seats.refusal(r.title, self.n)
+        if refusal:
+            raise self.error(("seats",), refusal)
         self.outcome = Outcome(self.name, self.sc.title, list(self.seats))
 
     # ------------------------------------------------------------ errors and names
@@ -241,13 +239,7 @@ class ScenarioRun:
                 return False
             if rnd.current != seat and isinstance(move, m.RejectedMove):
                 said = f"it is {self.seats[rnd.current]}'s turn, not {self.seats[seat]}'s"
-                if move.rejected.lower() not in said.lower():
-                    self.fail(
-                        number,
-                        f"move {j + 1} ({text}) rejected",
-                        f"a message with '{move.rejected}'",
-                        said,
-                    )
+                self.check_refusal(number, j, move, said)
                 continue
             if rnd.current != seat:
                 whose = self.seats[rnd.current]
@@ -263,13 +255,7 @@ class ScenarioRun:
                     rnd.apply(action)
                 except MoveError as err:
                     said = self.names(err.message + (f" ({err.hint})" if err.hint else ""))
-                    if move.rejected.lower() not in said.lower():
-                        self.fail(
-                            number,
-                            f"move {j + 1} ({text}) rejected",
-                            f"a message with '{move.rejected}'",
-                            said,
-                        )
+                    self.check_refusal(number, j, move, said)
                     continue
                 self.fail(number, f"move {j + 1} ({text})", "rejected", "accepted")
                 return False
@@ -290,6 +276,11 @@ class ScenarioRun:
             while rnd.phase != DONE:
                 rnd.apply(agents[rnd.current].act(views[rnd.current]))
         return True
+
+    def check_refusal(self, number: int, j: int, move: m.RejectedMove, said: str) -> None:
+        if move.rejected.lower() not in said.lower():
+            what = f"move {j + 1} ({move.move}) rejected"
+            self.fail(number, what, f"a message with '{move.rejected}'", said)
 
     def parse_move(self, text: str, path: KeyPath) -> tuple[int, int]:
         who, sep, what = text.partition(":")

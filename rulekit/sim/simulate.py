@@ -162,11 +162,9 @@ def simulate(
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints)."""
     seats = seats or rules.seats.min
-    if not rules.seats.min <= seats <= rules.seats.max:
-        allowed = f"{rules.seats.min}" + (
-            f" to {rules.seats.max}" if rules.seats.max != rules.seats.min else ""
-        )
-        raise UsageError(f"{rules.title} seats {allowed} players, not {seats}")
+    refusal = rules.seats.refusal(rules.title, seats)
+    if refusal:
+        raise UsageError(refusal)
     names = bots or ["greedy"]
     for name in names:
         make_agent(name)  # an unknown bot is a usage error before anything runs
