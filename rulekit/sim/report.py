@@ -11,13 +11,37 @@ from typing import Any
 
 from rulekit.errors import UsageError
 
+LABELS = {
+    "teyaku": "rounds with a teyaku (share)",
+    "turns": "turns per round",
+    "by_yaku": "rounds ended by yaku (share)",
+    "by_count": "rounds ended by the count (share)",
+    "decisiveness": "decisiveness (largest payment share)",
+    "swing": "swing (mean absolute net of a seat)",
+    "continued": "continues per round",
+    "paid_off": "continues that paid off, per round",
+    "fairness": "fairness (best - worst seat)",
+    "spread": "spread (sd of a seat's net)",
+}
 
-def _sig(d: dict[str, Any]) -> str:
+
+def _label(figure: str) -> str:
+    """A paired figure's name for a person ("position 1" is the seat after the dealer)."""
+    if figure.startswith("position "):
+        k = int(figure.split()[1])
+        return "dealer's net per round" if k == 0 else f"dealer + {k}'s net per round"
+    return LABELS.get(figure, figure)
+
+
+def _sig(d: dict[str, Any]) -> list[str]:
+    """A difference and its verdict, as two cells."""
     ci = d.get("ci95")
     if ci is None:
-        return f"{d['mean']:+.3f}"
-    flag = "significant" if d["significant"] else "not significant"
-    return f"{d['mean']:+.3f} ± {ci:.3f} ({flag})"
+        return [f"{d['mean']:+.3f}", "too few rounds to say"]
+    return [
+        f"{d['mean']:+.3f} ± {ci:.3f}",
+        "significant" if d["significant"] else "not significant",
+    ]
 
 
 def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -50,12 +74,14 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         rows.append([label, *[_pm(v["position"][k]) for v in vs]])
     out.append(("Mean net score per seat position (dealer advantage)", ["position", *names], rows))
     for d in result["differences"]:
-        rows = [[k, _sig(m)] for k, m in d["figures"].items()]
-        rows += [["fairness", _sig(d["fairness"])], ["spread", _sig(d["spread"])]]
+        paired = {**d["figures"], "fairness": d["fairness"], "spread": d["spread"]}
+        # Significant differences first: they are what the comparison found.
+        order = sorted(paired, key=lambda k: not paired[k].get("significant", False))
+        rows = [[_label(k), *_sig(paired[k])] for k in order]
         out.append(
             (
                 f"{d['rules']} against {d['against']}: paired differences",
-                ["figure", "difference (95% CI)"],
+                ["figure", "difference (95% CI)", "verdict"],
                 rows,
             )
         )
