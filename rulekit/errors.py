@@ -19,14 +19,35 @@ def register_source(name: str, text: str) -> None:
     _SOURCES[name] = text
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines of a text as a parser numbers them: split at "\n" only (str.splitlines also
+    splits at "\f", "\v", "\u2028", ...), without the "\r" of "\r\n"."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def source_line(name: str, line: int) -> str | None:
     text = _SOURCES.get(name)
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = source_lines(text)
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+_SHOWN = 100  # the most characters of a line quoted under a message
+
+
+def _window(line: str, col: int) -> tuple[str, int]:
+    """A long line (a JSON file on one line) cut to about _SHOWN characters around `col`, and
+    the column in what is shown."""
+    if len(line) <= _SHOWN:
+        return line, col
+    start = max(0, min(col - 1 - _SHOWN // 4, len(line) - _SHOWN))
+    end = start + _SHOWN
+    head = "..." if start else ""
+    tail = "..." if end < len(line) else ""
+    return head + line[start:end] + tail, col - start + len(head)
 
 
 @dataclass(frozen=True)
@@ -57,6 +78,12 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best else None
 
 
+def either(items: Iterable[object]) -> str:
+    """Alternatives in words: `7`, `7 or 8`, `3, 4 or 5`."""
+    words = [str(i) for i in items]
+    return "".join(words) if len(words) < 2 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 class RulekitError(Exception):
     """A mistake a person made: where, what was wrong, what was expected, a hint."""
 
@@ -76,10 +103,10 @@ class RulekitError(Exception):
             if text is not None:
                 number = str(self.loc.line)
                 pad = " " * len(number)
-                shown = text.replace("\t", " ")
-                width = max(1, min(self.loc.width, len(shown) - self.loc.col + 1))
+                shown, col = _window(text.replace("\t", " "), self.loc.col)
+                width = max(1, min(self.loc.width, len(shown) - col + 1))
                 lines.append(f" {number} | {shown}")
-                lines.append(f" {pad} | {' ' * (self.loc.col - 1)}{'^' * width}")
+                lines.append(f" {pad} | {' ' * (col - 1)}{'^' * width}")
         if self.hint:
             lines.append(f" = {self.hint}")
         return "\n".join(lines)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.tables import CompiledRules, CompiledTable
-from rulekit.errors import UsageError
-
-DEFAULT_HAND_SIZE = 7
+from rulekit.errors import UsageError, either
 
 
 def _entry(table: CompiledTable, i: int, x: int) -> dict[str, Any]:
@@ -19,13 +17,15 @@ def _entry(table: CompiledTable, i: int, x: int) -> dict[str, Any]:
 
 
 def eval_hand(
-    compiled: CompiledRules, ids: list[int], hand_size: int = DEFAULT_HAND_SIZE
+    compiled: CompiledRules, ids: list[int], hand_size: int | None = None
 ) -> dict[str, Any]:
-    """Every teyaku the dealt hand makes, the one(s) counted, and the counted value."""
+    """Every teyaku the dealt hand makes, the one(s) counted, and the counted value. The hand
+    has `hand_size` cards, or any size the variant deals."""
     if compiled.teyaku is None:
         raise UsageError(f"{compiled.rules.title} has no teyaku (dealt hands) to evaluate")
-    if len(ids) != hand_size:
-        raise UsageError(f"a dealt hand has {hand_size} cards; {len(ids)} given")
+    sizes = compiled.rules.hand_sizes() if hand_size is None else [hand_size]
+    if len(ids) not in sizes:
+        raise UsageError(f"a dealt hand has {either(sizes)} cards; {len(ids)} given")
     table = compiled.teyaku
     x = compiled.index.mask(ids)
     matched = table.matching(x)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Op = Literal[">=", "<=", "=", "!=", ">", "<"]
 
@@ -36,7 +36,9 @@ class Card(_Frozen):
     label: str
     month: int
     rank: int
-    classes: tuple[str, ...] = Field(description="the first class gives the card's points")
+    classes: tuple[str, ...] = Field(
+        min_length=1, description="the first class gives the card's points"
+    )
     tags: tuple[str, ...] = ()
 
 
@@ -49,10 +51,10 @@ class Month(_Frozen):
 
 class Deck(_Frozen):
     name: str
-    classes: tuple[str, ...]
+    classes: tuple[str, ...] = Field(min_length=1)
     tags: tuple[str, ...] = ()
     months: tuple[Month, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = Field(min_length=1)
 
 
 class Reclass(_Frozen):
@@ -114,8 +116,8 @@ class Count(_Frozen):
 class ShapeGroup(_Frozen):
     """`count` distinct months holding exactly `size` cards each, from `months` (empty: any)."""
 
-    size: int
-    count: int = 1
+    size: int = Field(ge=1)
+    count: int = Field(1, ge=1)
     months: tuple[int, ...] = ()
 
 
@@ -244,9 +246,17 @@ class Seats(_Frozen):
     """How many sit at the table, and how many play each round (the others fold); `active`
     None: everyone seated plays."""
 
-    min: int = 3
-    max: int = 3
-    active: int | None = None
+    min: int = Field(3, ge=2)
+    max: int = Field(3, ge=2)
+    active: int | None = Field(None, ge=2)
+
+    @model_validator(mode="after")
+    def _seated(self) -> Seats:
+        if self.max < self.min:
+            raise ValueError(f"max ({self.max}) is less than min ({self.min})")
+        if self.active is not None and self.active > self.min:
+            raise ValueError(f"active ({self.active}) is more than min ({self.min})")
+        return self
 
     def playing(self, seated: int) -> int:
         return seated if self.active is None else min(self.active, seated)
@@ -263,8 +273,8 @@ class DealSize(_Frozen):
     """Cards dealt to each seated player and to the field; `seats` None means any count."""
 
     seats: int | None = None
-    hand: int = 7
-    field: int = 6
+    hand: int = Field(7, ge=1)
+    field: int = Field(6, ge=0)
 
 
 SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win"]
@@ -342,7 +352,7 @@ class Teams(_Frozen):
     alternate (seat s is in team s mod seats/size)."""
 
     seats: int
-    size: int
+    size: int = Field(ge=2)
 
 
 class Liability(_Frozen):
@@ -365,7 +375,7 @@ class Settlement(_Frozen):
 
 
 class Length(_Frozen):
-    rounds: int = 12
+    rounds: int = Field(12, ge=1)
     winner_deals: bool = True
     drawn_keeps_dealer: bool = True
     rotate: bool = Field(False, description="the deal passes to the next player each round")
@@ -388,7 +398,7 @@ class Ruleset(_Frozen):
     yaku: YakuTable | None = None
     multiplier: FieldMultiplier = FieldMultiplier()
     seats: Seats = Seats()
-    deal: tuple[DealSize, ...] = (DealSize(),)
+    deal: tuple[DealSize, ...] = Field((DealSize(),), min_length=1)
     setup: tuple[SetupStep, ...] = ("hands", "field", "fold", "teyaku")
     fold: Fold = Fold()
     joker: Joker | None = None
@@ -427,6 +437,10 @@ class Ruleset(_Frozen):
                 count = seated // t.size
                 return [[s for s in range(seated) if s % count == k] for k in range(count)]
         return None
+
+    def hand_sizes(self) -> list[int]:
+        """The sizes of a dealt hand, smallest first (they may depend on the seats)."""
+        return sorted({d.hand for d in self.deal})
 
     def deal_for(self, seated: int) -> DealSize:
         """The deal sizes at this many seated players."""

@@ -341,3 +341,14 @@ class Mechanic(Stmt):
     cond: Cond | None = None
     text: str = ""
     cards: tuple[SetExpr, ...] = ()
+
+    def opt(self, kind: str, default: int | str | None = None) -> int | str | None:
+        """The value of the option `kind`, or `default` if the statement does not write it."""
+        return next((o.value for o in self.opts if o.kind == kind), default)
+
+    def number(self, kind: str) -> int:
+        """The number the grammar requires for option `kind` (`teams at 4 seats`: seats)."""
+        value = self.opt(kind)
+        if not isinstance(value, int):
+            raise AssertionError(f"'{self.kind}' has no number '{kind}'")
+        return value

@@ -6,13 +6,11 @@ no hand can make.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from rulekit import ir
-from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean
+from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean, either
 from rulekit.hands import HandSpace
-
-DEFAULT_HAND = 7
 
 
 def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
@@ -76,18 +74,22 @@ def check_points(rules: ir.Ruleset) -> list[RulekitError]:
     ]
 
 
-def check_reachable(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[RulekitError]:
-    """An entry that no hand can make is almost always a typo in its condition."""
+def check_reachable(
+    rules: ir.Ruleset, hand_sizes: Collection[int] | None = None
+) -> list[RulekitError]:
+    """An entry that no hand can make is almost always a typo in its condition. A teyaku is
+    reported when no dealt hand of any of `hand_sizes` (the variant's, by default) can make it."""
     errors: list[RulekitError] = []
     space = HandSpace(rules.deck, rules.points)
-    for table, size, what in (
-        (rules.teyaku, hand_size, f"dealt hand of {hand_size} cards"),
-        (rules.yaku, None, "pile of captured cards"),
+    sizes = sorted(hand_sizes or rules.hand_sizes())
+    for table, table_sizes, what in (
+        (rules.teyaku, sizes, f"dealt hand of {either(sizes)} cards"),
+        (rules.yaku, [None], "pile of captured cards"),
     ):
         if table is None:
             continue
         for entry in table.entries:
-            if space.find([entry.condition], size) is None:
+            if all(space.find([entry.condition], size) is None for size in table_sizes):
                 errors.append(
                     RuleError(
                         f"no {what} can make '{entry.name}' ({entry.text})",
@@ -99,11 +101,14 @@ def check_reachable(rules: ir.Ruleset, hand_size: int = DEFAULT_HAND) -> list[Ru
 
 
 def static_checks(
-    rules: ir.Ruleset, declared: Mapping[int, str] | None = None, hand_size: int = DEFAULT_HAND
+    rules: ir.Ruleset,
+    declared: Mapping[int, str] | None = None,
+    hand_sizes: Collection[int] | None = None,
 ) -> list[RulekitError]:
-    """Every static check; `declared` is each card's class as its deck file declares it."""
+    """Every static check; `declared` is each card's class as its deck file declares it;
+    `hand_sizes` the sizes of dealt hand a teyaku may come from (the variant's, by default)."""
     return (
         check_expectations(rules, declared)
         + check_points(rules)
-        + check_reachable(rules, hand_size)
+        + check_reachable(rules, hand_sizes)
     )

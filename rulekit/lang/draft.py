@@ -34,7 +34,6 @@ class TableDraft:
     entries: dict[str, EntryDraft] = field(default_factory=dict)
     exclusive: list[tuple[ast.Name, ...]] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
-    loc: Loc | None = None
 
 
 @dataclass
@@ -45,8 +44,7 @@ class Draft:
     deck_name: str | None = None
     files: list[str] = field(default_factory=list)
     classes: list[ast.Name] = field(default_factory=list)
-    tags: list[ast.Name] = field(default_factory=list)
-    tags_declared: bool = False
+    tags: list[ast.Name] = field(default_factory=list)  # none declared: any tag goes
     months: dict[int, ast.MonthDecl] = field(default_factory=dict)
     cards: dict[int, ast.CardDecl] = field(default_factory=dict)
     expects: dict[tuple[str, str], tuple[ast.Name, int]] = field(default_factory=dict)
@@ -57,9 +55,9 @@ class Draft:
     tables: dict[str, TableDraft] = field(default_factory=dict)
     tiers: dict[int, ast.Tier] = field(default_factory=dict)
     per_card: ast.PerCard | None = None
-    multiplier_loc: Loc | None = None
     mechanics: dict[str, dict[str, ast.Opt]] = field(default_factory=dict)
     deal_sizes: dict[int | None, dict[str, ast.Opt]] = field(default_factory=dict)
+    dealt: set[int] = field(default_factory=set)  # hand sizes dealt by each file of the chain
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
     liable: ast.Mechanic | None = None
@@ -120,7 +118,6 @@ class Applier:
             self.d.classes.append(n)
 
     def on_Tags(self, s: ast.Tags) -> None:
-        self.d.tags_declared = True
         known = {t.text for t in self.d.tags}
         for n in s.names:
             if n.text not in known:
@@ -161,7 +158,7 @@ class Applier:
         self.section = s.table
         table = self.d.tables.get(s.table)
         if table is None:
-            table = self.d.tables[s.table] = TableDraft(s.table, loc=s.loc)
+            table = self.d.tables[s.table] = TableDraft(s.table)
         for opt in s.opts:
             if opt.kind in ("best", "all"):
                 table.policy = opt.kind
@@ -174,7 +171,6 @@ class Applier:
 
     def on_MultiplierHeader(self, s: ast.MultiplierHeader) -> None:
         self.section = "multiplier"
-        self.d.multiplier_loc = s.loc
 
     def _table(self, loc: Loc, what: str) -> TableDraft | None:
         if self.section in ("teyaku", "yaku"):
@@ -286,9 +282,10 @@ class Applier:
 
     # ------------------------------------------------------------ mechanics
     def on_Mechanic(self, s: ast.Mechanic) -> None:
-        """Each option replaces the same option of the file extended; the rest stays."""
+        """Each option replaces the same option of the file extended; the rest stays. A `seats`
+        line is one whole: `seats 2` means exactly two, whatever the file extended said."""
         if s.kind == "deal":
-            at = next((o.value for o in s.opts if o.kind == "seats"), None)
+            at = s.opt("seats")
             sizes = self.d.deal_sizes.setdefault(at if isinstance(at, int) else None, {})
             sizes.update({o.kind: o for o in s.opts if o.kind != "seats"})
         elif s.kind == "setup":
@@ -302,7 +299,8 @@ class Applier:
         elif s.kind == "wild":
             self.d.wild = s
         elif s.kind == "teams":
-            at = next(o.value for o in s.opts if o.kind == "seats")
-            self.d.teams[int(at or 0)] = s
+            self.d.teams[s.number("seats")] = s
+        elif s.kind == "seats":
+            self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
         else:
             self.d.mechanics.setdefault(s.kind, {}).update({o.kind: o for o in s.opts})

@@ -20,25 +20,33 @@ from rulekit.lang.transformer import to_ast
 
 @dataclass(frozen=True)
 class ParsedFile:
-    path: Path
     name: str
     stmts: list[ast.Stmt]
 
 
-def parse_file(path: Path) -> ParsedFile:
-    name = display_name(path)
+def _read(path: Path, name: str) -> str:
+    """A rule file's text (.rk or .json), or a located error a person can act on."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise RuleError(f"{name} is not UTF-8 text ({exc.reason})", Loc(name, 1, 1)) from None
     except OSError as exc:
         raise RuleError(f"cannot read {name}: {exc.strerror}") from None
-    return ParsedFile(path, name, to_ast(parse_text(text, name), name, text))
 
 
-def _first(stmts: list[ast.Stmt], kind: type[ast.Stmt]) -> ast.Stmt | None:
-    found = [s for s in stmts if isinstance(s, kind)]
-    return found[0] if found else None
+def parse_file(path: Path) -> ParsedFile:
+    name = display_name(path)
+    text = _read(path, name)
+    return ParsedFile(name, to_ast(parse_text(text, name), name, text))
+
+
+def _hand_sizes(draft: Draft) -> set[int]:
+    """The sizes of hand the draft deals so far: those written, or the IR's default deal."""
+    written = {o["hand"].value for o in draft.deal_sizes.values()}
+    if not written:
+        default: tuple[ir.DealSize, ...] = ir.Ruleset.model_fields["deal"].default
+        return {d.hand for d in default}
+    return {n for n in written if isinstance(n, int)}
 
 
 class Loader:
@@ -59,27 +67,32 @@ class Loader:
 
     def apply_file(self, parsed: ParsedFile, path: Path) -> None:
         """Apply a parsed file after what it extends; `path` anchors its relative references."""
-        ext = _first(parsed.stmts, ast.Extends)
-        overriding = False
-        if isinstance(ext, ast.Extends):
-            extras = [s for s in parsed.stmts if isinstance(s, ast.Extends)]
-            if len(extras) > 1:
-                raise RuleError("a file extends only one other file", extras[1].loc)
-            parent = find_rules(ext.path, path, ext.loc)
-            self.load(parent, ext.loc)
-            overriding = True
+        extends = [s for s in parsed.stmts if isinstance(s, ast.Extends)]
+        if len(extends) > 1:
+            raise RuleError("a file extends only one other file", extends[1].loc)
+        if extends:
+            self.load(find_rules(extends[0].path, path, extends[0].loc), extends[0].loc)
         for stmt in parsed.stmts:
             if isinstance(stmt, ast.DeckRef):
-                self.include_deck(find_rules(stmt.path, path, stmt.loc))
+                self.include_deck(find_rules(stmt.path, path, stmt.loc), stmt.loc)
         self.draft.files.append(parsed.name)
-        Applier(self.draft, overriding).apply(parsed.stmts)
+        Applier(self.draft, overriding=bool(extends)).apply(parsed.stmts)
+        self.draft.dealt |= _hand_sizes(self.draft)
 
-    def include_deck(self, path: Path) -> None:
+    def include_deck(self, path: Path, via: Loc) -> None:
         resolved = path.resolve()
         if resolved in self.decks:
             return
         self.decks.add(resolved)
         parsed = parse_file(path)
+        for stmt in parsed.stmts:
+            if isinstance(stmt, ast.Extends | ast.DeckRef):
+                raise RuleError(
+                    "a deck file cannot extend or name another deck",
+                    stmt.loc,
+                    f"{parsed.name} is included as a deck at {via}; name a deck file there,"
+                    " or extend a game file with 'extends'",
+                )
         self.draft.files.append(parsed.name)
         Applier(self.draft, False, deck_file=True).apply(parsed.stmts)
 
@@ -103,7 +116,7 @@ def load_rules_text(text: str, name: str, anchor: Path, *, first_line: int = 1) 
     """A variant written inline (a scenario's house rules): `text` in the rule language, named
     `name` in messages, its lines numbered from `first_line`, references relative to `anchor`."""
     padded = "\n" * (first_line - 1) + text
-    parsed = ParsedFile(anchor, name, to_ast(parse_text(padded, name), name, padded))
+    parsed = ParsedFile(name, to_ast(parse_text(padded, name), name, padded))
     loader = Loader()
     loader.apply_file(parsed, anchor)
     return _resolve(loader.draft, True)
@@ -117,7 +130,10 @@ def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
         from rulekit.lang.checks import static_checks
 
         declared = {cid: classes[0] for cid, classes in resolver.declared.items()}
-        errors.extend(static_checks(rules, declared))
+        # A house rule that deals fewer cards (a scenario's 3-card hands) puts the teyaku of the
+        # file it extends out of reach; they are not typos: any size dealt along the chain counts.
+        sizes = set(rules.hand_sizes()) | draft.dealt
+        errors.extend(static_checks(rules, declared, sizes))
     if errors:
         raise RuleErrors(errors)
     assert rules is not None
@@ -129,7 +145,7 @@ def load_json_rules(path: Path) -> ir.Ruleset:
     from rulekit.lang.checks import static_checks
 
     name = display_name(path)
-    text = path.read_text(encoding="utf-8")
+    text = _read(path, name)
     register_source(name, text)
     try:
         data = json.loads(text)

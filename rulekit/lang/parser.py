@@ -8,7 +8,7 @@ from functools import lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulekit.errors import Loc, RuleError, did_you_mean, register_source
+from rulekit.errors import Loc, RuleError, did_you_mean, register_source, source_lines
 from rulekit.resources import grammar_path
 
 # What each terminal is called in an error message.
@@ -110,9 +110,10 @@ def parse_text(text: str, filename: str) -> Tree[Token]:
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
     line = getattr(exc, "line", None) or 1
     col = getattr(exc, "column", None) or 1
-    if line < 1:  # end of file without a position
-        lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
+    lines = source_lines(text)
+    if line < 1:  # end of file without a position: after the last line
+        last = source_lines(text.removesuffix("\n"))
+        line, col = len(last), len(last[-1]) + 1
     hint = None
     if isinstance(exc, UnexpectedToken):
         token = exc.token
@@ -124,7 +125,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
         expected = _expected_words(accepted)
         if token.type == "_NL":
             # The error is at the end of the previous line, not at the next one's indentation.
-            prev = text.splitlines()[line - 1] if line - 1 < len(text.splitlines()) else ""
+            prev = lines[line - 1] if line - 1 < len(lines) else ""
             col = len(prev.rstrip()) + 1
         message = f"unexpected {_describe_token(token)}"
         width = max(1, len(str(token.value))) if token.type not in ("_NL", "$END") else 1

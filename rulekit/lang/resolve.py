@@ -6,8 +6,9 @@ or `ribbons`, in the current view), a tag (`poetry`), a month's name or alias (`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, did_you_mean
@@ -74,7 +75,7 @@ class Resolver:
         views = tuple(self.view(v) for v in self.d.views.values())
         sets = tuple(self.card_set(s) for s in self.d.sets.values())
         teyaku = self.table(self.d.tables["teyaku"]) if "teyaku" in self.d.tables else None
-        yaku = self.table(self.d.tables["yaku"], teyaku) if "yaku" in self.d.tables else None
+        yaku = self.table(self.d.tables["yaku"]) if "yaku" in self.d.tables else None
         multiplier = self.multiplier()
         mechanics = self.mechanics(yaku)
         expectations = tuple(
@@ -145,7 +146,7 @@ class Resolver:
                     did_you_mean(c.cls.text, self.classes),
                 )
             for t in c.tags:
-                if d.tags_declared and t.text not in self.tags:
+                if d.tags and t.text not in self.tags:
                     self.error(f"unknown tag '{t.text}'", t.loc, did_you_mean(t.text, self.tags))
                 self.tags.add(t.text)
             self.default[card_id] = (c.cls.text,)
@@ -322,13 +323,13 @@ class Resolver:
         raise _Unresolved
 
     # ------------------------------------------------------------ conditions
-    def cond(self, c: ast.Cond, classes: ClassMap, table: str) -> ir.Condition:
+    def cond(self, c: ast.Cond, classes: ClassMap) -> ir.Condition:
         if isinstance(c, ast.CAnd):
-            return self.conjunction(c, classes, table)
+            return self.conjunction(c, classes)
         if isinstance(c, ast.COr):
-            return ir.Or(items=tuple(self.cond(i, classes, table) for i in c.items))
+            return ir.Or(items=tuple(self.cond(i, classes) for i in c.items))
         if isinstance(c, ast.CNot):
-            return ir.Not(item=self.cond(c.item, classes, table))
+            return ir.Not(item=self.cond(c.item, classes))
         if isinstance(c, ast.CAllOf):
             return ir.AllOf(cards=tuple(sorted(self.union(c.items, classes))))
         if isinstance(c, ast.CAnyOf):
@@ -352,7 +353,7 @@ class Resolver:
         if isinstance(c, ast.CPoints):
             return ir.PointsCmp(op=c.op, n=c.n)
         if isinstance(c, ast.CEveryone):
-            return ir.Everyone(item=self.cond(c.item, classes, table))
+            return ir.Everyone(item=self.cond(c.item, classes))
         if isinstance(c, ast.CDealt):
             teyaku = self.d.tables.get("teyaku")
             known = teyaku.entries if teyaku else {}
@@ -362,7 +363,7 @@ class Resolver:
             return ir.Dealt(names=tuple(n.text for n in c.names), captured=c.captured)
         raise AssertionError(f"unhandled condition {c!r}")
 
-    def conjunction(self, c: ast.CAnd, classes: ClassMap, table: str) -> ir.Condition:
+    def conjunction(self, c: ast.CAnd, classes: ClassMap) -> ir.Condition:
         """`and` chains: month shapes in one chain use distinct months; `rest plain` means every
         card outside the sets counted in the chain is a plain."""
         items: list[ir.Condition] = []
@@ -378,7 +379,7 @@ class Resolver:
                 if isinstance(item, ast.CRest):
                     rests.append(item)
                     continue
-                resolved = self.cond(item, classes, table)
+                resolved = self.cond(item, classes)
                 if isinstance(resolved, ir.Count | ir.AllOf | ir.AnyOf):
                     counted |= frozenset(resolved.cards)
                 items.append(resolved)
@@ -414,7 +415,7 @@ class Resolver:
         return ir.ShapeGroup(size=c.size, count=c.count, months=months)
 
     # ------------------------------------------------------------ tables
-    def table(self, t: TableDraft, teyaku: ir.YakuTable | None = None) -> ir.YakuTable:
+    def table(self, t: TableDraft) -> ir.YakuTable:
         classes = self.view_classes(t.view)
         resolved: dict[str, ir.Yaku] = {}
         stack: list[str] = []
@@ -482,7 +483,7 @@ class Resolver:
                 raise _Unresolved
             parts.append(part)
         if e.cond is not None:
-            condition = self.cond(e.cond, classes, t.kind)
+            condition = self.cond(e.cond, classes)
             text = e.cond_text or ""
         else:
             condition = ir.And(items=tuple(p.condition for p in parts))
@@ -555,170 +556,193 @@ class Resolver:
         return ir.FieldMultiplier(tiers=tuple(tiers), per_card=per_card, step=step)
 
     # ------------------------------------------------------------ round mechanics
-    def option(self, kind: str, name: str, default: Any) -> Any:
-        opt = self.d.mechanics.get(kind, {}).get(name)
-        return default if opt is None else opt.value
+    def options(self, kind: str) -> dict[str, Any]:
+        """The options written for a mechanic (merged along `extends`), by name: the names are
+        those of the IR model's fields, so what is not written takes the IR's default."""
+        return {name: opt.value for name, opt in self.d.mechanics.get(kind, {}).items()}
 
     def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
-        low = self.option("seats", "min", 3)
-        high = self.option("seats", "max", low)
-        active = self.option("seats", "active", None)
-        seats_loc = next(iter(self.d.mechanics.get("seats", {}).values()), None)
-        if high < low or (active is not None and not 1 <= active <= low):
+        result: dict[str, Any] = {
+            "seats": self.seats(),
+            "setup": self.setup(),
+            "fold": ir.Fold(**self.options("fold")),
+            "first_dealer": ir.FirstDealer(**self.options("first_dealer")),
+            "continuation": self.continuation(),
+            "count": ir.Settlement(**self.options("count")),
+        }
+        deal = self.deal()
+        if deal:
+            result["deal"] = deal
+            self.check_deal_fits(result["seats"], deal)
+        rounds = self.d.mechanics.get("rounds", {}).get("rounds")
+        if rounds is not None and rounds.value == 0:  # a number written is never negative
             self.error(
-                f"seats {low} to {high}, {active} play: the players of a round must be seated",
-                seats_loc.loc if seats_loc else None,
-                "for example: seats 3 to 6, 3 play",
+                "rounds 0: a game has at least one round", rounds.loc, "for example: rounds 12"
             )
-        seats = ir.Seats(min=low, max=high, active=active)
-
-        deal = []
-        for at, opts in self.d.deal_sizes.items():
-            deal.append(
-                ir.DealSize(
-                    seats=at, hand=int(opts["hand"].value or 0), field=int(opts["field"].value or 0)
-                )
-            )
-        deal.sort(key=lambda d: -1 if d.seats is None else d.seats)
-
-        steps = ("hands", "swap", "field", "fold", "joker", "teyaku", "instant_win")
-        setup: tuple[str, ...] = ("hands", "field", "fold", "teyaku")
-        if self.d.setup is not None:
-            names = [n.text for n in self.d.setup]
-            for n in self.d.setup:
-                if n.text not in steps:
-                    self.error(
-                        f"unknown setup step '{n.text}'",
-                        n.loc,
-                        did_you_mean(n.text, steps) or f"steps: {', '.join(steps)}",
-                    )
-            if len(set(names)) != len(names) or names[:1] != ["hands"] or "field" not in names:
-                self.error(
-                    "setup starts with 'hands', lays the 'field' once, and names each step once",
-                    self.d.setup[0].loc,
-                    "for example: setup: hands, field, fold, teyaku",
-                )
-            setup = tuple(names)
-        joker = None
+        else:
+            result["length"] = ir.Length(**self.options("rounds"))
         if "joker" in self.d.mechanics:
-            joker = ir.Joker(seats=self.option("joker", "seats", 0))
+            result["joker"] = ir.Joker(**self.options("joker"))
+            setup = result["setup"]
             if "joker" not in setup:
-                setup = (
-                    (*setup, "joker")
-                    if "teyaku" not in setup
-                    else self._before(setup, "joker", "teyaku")
+                result["setup"] = (
+                    self._before(setup, "joker", "teyaku")
+                    if "teyaku" in setup
+                    else (*setup, "joker")
                 )
-
-        fold = ir.Fold(
-            fee=self.option("fold", "fee", 10),
-            times_multiplier=bool(self.option("fold", "times_multiplier", 1)),
-            forced_fee=self.option("fold", "forced_fee", 0),
-            start=self.option("fold", "start", "dealer"),
-        )
-        method = self.option("first_dealer", "draw", None)
-        first = ir.FirstDealer(
-            method="dice"
-            if method is None or "dice" in self.d.mechanics.get("first_dealer", {})
-            else "draw",
-            best_card_breaks_ties=method == "best",
-        )
-        void_field = None
-        void_text = ""
+        if "dealer_captures" in self.d.mechanics:
+            result["dealer_captures"] = self.options("dealer_captures")["size"]
+        if "hiki" in self.d.mechanics:
+            result["hiki"] = self.options("hiki")["enabled"]
         if self.d.void is not None and self.d.void.cond is not None:
-            try:
-                void_field = self.cond(self.d.void.cond, self.default, "field")
-                void_text = self.d.void.text
-            except _Unresolved:
-                pass
-        beaten = str(self.option("continuation", "beaten", "")).split(",")
-        continuation = ir.Continuation(
-            label=self.option("continuation", "label", ""),
-            allowed=bool(self.option("continuation", "allowed", 0)),
-            ends_round=bool(self.option("continuation", "ends_round", 1)),
-            paid=self.option("continuation", "paid", "made"),
-            refund_half="refund_half" in beaten,
-            pay_for_all="pay_for_all" in beaten,
-            beaten_forfeit="forfeit" in beaten,
-            if_unfinished=self.option("continuation", "if_unfinished", "keep"),
-            multiplier_per_yaku=bool(self.option("continuation", "multiplier_per_yaku", 0)),
-        )
-        liability = None
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                result["void_field"] = self.cond(self.d.void.cond, self.default)
+                result["void_text"] = self.d.void.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
             for n in self.d.liable.names:
                 if n.text not in known:
                     self.error(f"unknown yaku '{n.text}'", n.loc, did_you_mean(n.text, known))
-            min_hand = next((o.value for o in self.d.liable.opts if o.kind == "min_hand"), 2)
-            liability = ir.Liability(
-                yaku=tuple(n.text for n in self.d.liable.names), min_hand=int(min_hand or 2)
+            result["liability"] = ir.Liability(
+                yaku=tuple(n.text for n in self.d.liable.names),
+                min_hand=self.d.liable.number("min_hand"),
             )
-        count = ir.Settlement(
-            method=self.option("count", "method", "par"),
-            par=self.option("count", "par", 88),
-            only_without_yaku=bool(self.option("count", "only_without_yaku", 1)),
-            opponents_lose=bool(self.option("count", "opponents_lose", 0)),
-        )
-        length = ir.Length(
-            rounds=self.option("rounds", "rounds", 12),
-            winner_deals=bool(self.option("rounds", "winner_deals", 1)),
-            drawn_keeps_dealer=bool(self.option("rounds", "drawn_keeps_dealer", 1)),
-            rotate=bool(self.option("rounds", "rotate", 0)),
-        )
-        instant = None
         if self.d.instant_win is not None and self.d.instant_win.cond is not None:
-            try:
-                value = next(
-                    int(o.value or 0) for o in self.d.instant_win.opts if o.kind == "value"
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                result["instant_win"] = ir.InstantWin(
+                    value=self.d.instant_win.number("value"),
+                    condition=self.cond(self.d.instant_win.cond, self.default),
+                    text=self.d.instant_win.text,
                 )
-                cond = self.cond(self.d.instant_win.cond, self.default, "hand")
-                instant = ir.InstantWin(value=value, condition=cond, text=self.d.instant_win.text)
-            except _Unresolved:
-                pass
-        wild = None
         if self.d.wild is not None:
-            try:
-                cards = self.union(self.d.wild.cards, self.default)
-            except _Unresolved:
-                cards = frozenset()
-            if len(cards) != 1:
+            result["wild"] = self.wild(self.d.wild)
+        result["teams"] = self.teams()
+        return result
+
+    def seats(self) -> ir.Seats:
+        """A `seats` line is checked as written: it replaces the seats of the file extended."""
+        opts = self.d.mechanics.get("seats")
+        if opts is None:
+            return ir.Seats()
+        low = opts["min"].value
+        high = opts["max"].value if "max" in opts else low
+        active = opts["active"].value if "active" in opts else None
+        assert isinstance(low, int) and isinstance(high, int)
+        assert active is None or isinstance(active, int)
+        text = f"seats {low}" + (f" to {high}" if "max" in opts else "")
+        text += f", {active} play" if active is not None else ""
+        example = "for example: seats 2, or seats 3 to 6, 3 play"
+        if low < 2:
+            self.error(f"{text}: a game needs at least 2 players", opts["min"].loc, example)
+        elif high < low:
+            self.error(
+                f"{text}: {high} is fewer than {low}",
+                opts["max"].loc,
+                "the fewest players come first: seats 3 to 6",
+            )
+        elif active is not None and active < 2:
+            self.error(f"{text}: a round needs at least 2 players", opts["active"].loc, example)
+        elif active is not None and active > low:
+            self.error(
+                f"{text}: the players of a round must be seated, and a table may have only {low}",
+                opts["active"].loc,
+                example,
+            )
+        else:
+            return ir.Seats(min=low, max=high, active=active)
+        return ir.Seats()
+
+    def deal(self) -> tuple[ir.DealSize, ...]:
+        deal = []
+        for at, opts in self.d.deal_sizes.items():
+            if opts["hand"].value == 0:  # a number written is never negative
                 self.error(
-                    "a wild card is one card", self.d.wild.loc, "for example: wild lightning: ..."
+                    "deal 0 to each: every player is dealt at least one card",
+                    opts["hand"].loc,
+                    "for example: deal 7 to each, 6 to the field",
                 )
-            else:
-                flags = {o.kind for o in self.d.wild.opts}
-                wild = ir.WildCard(
-                    card=next(iter(cards)),
-                    any_target="any_target" in flags,
-                    collects_month="collects_month" in flags,
-                    respects_hiki="respects_hiki" in flags,
+                continue
+            deal.append(ir.DealSize(seats=at, **{name: o.value for name, o in opts.items()}))
+        return tuple(sorted(deal, key=lambda d: -1 if d.seats is None else d.seats))
+
+    def check_deal_fits(self, seats: ir.Seats, deal: tuple[ir.DealSize, ...]) -> None:
+        """Every seated player's hand, and the hands of a round's players with the field, come
+        from one deck (with the joker at its table size)."""
+        by_seats = {d.seats: d for d in deal}
+        joker = self.d.mechanics.get("joker", {}).get("seats")
+        for d in deal:
+            counts = range(seats.min, seats.max + 1) if d.seats is None else (d.seats,)
+            for n in counts:
+                if by_seats.get(n, d) is not d:
+                    continue  # `deal at N seats` decides there
+                cards = len(self.card_ids) + (1 if joker is not None and joker.value == n else 0)
+                playing = seats.playing(n)
+                need = max(n * d.hand, playing * d.hand + d.field)
+                if need > cards:
+                    most = min(cards // n, (cards - d.field) // playing)
+                    self.error(
+                        f"deal {d.hand} to each, {d.field} to the field: {n} players need"
+                        f" {need} cards, and the deck has {cards}",
+                        self.d.deal_sizes[d.seats]["hand"].loc,
+                        f"at most {most} to each of {n} players" if most > 0 else None,
+                    )
+                    break
+
+    def setup(self) -> tuple[str, ...]:
+        if self.d.setup is None:
+            default: tuple[str, ...] = ir.Ruleset.model_fields["setup"].default
+            return default
+        steps = get_args(ir.SetupStep)
+        names = [n.text for n in self.d.setup]
+        for n in self.d.setup:
+            if n.text not in steps:
+                self.error(
+                    f"unknown setup step '{n.text}'",
+                    n.loc,
+                    did_you_mean(n.text, steps) or f"steps: {', '.join(steps)}",
                 )
+        if len(set(names)) != len(names) or names[:1] != ["hands"] or "field" not in names:
+            self.error(
+                "setup starts with 'hands', lays the 'field' once, and names each step once",
+                self.d.setup[0].loc,
+                "for example: setup: hands, field, fold, teyaku",
+            )
+        return tuple(names)
+
+    def continuation(self) -> ir.Continuation:
+        opts = self.options("continuation")
+        if "beaten" in opts:  # the whole `if beaten` clause, replaced as one option
+            beaten = str(opts.pop("beaten")).split(",")
+            opts["refund_half"] = "refund_half" in beaten
+            opts["pay_for_all"] = "pay_for_all" in beaten
+            opts["beaten_forfeit"] = "forfeit" in beaten
+        return ir.Continuation(**opts)
+
+    def wild(self, stmt: ast.Mechanic) -> ir.WildCard | None:
+        try:
+            cards = self.union(stmt.cards, self.default)
+        except _Unresolved:
+            return None  # the unknown name is reported already
+        if len(cards) != 1:
+            self.error("a wild card is one card", stmt.loc, "for example: wild lightning: ...")
+            return None
+        flags = {o.kind for o in stmt.opts}
+        return ir.WildCard(
+            card=next(iter(cards)),
+            any_target="any_target" in flags,
+            collects_month="collects_month" in flags,
+            respects_hiki="respects_hiki" in flags,
+        )
+
+    def teams(self) -> tuple[ir.Teams, ...]:
         teams = []
         for at, stmt in sorted(self.d.teams.items()):
-            size = int(next(o.value for o in stmt.opts if o.kind == "size") or 2)
+            size = stmt.number("size")
             if at % size or at // size < 2:
                 self.error(f"{at} players cannot make teams of {size}", stmt.loc)
-            teams.append(ir.Teams(seats=at, size=size))
-        result: dict[str, Any] = {
-            "seats": seats,
-            "setup": setup,
-            "fold": fold,
-            "joker": joker,
-            "first_dealer": first,
-            "void_field": void_field,
-            "void_text": void_text,
-            "continuation": continuation,
-            "liability": liability,
-            "count": count,
-            "length": length,
-            "instant_win": instant,
-            "dealer_captures": self.option("dealer_captures", "size", None),
-            "wild": wild,
-            "hiki": bool(self.option("hiki", "enabled", 0)),
-            "teams": tuple(teams),
-        }
-        if deal:
-            result["deal"] = tuple(deal)
-        return result
+            else:
+                teams.append(ir.Teams(seats=at, size=size))
+        return tuple(teams)
 
     @staticmethod
     def _before(steps: tuple[str, ...], step: str, anchor: str) -> tuple[str, ...]:

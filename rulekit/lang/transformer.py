@@ -1,7 +1,8 @@
 """Parse tree -> syntax tree (rulekit.lang.ast), every node with its location.
 
-`__default__` raises on any rule it does not handle, so the grammar and this file cannot drift
-apart silently.
+A grammar rule is handled by the method of its name, or, for an option that is one fixed word
+or number, by the tables below. `__default__` raises on any other rule, and a test checks that
+every rule of the grammar is handled, so the grammar and this file cannot drift apart silently.
 """
 
 from __future__ import annotations
@@ -19,11 +20,57 @@ def _strip(token: Token) -> str:
     return str(token)[1:-1]
 
 
+# Mechanic options: grammar rule -> (option, value). The option names are those of the IR
+# model's fields; a value of None means the number written (`fee 10`).
+OPTIONS: dict[str, tuple[str, int | str | None]] = {
+    "seats_max": ("max", None),
+    "seats_play": ("active", None),
+    "fold_fee": ("fee", None),
+    "fee_times_multiplier": ("times_multiplier", True),
+    "fee_flat": ("times_multiplier", False),
+    "forced_free": ("forced_fee", 0),
+    "forced_pay": ("forced_fee", None),
+    "starts_at_dealer": ("start", "dealer"),
+    "starts_after_dealer": ("start", "after_dealer"),
+    "paid_when_made": ("paid", "made"),
+    "paid_when_stopping": ("paid", "stop"),
+    "keep": ("if_unfinished", "keep"),
+    "pay_half": ("if_unfinished", "pay_half"),
+    "earn_half": ("if_unfinished", "earn_half"),
+    "forfeit": ("if_unfinished", "forfeit"),
+    "koi_multiplier": ("multiplier_per_yaku", True),
+    "play_on": ("ends_round", False),
+    "difference": ("method", "difference"),
+    "points_score": ("method", "points"),
+    "round_wins": ("method", "round_wins"),
+    "no_count": ("method", "none"),
+    "only_without_yaku": ("only_without_yaku", True),
+    "always": ("only_without_yaku", False),
+    "opponents_lose": ("opponents_lose", True),
+    "winner_deals": ("winner_deals", True),
+    "drawn_keeps": ("drawn_keeps_dealer", True),
+    "dealer_rotates": ("rotate", True),
+    "wild_any": ("any_target", True),
+    "wild_collects": ("collects_month", True),
+    "wild_respects_hiki": ("respects_hiki", True),
+}
+
+# Table header options (`best only`) and entry options without an argument (`at count`).
+TABLE_OPTIONS = {
+    "best_only": "best",
+    "all_add": "all",
+    "between_all": "between_all",
+    "between_highest": "between_highest",
+}
+ENTRY_FLAGS = ("at_count", "paid_to_dealer", "cancels")
+
+
 class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def __init__(self, filename: str, text: str) -> None:
         super().__init__()
         self.filename = filename
         self.text = text
+        self.lines = text.split("\n")  # as Lark counts lines (str.splitlines splits at more)
 
     # ------------------------------------------------------------ helpers
     def loc(self, meta: Meta) -> Loc:
@@ -33,7 +80,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         if meta.line == meta.end_line:
             width = max(1, meta.end_column - meta.column)
         else:
-            line = self.text.splitlines()[meta.line - 1]
+            line = self.lines[meta.line - 1]
             width = max(1, len(line.rstrip()) - meta.column + 1)
         return Loc(self.filename, meta.line, meta.column, width)
 
@@ -47,6 +94,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return " ".join(self.text[meta.start_pos : meta.end_pos].split())
 
     def __default__(self, data: Any, children: Any, meta: Any) -> Any:
+        rule = str(data)
+        if rule in OPTIONS:
+            kind, value = OPTIONS[rule]
+            return self.opt(meta, kind, int(children[0]) if value is None else value)
+        if rule in TABLE_OPTIONS:
+            return ast.TableOpt(TABLE_OPTIONS[rule], self.loc(meta))
+        if rule in ENTRY_FLAGS:
+            return ast.EntryOpt(rule, self.loc(meta))
         raise NotImplementedError(
             f"the rule-file transformer does not handle grammar rule {data!r}"
         )
@@ -78,6 +133,8 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     # ------------------------------------------------------------ deck
     def name_list(self, c: list[Token]) -> tuple[ast.Name, ...]:
         return tuple(self.name(t) for t in c)
+
+    month_list = name_list  # month numbers and names alike
 
     @v_args(meta=True)
     def classes(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -113,14 +170,13 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def expect_item(self, c: list[Token]) -> tuple[ast.Name, int]:
         return (self.name(c[0]), int(c[1]))
 
+    point_item = expect_item
+
     @v_args(meta=True)
     def expect(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Expect(self.loc(meta), tuple(c))
 
     # ------------------------------------------------------------ classes, views, sets
-    def point_item(self, c: list[Token]) -> tuple[ast.Name, int]:
-        return (self.name(c[0]), int(c[1]))
-
     @v_args(meta=True)
     def points(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Points(self.loc(meta), tuple(c))
@@ -151,24 +207,8 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     # ------------------------------------------------------------ sections
     @v_args(meta=True)
-    def best_only(self, meta: Meta, c: list[Any]) -> ast.TableOpt:
-        return ast.TableOpt("best", self.loc(meta))
-
-    @v_args(meta=True)
-    def all_add(self, meta: Meta, c: list[Any]) -> ast.TableOpt:
-        return ast.TableOpt("all", self.loc(meta))
-
-    @v_args(meta=True)
     def table_view(self, meta: Meta, c: list[Token]) -> ast.TableOpt:
         return ast.TableOpt("view", self.loc(meta), self.name(c[0]))
-
-    @v_args(meta=True)
-    def between_all(self, meta: Meta, c: list[Any]) -> ast.TableOpt:
-        return ast.TableOpt("between_all", self.loc(meta))
-
-    @v_args(meta=True)
-    def between_highest(self, meta: Meta, c: list[Any]) -> ast.TableOpt:
-        return ast.TableOpt("between_highest", self.loc(meta))
 
     @v_args(meta=True)
     def teyaku_header(self, meta: Meta, c: list[ast.TableOpt]) -> ast.Stmt:
@@ -209,18 +249,6 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def bonus(self, meta: Meta, c: list[Token]) -> ast.EntryOpt:
         return ast.EntryOpt("bonus", self.loc(meta), amount=int(c[0]))
-
-    @v_args(meta=True)
-    def at_count(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
-        return ast.EntryOpt("at_count", self.loc(meta))
-
-    @v_args(meta=True)
-    def paid_to_dealer(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
-        return ast.EntryOpt("paid_to_dealer", self.loc(meta))
-
-    @v_args(meta=True)
-    def cancels(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
-        return ast.EntryOpt("cancels", self.loc(meta))
 
     @v_args(meta=True)
     def entry(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -311,9 +339,6 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         months = c[2] if len(c) > 2 else ()
         return ast.CShape(count, size, months, self.loc(meta))
 
-    def month_list(self, c: list[Token]) -> tuple[ast.Name, ...]:
-        return tuple(self.name(t) for t in c)
-
     @v_args(meta=True)
     def points_cmp(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CPoints(c[0], int(c[1]), self.loc(meta))
@@ -356,26 +381,22 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def opt(self, meta: Meta, kind: str, value: int | str | None = None) -> ast.Opt:
         return ast.Opt(kind, self.loc(meta), value)
 
+    def number(self, token: Token, kind: str) -> ast.Opt:
+        """An option that is the number written, located at the number."""
+        return ast.Opt(kind, self.tok_loc(token), int(token))
+
     def mechanic(self, meta: Meta, kind: str, opts: list[Any], **extra: Any) -> ast.Stmt:
         return ast.Mechanic(
             self.loc(meta), kind, tuple(o for o in opts if isinstance(o, ast.Opt)), **extra
         )
 
     @v_args(meta=True)
-    def seats_max(self, meta: Meta, c: list[Token]) -> ast.Opt:
-        return self.opt(meta, "max", int(c[0]))
-
-    @v_args(meta=True)
-    def seats_play(self, meta: Meta, c: list[Token]) -> ast.Opt:
-        return self.opt(meta, "active", int(c[0]))
-
-    @v_args(meta=True)
     def seats(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "seats", [self.opt(meta, "min", int(c[0])), *c[1:]])
+        return self.mechanic(meta, "seats", [self.number(c[0], "min"), *c[1:]])
 
     @v_args(meta=True)
     def deal_sizes(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
-        return [self.opt(meta, "hand", int(c[0])), self.opt(meta, "field", int(c[1]))]
+        return [self.number(c[0], "hand"), self.number(c[1], "field")]
 
     @v_args(meta=True)
     def deal(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -386,49 +407,24 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "deal", [self.opt(meta, "seats", int(c[0])), *c[1]])
 
     @v_args(meta=True)
-    def by_dice(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "dice")
+    def by_dice(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        return [self.opt(meta, "method", "dice"), self.opt(meta, "best_card_breaks_ties", False)]
 
     @v_args(meta=True)
-    def by_draw(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        text = self.source_text(meta)
-        return self.opt(meta, "draw", "best" if text.endswith("card") else "month")
+    def by_draw(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        best = bool(c)  # `then best card`
+        return [self.opt(meta, "method", "draw"), self.opt(meta, "best_card_breaks_ties", best)]
+
+    def best_card(self, c: list[Any]) -> bool:
+        return True
 
     @v_args(meta=True)
     def first_dealer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "first_dealer", c)
+        return self.mechanic(meta, "first_dealer", c[0])
 
     @v_args(meta=True)
     def setup(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "setup", [], names=c[0])
-
-    @v_args(meta=True)
-    def fold_fee(self, meta: Meta, c: list[Token]) -> ast.Opt:
-        return self.opt(meta, "fee", int(c[0]))
-
-    @v_args(meta=True)
-    def fee_times_multiplier(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "times_multiplier", 1)
-
-    @v_args(meta=True)
-    def fee_flat(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "times_multiplier", 0)
-
-    @v_args(meta=True)
-    def forced_free(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "forced_fee", 0)
-
-    @v_args(meta=True)
-    def forced_pay(self, meta: Meta, c: list[Token]) -> ast.Opt:
-        return self.opt(meta, "forced_fee", int(c[0]))
-
-    @v_args(meta=True)
-    def starts_at_dealer(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "start", "dealer")
-
-    @v_args(meta=True)
-    def starts_after_dealer(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "start", "after_dealer")
 
     @v_args(meta=True)
     def fold(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -442,14 +438,6 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def void(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         text = self.source_text(meta).split(" has ", 1)[-1]
         return ast.Mechanic(self.loc(meta), "void", (), cond=c[0], text=text)
-
-    @v_args(meta=True)
-    def paid_when_made(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "paid", "made")
-
-    @v_args(meta=True)
-    def paid_when_stopping(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "paid", "stop")
 
     def refund_half(self, c: list[Any]) -> str:
         return "refund_half"
@@ -468,36 +456,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         """The whole `if beaten` clause is one option: a house rule replaces it whole."""
         return self.opt(meta, "beaten", ",".join(x for x in c if x))
 
-    @v_args(meta=True)
-    def keep(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "if_unfinished", "keep")
-
-    @v_args(meta=True)
-    def pay_half(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "if_unfinished", "pay_half")
-
-    @v_args(meta=True)
-    def earn_half(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "if_unfinished", "earn_half")
-
-    @v_args(meta=True)
-    def forfeit(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "if_unfinished", "forfeit")
-
     def if_unfinished(self, c: list[ast.Opt]) -> ast.Opt:
         return c[0]
 
     @v_args(meta=True)
-    def koi_multiplier(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "multiplier_per_yaku", 1)
-
-    @v_args(meta=True)
-    def play_on(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "ends_round", 0)
-
-    @v_args(meta=True)
     def continuation(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        opts: list[Any] = [self.opt(meta, "allowed", 1)]
+        opts: list[Any] = [self.opt(meta, "allowed", True)]
         for item in c:
             if isinstance(item, Token):
                 opts.append(self.opt(meta, "label", _strip(item)))
@@ -507,7 +471,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def no_continue(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "continuation", [self.opt(meta, "allowed", 0)])
+        return self.mechanic(meta, "continuation", [self.opt(meta, "allowed", False)])
 
     @v_args(meta=True)
     def liable(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -518,51 +482,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return [self.opt(meta, "method", "par"), self.opt(meta, "par", int(c[0]))]
 
     @v_args(meta=True)
-    def difference(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "method", "difference")
-
-    @v_args(meta=True)
-    def no_count(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "method", "none")
-
-    @v_args(meta=True)
-    def only_without_yaku(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "only_without_yaku", 1)
-
-    @v_args(meta=True)
-    def always(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "only_without_yaku", 0)
-
-    @v_args(meta=True)
     def count(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         opts: list[Any] = []
         for item in c:
             opts.extend(item if isinstance(item, list) else [item])
         return self.mechanic(meta, "count", opts)
-
-    @v_args(meta=True)
-    def winner_deals(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "winner_deals", 1)
-
-    @v_args(meta=True)
-    def drawn_keeps(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "drawn_keeps_dealer", 1)
-
-    @v_args(meta=True)
-    def dealer_rotates(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "rotate", 1)
-
-    @v_args(meta=True)
-    def points_score(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "method", "points")
-
-    @v_args(meta=True)
-    def round_wins(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "method", "round_wins")
-
-    @v_args(meta=True)
-    def opponents_lose(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "opponents_lose", 1)
 
     @v_args(meta=True)
     def instant_win(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -575,24 +499,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "dealer_captures", [self.opt(meta, "size", int(c[0]))])
 
     @v_args(meta=True)
-    def wild_any(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "any_target", 1)
-
-    @v_args(meta=True)
-    def wild_collects(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "collects_month", 1)
-
-    @v_args(meta=True)
-    def wild_respects_hiki(self, meta: Meta, c: list[Any]) -> ast.Opt:
-        return self.opt(meta, "respects_hiki", 1)
-
-    @v_args(meta=True)
     def wild(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Mechanic(self.loc(meta), "wild", tuple(c[1:]), cards=(c[0],))
 
     @v_args(meta=True)
     def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", 1)])
+        return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", True)])
 
     def team_pairs(self, c: list[Any]) -> int:
         return 2
@@ -607,7 +519,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def rounds(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "rounds", [self.opt(meta, "rounds", int(c[0])), *c[1:]])
+        return self.mechanic(meta, "rounds", [self.number(c[0], "rounds"), *c[1:]])
 
 
 def to_ast(tree: Tree[Token], filename: str, text: str) -> list[ast.Stmt]:
