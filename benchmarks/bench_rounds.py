@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
-from rulekit.sim.simulate import Plan, _run
+from rulekit.sim.simulate import simulate
 
 # (bundled file, table size)
 FILES = [
@@ -33,13 +32,11 @@ FILES = [
 
 def rounds_per_second(name: str, seats: int, bot: str, rounds: int) -> float:
     rules = load_rules(name)
-    compiled = CompiledRules(rules)
-    plan = Plan(rules, seats, (bot,) * seats, seed=1, count=rounds, games=False)
-    _run(plan, 0, min(rounds, 200), compiled)  # warm up
+    simulate(rules, seats=seats, bots=[bot], seed=1, rounds=min(rounds, 200))  # warm up
     best = 0.0
     for _ in range(3):
         start = time.perf_counter()
-        _run(plan, 0, rounds, compiled)
+        simulate(rules, seats=seats, bots=[bot], seed=1, rounds=rounds)
         best = max(best, rounds / (time.perf_counter() - start))
     return best
 

@@ -7,6 +7,7 @@ greedy, or all random): the same deals both ways. A round's figure for the searc
 result minus the average of the others' (for zero-sum games this is proportional to its net);
 the figure per deal is the average over the rotations, and the 95% confidence interval is over
 deals. Also reported: the search bot's mean net score per round, and its time per decision.
+A void deal is redealt (rulekit.engine.playout.play_deal), as in `rulekit simulate`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ import math
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
 
 from rulekit.agents import make_agent
 from rulekit.agents.search import SearchAgent, outcome
-from rulekit.engine.round import DONE, Round
+from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.lang import load_rules
+from rulekit.sim.tally import Moments
 
 GAMES = [("hachihachi/fudawiki", 3), ("koikoi/sloper", 2), ("sakura/hawaii", 3)]
 
@@ -42,23 +45,33 @@ class TimedSearch(SearchAgent):
         return action
 
 
-def play_deal(args: tuple[str, int, str, int, int, float]) -> tuple[float, float, list[float]]:
+@lru_cache(maxsize=8)
+def compiled(name: str) -> CompiledRules:
+    """Loaded and compiled once per process, not once per deal."""
+    return CompiledRules(load_rules(name))
+
+
+def rotate(args: tuple[str, int, str, int, int, float]) -> tuple[float, float, list[float]]:
     """One deal, the search bot in each seat in turn: (advantage, search net, decision times)."""
     name, seats, opponent, deal, rollouts, think_ms = args
-    c = CompiledRules(load_rules(name))
+    c = compiled(name)
     advantages, nets, times = [], [], []
     for k in range(seats):
-        agents = [make_agent(opponent, f"{deal}:{s}") for s in range(seats)]
-        search = TimedSearch(f"{deal}:{k}", rollouts, think_ms)
+        agents = [make_agent(opponent) for _ in range(seats)]
+        search = TimedSearch("", rollouts, think_ms)  # play_deal seeds every bot per deal
         agents[k] = search
-        rnd = Round(c, seats, deal % seats, seed="strength", deal_no=deal)
-        views = [PlayerView(rnd, s) for s in range(seats)]
-        while rnd.phase != DONE:
-            rnd.apply(agents[rnd.current].act(views[rnd.current]))
+        rnd, result, _ = play_deal(c, seats, deal, agents, seed="strength")
         advantages.append(outcome(rnd, k))
-        nets.append(float(rnd.result().net[k]))
+        nets.append(float(result.net[k]))
         times.extend(search.times)
     return statistics.mean(advantages), statistics.mean(nets), times
+
+
+def _moments(values: list[float]) -> Moments:
+    m = Moments()
+    for x in values:
+        m.add(x)
+    return m
 
 
 def measure(
@@ -68,25 +81,28 @@ def measure(
     work = [(name, seats, opponent, d, rollouts, think_ms) for d in range(deals)]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(play_deal, work, chunksize=4))
-    advantage = [r[0] for r in results]
-    net = [r[1] for r in results]
+        results = list(pool.map(rotate, work, chunksize=4))
+    advantage = _moments([r[0] for r in results])
+    net = _moments([r[1] for r in results])
     times = [t for r in results for t in r[2]]
-    ci = 1.96 * statistics.stdev(advantage) / math.sqrt(len(advantage))
-    ci_net = 1.96 * statistics.stdev(net) / math.sqrt(len(net))
     return {
         "game": name,
         "seats": seats,
         "opponents": opponent,
         "rounds": deals * seats,
-        "advantage": statistics.mean(advantage),
-        "advantage_ci95": ci,
-        "net": statistics.mean(net),
-        "net_ci95": ci_net,
+        "advantage": advantage.mean,
+        "advantage_ci95": advantage.ci95,
+        "net": net.mean,
+        "net_ci95": net.ci95,
         "ms_per_decision": 1000 * statistics.mean(times),
         "ms_per_decision_max": 1000 * max(times),
         "seconds": time.perf_counter() - started,
     }
+
+
+def _plus_minus(mean: object, ci: object) -> str:
+    assert isinstance(mean, float)
+    return f"{mean:+.2f}" + (f" ± {ci:.2f}" if isinstance(ci, float) else "")
 
 
 def main() -> None:
@@ -107,8 +123,8 @@ def main() -> None:
             r = measure(name, seats, opponent, args.rounds, args.rollouts, args.think_ms, args.jobs)
             rows.append(r)
             cells = [name, str(seats), opponent, str(r["rounds"])]
-            cells.append(f"{r['advantage']:+.2f} ± {r['advantage_ci95']:.2f}")
-            cells.append(f"{r['net']:+.2f} ± {r['net_ci95']:.2f}")
+            cells.append(_plus_minus(r["advantage"], r["advantage_ci95"]))
+            cells.append(_plus_minus(r["net"], r["net_ci95"]))
             cells.append(f"{r['ms_per_decision']:.0f} (max {r['ms_per_decision_max']:.0f})")
             print("| " + " | ".join(cells) + " |", flush=True)
     if args.json:

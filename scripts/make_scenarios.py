@@ -1,37 +1,44 @@
 """Regenerate the recorded scenarios of the bundled rule files.
 
     python scripts/make_scenarios.py [--only fudawiki|kirisame|draft|two-player|koikoi|sakura]
+                                     [--out FOLDER]
 
 Each scenario is a real round (or game) found by searching seeded deals and played by the bots,
 written down with its stacked deal, every move and its whole ledger (rulekit.scenario.record):
 "each teyaku and yaku occurring in a real round", special hands, whole games. The hand-written
 scenarios next to them, which pin the rule readings with figures worked out from the sources,
-are not touched.
+are not touched. `--out` writes them under another folder instead of rules/ (to compare a
+regeneration with the bundled files).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from rulekit.agents import make_agent
 from rulekit.engine.game import Game
+from rulekit.engine.playout import play_round
 from rulekit.engine.round import Round, RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
+from rulekit.output import plain_amount
 from rulekit.scenario.record import round_record, scenario_record, seat_names, to_toml
-from rulekit.sim.simulate import play_round
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 HEADER = (
     "# Recorded by scripts/make_scenarios.py: a real round found by search and played by the\n"
     "# bots named in the title, written down with its deal, its moves and its whole ledger.\n"
 )
-MAX_TRIES = 400_000
-Found = tuple[Round, list[tuple[int, int]], list[str]]
+MAX_TRIES = 400_000  # deals searched for one scenario
+MAX_GAMES = 10_000  # games searched for a two-round scenario
+Moves = list[tuple[int, int]]
+Found = tuple[Round, Moves, list[str]]
+Test = Callable[[Round, RoundResult, Moves], bool]
+Describe = Callable[[Round, list[str]], str]
+out = RULES  # where the scenarios are written (--out)
 
 
 def bots_for(k: int, seats: int) -> list[str]:
@@ -51,9 +58,7 @@ def rounds(
         yield rnd, moves, result, names
 
 
-def first(
-    c: CompiledRules, seats: int, test: Callable[[Round, RoundResult, list[tuple[int, int]]], bool]
-) -> Found | None:
+def first(c: CompiledRules, seats: int, test: Test) -> Found | None:
     for rnd, moves, result, names in rounds(c, seats):
         if test(rnd, result, moves):
             return rnd, moves, names
@@ -79,27 +84,26 @@ def write(
     }
     text = to_toml(doc)
     if game_net is not None:
-        totals = ", ".join(f"{names[s]} = {_number(v)}" for s, v in enumerate(game_net))
+        totals = ", ".join(f"{names[s]} = {plain_amount(v)}" for s, v in enumerate(game_net))
         text += f"\n[game]\nnet = {{ {totals} }}\n"
-    path = RULES / folder / f"{stem}.scenario.toml"
+    path = out / folder / f"{stem}.scenario.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(HEADER + text, encoding="utf-8")
-    print("wrote", path.relative_to(RULES.parent))
-
-
-def _number(v: Any) -> int | float:
-    return int(v) if float(v).is_integer() else float(v)
+    print("wrote", path.relative_to(out.parent))
 
 
 def record_found(
+    c: CompiledRules,
     folder: str,
     stem: str,
     title: str,
     rules: str,
     seats: int,
-    found: Found | None,
-    description: Callable[[Round, list[str]], str],
+    test: Test,
+    description: Describe,
 ) -> None:
+    """The first searched round (of `c`, at `seats`) that passes `test`, written down."""
+    found = first(c, seats, test)
     if found is None:
         print("not found:", stem)
         return
@@ -121,8 +125,10 @@ def teyaku_of(rnd: Round) -> set[str]:
     return {table.names[i] for c in rnd.teyaku_counted.values() for i in c} if table else set()
 
 
-def record_entries(folder: str, rules: str, seats: int, teyaku: list[str], yaku: list[str]) -> None:
-    c = CompiledRules(load_rules(rules))
+def record_entries(
+    c: CompiledRules, folder: str, rules: str, seats: int, teyaku: list[str], yaku: list[str]
+) -> None:
+    """A round for each named teyaku and yaku of `c` (the rule file `rules`)."""
     for name in teyaku:
         assert c.rules.teyaku is not None and c.teyaku is not None
         label = c.rules.teyaku.entry(name).label
@@ -135,14 +141,17 @@ def record_entries(folder: str, rules: str, seats: int, teyaku: list[str], yaku:
             )
             return f"{who} is dealt {lb} and is paid by each other player; the round is played out."
 
-        found = first(c, seats, lambda r, res, mv, n=name: n in teyaku_of(r))
+        def dealt(r: Round, res: RoundResult, mv: Moves, n: str = name) -> bool:
+            return n in teyaku_of(r)
+
         record_found(
+            c,
             folder,
             f"teyaku-{name}",
             f"Teyaku {label}, dealt in a real round",
             rules,
             seats,
-            found,
+            dealt,
             holder,
         )
     for name in yaku:
@@ -158,16 +167,27 @@ def record_entries(folder: str, rules: str, seats: int, teyaku: list[str], yaku:
             )
             return f"In this round {how}{' when the hands are counted' if e.at_count else ''}."
 
-        found = first(c, seats, lambda r, res, mv, n=name: any(n in v for v in res.yaku.values()))
+        def making(r: Round, res: RoundResult, mv: Moves, n: str = name) -> bool:
+            return any(n in v for v in res.yaku.values())
+
         record_found(
+            c,
             folder,
             f"yaku-{name}",
             f"Yaku {entry.label}, made in a real round",
             rules,
             seats,
-            found,
+            making,
             made,
         )
+
+
+def record_all_yaku(folder: str, rules: str, seats: int) -> CompiledRules:
+    """A round for every yaku of the rule file `rules`; its compiled tables, for more."""
+    c = CompiledRules(load_rules(rules))
+    assert c.rules.yaku
+    record_entries(c, folder, rules, seats, [], [e.name for e in c.rules.yaku.entries])
+    return c
 
 
 def record_game(folder: str, rules: str, seats: int, seed: int, stem: str = "whole-game") -> None:
@@ -209,7 +229,7 @@ def record_two_rounds(
     """Two rounds of a game, the second shaped by the first (carry-over, or none)."""
     c = CompiledRules(load_rules(rules))
     names = seat_names(seats)
-    for k in itertools.count():
+    for k in range(MAX_GAMES):
         game = Game(c, seats, seed=f"scenarios:{stem}:{k}", dealer=0)
         agents = [make_agent("greedy", f"{stem}:{k}:{s}") for s in range(seats)]
         one = game.new_round()
@@ -233,6 +253,7 @@ def record_two_rounds(
             description,
         )
         return
+    print("not found:", stem)
 
 
 # ---------------------------------------------------------------- Hachi-Hachi
@@ -242,14 +263,15 @@ def hachihachi(only: str | None) -> None:
     if only in (None, "fudawiki"):
         f = load_rules("hachihachi/fudawiki")
         assert f.teyaku and f.yaku
+        c = CompiledRules(f)
         record_entries(
+            c,
             "hachihachi/scenarios/fudawiki",
             "hachihachi/fudawiki",
             3,
             [e.name for e in f.teyaku.entries],
             [e.name for e in f.yaku.entries],
         )
-        c = CompiledRules(f)
         record_two_rounds(
             "hachihachi/scenarios/fudawiki",
             "multiplier-carry-over",
@@ -268,6 +290,7 @@ def hachihachi(only: str | None) -> None:
         basic = [e.name for e in k.teyaku.entries if not e.parts][:12]
         combos = ["red_three", "one_light_lead", "wither_four", "two_three"]
         record_entries(
+            CompiledRules(k),
             "hachihachi/scenarios/kirisame",
             "hachihachi/kirisame",
             3,
@@ -277,10 +300,14 @@ def hachihachi(only: str | None) -> None:
         record_game("hachihachi/scenarios/kirisame", "hachihachi/kirisame", 3, 2)
     if only in (None, "draft"):
         folder, rules = "hachihachi/scenarios/wikipedia-draft", "hachihachi/wikipedia-draft"
-        record_entries(folder, rules, 3, ["triple", "red"], ["poetry_ribbons"])
         c = CompiledRules(load_rules(rules))
-        found = first(
+        record_entries(c, folder, rules, 3, ["triple", "red"], ["poetry_ribbons"])
+        record_found(
             c,
+            folder,
+            "joker-at-seven",
+            "Seven at the table: the joker is replaced from the stock",
+            rules,
             7,
             lambda r, res, mv: (
                 not res.void
@@ -288,14 +315,6 @@ def hachihachi(only: str | None) -> None:
                     not r.folded[s] and h >> r.joker_bit & 1 for s, h in enumerate(r.initial_hands)
                 )
             ),
-        )
-        record_found(
-            folder,
-            "joker-at-seven",
-            "Seven at the table: the joker is replaced from the stock",
-            rules,
-            7,
-            found,
             lambda r, names: (
                 "At 7 seats a joker is added (49 cards, 7 hands of 7). The player dealt it joins, "
                 "takes it out of the game and draws the top card of the stock instead."
@@ -315,16 +334,16 @@ def hachihachi(only: str | None) -> None:
         )
     if only in (None, "two-player"):
         folder, rules = "hachihachi/scenarios/two-player", "hachihachi/two-player"
-        record_entries(folder, rules, 2, ["three", "one_light"], ["red_poems", "four_lights"])
         c = CompiledRules(load_rules(rules))
-        found = first(c, 2, lambda r, res, mv: res.ended_by == "count" and res.multiplier > 1)
+        record_entries(c, folder, rules, 2, ["three", "one_light"], ["red_poems", "four_lights"])
         record_found(
+            c,
             folder,
             "count-difference",
             "Two players: the lower card total pays the difference",
             rules,
             2,
-            found,
+            lambda r, res, mv: res.ended_by == "count" and res.multiplier > 1,
             lambda r, names: (
                 "No captured hand is formed: the lower card total pays the winner the difference, "
                 "times the multiplier. (The rest of the stock is not played.)"
@@ -339,35 +358,29 @@ def koikoi(only: str | None) -> None:
     if only not in (None, "koikoi"):
         return
     folder, rules = "koikoi/scenarios", "koikoi/sloper"
-    r = load_rules(rules)
-    assert r.yaku
-    record_entries(folder, rules, 2, [], [e.name for e in r.yaku.entries])
-    c = CompiledRules(r)
+    c = record_all_yaku(folder, rules, 2)
     record_found(
+        c,
         folder,
         "drawn-round",
         "Nobody stops: the round is drawn and the dealer deals again",
         rules,
         2,
-        first(c, 2, lambda rnd, res, mv: res.ended_by == "draw"),
+        lambda rnd, res, mv: res.ended_by == "draw",
         lambda rnd, names: (
             "The hands run out with nobody stopping (a koi-koi called and never cashed): "
             "no points, and the same dealer deals the next round."
         ),
     )
     record_found(
+        c,
         folder,
         "koi-beaten",
         "A koi-koi overtaken: the caller loses, only the stopper scores",
         rules,
         2,
-        first(
-            c,
-            2,
-            lambda rnd, res, mv: (
-                res.ended_by == "yaku"
-                and any(rnd.continues[s] and s != res.winner for s in range(2))
-            ),
+        lambda rnd, res, mv: (
+            res.ended_by == "yaku" and any(rnd.continues[s] and s != res.winner for s in range(2))
         ),
         lambda rnd, names: (
             "One player calls koi-koi; the other then makes a yaku and stops: only the stopper "
@@ -375,24 +388,26 @@ def koikoi(only: str | None) -> None:
         ),
     )
     record_found(
+        c,
         folder,
         "koi-twice-multiplier",
         "Two koi-koi and a third yaku: the score is tripled",
         rules,
         2,
-        first(c, 2, lambda rnd, res, mv: res.winner is not None and rnd.continues[res.winner] >= 2),
+        lambda rnd, res, mv: res.winner is not None and rnd.continues[res.winner] >= 2,
         lambda rnd, names: (
             "The winner called koi-koi twice before stopping: his yaku are worth three times "
             "their value (the 2nd yaku x2, the 3rd x3), times the field multiplier."
         ),
     )
     record_found(
+        c,
         folder,
         "field-lights-multiplier",
         "Two lights on the field: every point is tripled",
         rules,
         2,
-        first(c, 2, lambda rnd, res, mv: res.multiplier == 3 and res.ended_by == "yaku"),
+        lambda rnd, res, mv: res.multiplier == 3 and res.ended_by == "yaku",
         lambda rnd, names: "Each light on the field raises the multiplier by one: two lights, x3.",
     )
     record_game(folder, rules, 2, 3)
@@ -403,72 +418,66 @@ def sakura(only: str | None) -> None:
     if only not in (None, "sakura"):
         return
     folder, rules = "sakura/scenarios", "sakura/hawaii"
-    r = load_rules(rules)
-    assert r.yaku
-    record_entries(folder, rules, 3, [], [e.name for e in r.yaku.entries])
-    c = CompiledRules(r)
+    c = record_all_yaku(folder, rules, 3)
     record_found(
+        c,
         folder,
         "dealer-captures-field-four",
         "Four of a month dealt to the field: the dealer takes them",
         rules,
         3,
-        first(
-            c,
-            3,
-            lambda rnd, res, mv: any(
-                (rnd.laid_field & m).bit_count() == 4 for m in rnd.ix.month_masks
-            ),
-        ),
+        lambda rnd, res, mv: any((rnd.laid_field & m).bit_count() == 4 for m in rnd.ix.month_masks),
         lambda rnd, names: (
             f"The field is dealt all four cards of a month; the dealer, {names[rnd.dealer]}, "
             "captures them at once."
         ),
     )
     record_found(
+        c,
         folder,
         "teams-of-two",
         "Four players in two teams: each yaku costs the opposing team 50",
         rules,
         4,
-        first(c, 4, lambda rnd, res, mv: sum(len(v) for v in res.yaku.values()) >= 2),
+        lambda rnd, res, mv: sum(len(v) for v in res.yaku.values()) >= 2,
         lambda rnd, names: (
             "Alice and Carol play against Bob and Dave (partners sit opposite). Each yaku costs "
             "the opposing team 50, shared by its two members (25 each)."
         ),
     )
     record_found(
+        c,
         folder,
         "teams-of-three",
         "Six players in two teams of three",
         rules,
         6,
-        first(c, 6, lambda rnd, res, mv: bool(res.yaku)),
+        lambda rnd, res, mv: bool(res.yaku),
         lambda rnd, names: (
             "Alice, Carol and Erin against Bob, Dave and Frank (partners alternate). A yaku costs "
             "the opposing team 50, shared by its three members."
         ),
     )
     record_found(
+        c,
         folder,
         "seven-players",
         "Seven players, each for himself: 3 cards each, 6 to the field",
         rules,
         7,
-        first(c, 7, lambda rnd, res, mv: bool(res.yaku)),
+        lambda rnd, res, mv: bool(res.yaku),
         lambda rnd, names: (
             "At 7 players each plays for himself; a yaku costs each of the six others 50."
         ),
     )
     record_found(
+        CompiledRules(load_rules("sakura/round-wins")),
         folder,
         "round-wins",
         "Scored by rounds won: the best score takes the round",
         "sakura/round-wins",
         4,
-        first(
-            CompiledRules(load_rules("sakura/round-wins")), 4, lambda rnd, res, mv: bool(res.yaku)
-        ),
+        lambda rnd, res, mv: bool(res.yaku),
         lambda rnd, names: (
             "The house rule counts rounds won instead of points: the best team score (points "
             "minus 50 per opposing yaku) wins the round, worth one to each of its members."
@@ -480,7 +489,12 @@ def sakura(only: str | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="fudawiki, kirisame, draft, two-player, koikoi or sakura")
-    only = parser.parse_args().only
+    parser.add_argument("--out", type=Path, help="write under this folder instead of rules/")
+    args = parser.parse_args()
+    only = args.only
+    if args.out is not None:
+        global out
+        out = args.out.resolve()
     hachihachi(only)
     koikoi(only)
     sakura(only)

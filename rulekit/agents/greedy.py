@@ -1,5 +1,5 @@
 """The `greedy` bot: takes the capture worth most, prefers completing or advancing a yaku,
-joins with a teyaku or a strong hand, and stops when ahead.
+joins with a teyaku or a hand worth more points than an average one, and stops when ahead.
 
 Card worth is the card's points plus its share of every yaku it belongs to, from the compiled
 rule file: the bot knows no game, only the tables.
@@ -36,6 +36,13 @@ def card_worth(compiled: CompiledRules) -> tuple[float, ...]:
             for cid in cards:
                 worth[ix.bit[cid]] += share
     return tuple(worth)
+
+
+@lru_cache(maxsize=32)
+def points_per_card(compiled: CompiledRules) -> float:
+    """The deck's average card points: an average hand of n cards holds n times this."""
+    points = compiled.index.points_of_bit
+    return sum(points) / len(points) if points else 0.0
 
 
 class GreedyAgent(SeededAgent):
@@ -108,4 +115,4 @@ class GreedyAgent(SeededAgent):
         hand = view.hand
         if table is not None and table.counted(table.match_play(hand), hand):
             return True
-        return c.index.points(hand) >= 25
+        return c.index.points(hand) > hand.bit_count() * points_per_card(c)

@@ -11,12 +11,13 @@ first, so no decision takes longer than the limit.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
 
+from rulekit.agents.base import SeededAgent
 from rulekit.agents.greedy import GreedyAgent
-from rulekit.engine.round import DONE, Phase, Round, clone
+from rulekit.engine.playout import play_out
+from rulekit.engine.round import Phase, Round, clone
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError
 
@@ -45,19 +46,19 @@ def outcome(rnd: Round, seat: int) -> float:
     return own - sum(float(sum(net[s] for s in u)) for u in others) / len(others)
 
 
-class SearchAgent:
+class SearchAgent(SeededAgent):
     name = "search"
 
     def __init__(
         self, seed: int | str = 0, rollouts: int = DEFAULT_ROLLOUTS, think_ms: float | None = None
     ) -> None:
-        self.rng = random.Random(str(seed))
+        super().__init__(seed)
         self.rollouts = rollouts
         self.think_ms = think_ms
         self.policy = GreedyAgent(f"{seed}:rollouts")
 
     def start(self, seed: int | str) -> None:
-        self.rng.seed(str(seed))
+        super().start(seed)
         self.policy.start(f"{seed}:rollouts")
 
     def act(self, view: PlayerView) -> int:
@@ -103,8 +104,5 @@ class SearchAgent:
         return estimates
 
     def _play_out(self, rnd: Round, seat: int) -> float:
-        views = [PlayerView(rnd, s) for s in range(rnd.seated)]
-        act = self.policy.act
-        while rnd.phase != DONE:
-            rnd.apply(act(views[rnd.current]))
+        play_out(rnd, [self.policy] * rnd.seated)  # the greedy policy for everyone
         return outcome(rnd, seat)

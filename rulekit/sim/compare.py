@@ -3,8 +3,12 @@ numbers), and each figure is reported per variant and as a paired difference aga
 with a 95% confidence interval and a significance flag.
 
 Per-round figures (net by seat position, teyaku, turns, how the round ended, decisiveness) are
-paired round by round. Figures of the whole run (fairness, spread) get their intervals from
-batch means: the rounds are split into BATCHES groups by their number.
+paired round by round. Figures of the whole run (fairness, spread) are reported for the whole
+run, with intervals from a delete-one-batch jackknife: the rounds are split into BATCHES groups
+by their number, the figure is recomputed with each group left out, and the spread of those
+values gives the interval (Student's t with batches - 1 degrees of freedom). A difference of
+such figures is jackknifed as a difference, batch by batch: paired, so a variant compared with
+itself differs by exactly 0 +- 0.
 """
 
 from __future__ import annotations
@@ -12,18 +16,19 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.engine.ledger import BANK, Payment
-from rulekit.engine.round import Round, RoundResult
-from rulekit.engine.tables import CompiledRules
+from rulekit.engine.playout import play_deal
+from rulekit.engine.round import RoundResult
 from rulekit.errors import UsageError
-from rulekit.sim.simulate import play_round
-from rulekit.sim.tally import Z95
+from rulekit.sim.backends import chunks, run_chunks
+from rulekit.sim.simulate import compiled_rules
+from rulekit.sim.tally import Moments, t95
 
 BATCHES = 20
 CHUNK = 200
@@ -37,47 +42,6 @@ PER_ROUND = (
     "continued",
     "paid_off",
 )
-
-
-@dataclass
-class Moments:
-    """Sum and sum of squares of a figure, to give its mean and confidence interval."""
-
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    def merge(self, o: Moments) -> None:
-        self.n += o.n
-        self.total += o.total
-        self.squares += o.squares
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else 0.0
-
-    @property
-    def sd(self) -> float:
-        if self.n < 2:
-            return 0.0
-        return math.sqrt(max(0.0, (self.squares - self.total * self.total / self.n) / (self.n - 1)))
-
-    @property
-    def ci95(self) -> float:
-        return Z95 * self.sd / math.sqrt(self.n) if self.n >= 2 else math.nan
-
-    def report(self) -> dict[str, Any]:
-        ci = self.ci95
-        return {
-            "mean": self.mean,
-            "ci95": None if math.isnan(ci) else ci,
-            "significant": bool(self.n >= 2 and abs(self.mean) > ci),
-        }
 
 
 @dataclass
@@ -171,31 +135,16 @@ class ComparePart:
                 mine.setdefault(k, Moments()).merge(m)
 
 
-def _play(
-    c: CompiledRules, plan: ComparePlan, i: int, agents: list[Any]
-) -> tuple[RoundResult, int]:
-    voids = 0
-    deal_no: int | str = i
-    while True:
-        for s, a in enumerate(agents):
-            a.start(f"{plan.seed}:{i}:{s}")
-        rnd = Round(c, plan.seats, i % plan.seats, seed=plan.seed, deal_no=deal_no, round_no=i)
-        result = play_round(rnd, agents)
-        if not result.void:
-            return result, voids
-        voids += 1
-        deal_no = f"{i}.{voids}"
-
-
 def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
-    compiled = [CompiledRules(r) for r in plan.variants]
+    """Rounds start..stop-1 of every variant, and their paired differences."""
+    compiled = [compiled_rules(r) for r in plan.variants]
     agents = [make_agent(plan.bots[s]) for s in range(plan.seats)]
     part = ComparePart([VariantTally(plan.seats) for _ in compiled], [{} for _ in compiled[1:]])
     n = plan.seats
     for i in range(start, stop):
         figures = []
         for v, c in enumerate(compiled):
-            result, voids = _play(c, plan, i, agents)
+            _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
             t = part.tallies[v]
             t.rounds += 1
             t.voids += voids
@@ -232,11 +181,6 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     return part
 
 
-def _chunks(count: int) -> Iterator[tuple[int, int]]:
-    for a in range(0, count, CHUNK):
-        yield a, min(count, a + CHUNK)
-
-
 def _worker(args: tuple[ComparePlan, int, int]) -> ComparePart:
     return run_part(*args)
 
@@ -253,12 +197,42 @@ def spread(positions: list[Moments]) -> float:
     return sum(m.sd for m in positions) / len(positions) if positions else 0.0
 
 
-def batch_stat(batches: list[list[Moments]], stat: Callable[[list[Moments]], float]) -> Moments:
-    out = Moments()
-    for b in batches:
-        if all(m.n for m in b):
-            out.add(stat(b))
+Stat = Callable[[list[Moments]], float]
+
+
+def _merged(
+    batches: list[list[Moments]], seats: int, leave_out: int | None = None
+) -> list[Moments]:
+    out = [Moments() for _ in range(seats)]
+    for j, batch in enumerate(batches):
+        if j != leave_out:
+            for total, m in zip(out, batch, strict=True):
+                total.merge(m)
     return out
+
+
+def jackknife(
+    stat: Stat, a: list[list[Moments]], b: list[list[Moments]] | None = None
+) -> dict[str, Any]:
+    """stat of the whole run (or stat(a) - stat(b), paired batch by batch) with the half-width
+    of its 95% interval from the delete-one-batch jackknife, centred on that value. Batches
+    without rounds (a run shorter than BATCHES) are left out; fewer than two: no interval."""
+    seats = len(a[0])
+    used = [j for j, batch in enumerate(a) if all(m.n for m in batch)]
+
+    def value(leave_out: int | None) -> float:
+        x = stat(_merged(a, seats, leave_out))
+        return x - stat(_merged(b, seats, leave_out)) if b is not None else x
+
+    whole = value(None)
+    k = len(used)
+    if k < 2:
+        return {"mean": whole, "ci95": None, "significant": False}
+    left = [value(j) for j in used]
+    centre = sum(left) / k
+    se = math.sqrt((k - 1) / k * sum((x - centre) ** 2 for x in left))
+    ci = t95(k - 1) * se
+    return {"mean": whole, "ci95": ci, "significant": abs(whole) > ci}
 
 
 def compare(
@@ -277,12 +251,24 @@ def compare(
     """Play `rounds` rounds of every variant on the same deals; the report as one dict."""
     if len(variants) < 2:
         raise UsageError("compare needs two variants or more")
-    seats = seats or max(v.seats.min for v in variants)
+    low = max(v.seats.min for v in variants)
+    high = min(v.seats.max for v in variants)
+    sizes = "; ".join(
+        f"{name} seats {_allowed(v.seats)}" for v, name in zip(variants, names, strict=True)
+    )
+    if seats is None and low > high:
+        raise UsageError(f"no table size suits every variant: {sizes}")
+    seats = seats or low
     for v, name in zip(variants, names, strict=True):
-        if not v.seats.min <= seats <= v.seats.max:
-            raise UsageError(
-                f"{name} ({v.title}) cannot seat {seats} players", hint="choose one with --seats"
-            )
+        refusal = v.seats.refusal(v.title, seats)
+        if refusal:
+            if low > high:
+                hint = f"no table size suits every variant: {sizes}"
+            elif low == high:
+                hint = f"the variants all seat {low} players: use --seats {low}"
+            else:
+                hint = f"the variants all seat {low} to {high} players: choose --seats among them"
+            raise UsageError(f"{name} cannot seat {seats} players: {refusal}", hint=hint)
     if rounds < 2:
         raise UsageError("compare needs at least 2 rounds")
     chosen = bots or ["greedy"]
@@ -291,29 +277,23 @@ def compare(
     plan = ComparePlan(
         tuple(variants), seats, tuple(chosen[s % len(chosen)] for s in range(seats)), seed, rounds
     )
-    work = [(plan, a, b) for a, b in _chunks(rounds)]
+    work = [(plan, a, b) for a, b in chunks(rounds, CHUNK)]
     started = time.perf_counter()
     total = ComparePart([VariantTally(seats) for _ in variants], [{} for _ in variants[1:]])
-    done = 0
-    if backend == "dask":
-        from rulekit.sim.backends import dask_map
-
-        parts = dask_map(_worker, work, scheduler)
-    elif jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        parts = pool.map(_worker, work)
-    else:
-        parts = (run_part(*w) for w in work)
-    for (_, first, last), part in zip(work, parts, strict=True):
+    parts = run_chunks(
+        _worker, work, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+    )
+    for part in parts:
         total.merge(part)
-        done += last - first
-        if progress:
-            progress(done, rounds)
-    if backend != "dask" and jobs > 1:
-        pool.shutdown()
     return _report(total, plan, names, time.perf_counter() - started)
+
+
+def _allowed_range(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+def _allowed(seats: ir.Seats) -> str:
+    return _allowed_range(seats.min, seats.max)
 
 
 def _named(
@@ -341,14 +321,8 @@ def _report(
                 "position": [
                     {"position": k, **m.report(), "sd": m.sd} for k, m in enumerate(t.position)
                 ],
-                "spread": {
-                    "value": spread(t.position),
-                    **_ci(batch_stat(t.batch_position, spread)),
-                },
-                "fairness": {
-                    "value": fairness(t.position),
-                    **_ci(batch_stat(t.batch_position, fairness)),
-                },
+                "spread": _whole_run(spread, t),
+                "fairness": _whole_run(fairness, t),
                 "decisiveness": t.figures["decisiveness"].report(),
                 "ended_by": {k: n / t.rounds for k, n in t.ended.most_common()},
                 "rounds_with_teyaku": t.figures["teyaku"].mean,
@@ -368,12 +342,8 @@ def _report(
     for v, d in enumerate(total.diffs, start=1):
         a, b = total.tallies[v], total.tallies[0]
         composite = {
-            "fairness": _diff(
-                batch_stat(a.batch_position, fairness), batch_stat(b.batch_position, fairness)
-            ),
-            "spread": _diff(
-                batch_stat(a.batch_position, spread), batch_stat(b.batch_position, spread)
-            ),
+            "fairness": jackknife(fairness, a.batch_position, b.batch_position),
+            "spread": jackknife(spread, a.batch_position, b.batch_position),
         }
         differences.append(
             {
@@ -394,16 +364,7 @@ def _report(
     }
 
 
-def _ci(m: Moments) -> dict[str, Any]:
-    ci = m.ci95
-    return {"ci95": None if math.isnan(ci) else ci}
-
-
-def _diff(a: Moments, b: Moments) -> dict[str, Any]:
-    """The difference of two batch-means figures (batches are independent across variants'
-    figures only approximately: the deals are shared, which makes this interval conservative)."""
-    mean = a.mean - b.mean
-    if a.n < 2 or b.n < 2:
-        return {"mean": mean, "ci95": None, "significant": False}
-    ci = Z95 * math.sqrt(a.sd**2 / a.n + b.sd**2 / b.n)
-    return {"mean": mean, "ci95": ci, "significant": abs(mean) > ci}
+def _whole_run(stat: Stat, t: VariantTally) -> dict[str, Any]:
+    """A figure of the whole run: its value and the jackknife interval around it."""
+    j = jackknife(stat, t.batch_position)
+    return {"value": j["mean"], "ci95": j["ci95"]}

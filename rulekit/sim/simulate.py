@@ -1,15 +1,15 @@
 """Many rounds or games between bots, on one core or spread over processes.
 
 Every round takes its chance from (seed, its number) and every bot is re-seeded per round (or
-game), so the totals do not depend on how the work is split: `--jobs 4` gives exactly what one
-job gives for the same seed.
+game, and before each redeal of a void deal: rulekit.engine.playout), so the totals do not
+depend on how the work is split: `--jobs 4`, or a Dask cluster, gives exactly what one job
+gives for the same seed.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,14 @@ from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
-from rulekit.engine.round import DONE, Round, RoundResult
+from rulekit.engine.playout import play_deal, play_round
+from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
-from rulekit.engine.view import PlayerView
 from rulekit.errors import UsageError
+from rulekit.sim.backends import chunks, run_chunks
 from rulekit.sim.tally import Tally
+
+__all__ = ["Plan", "compiled_rules", "game_winners", "play_round", "report", "run_part", "simulate"]
 
 CHUNK = 250  # rounds (or games / 12) per unit of work handed to a process
 
@@ -33,33 +36,30 @@ class Plan:
     seats: int
     bots: tuple[str, ...]
     seed: int
-    count: int
     games: bool  # count games of the file's length, rather than single rounds
     record: str | None = None  # a folder to write every round (or game) to, as a scenario
     rules_ref: str = ""  # how the scenarios name the rule file
 
 
-def play_round(
-    rnd: Round, agents: list[Any], moves: list[tuple[int, int]] | None = None
-) -> RoundResult:
-    """Play a round to its end; with `moves`, write down every (seat, action)."""
-    views = [PlayerView(rnd, s) for s in range(rnd.seated)]
-    apply = rnd.apply
-    if moves is None:
-        while rnd.phase != DONE:
-            seat = rnd.current
-            apply(agents[seat].act(views[seat]))
-    else:
-        while rnd.phase != DONE:
-            seat = rnd.current
-            action = agents[seat].act(views[seat])
-            moves.append((seat, action))
-            apply(action)
-    return rnd.result()
+_COMPILED: dict[int, tuple[ir.Ruleset, CompiledRules]] = {}
 
 
-def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = None) -> Tally:
-    c = compiled or CompiledRules(plan.rules)
+def compiled_rules(rules: ir.Ruleset) -> CompiledRules:
+    """The compiled tables of a rule set, compiled once per process for the same object (the
+    chunks of a one-process run share their plan's rules)."""
+    hit = _COMPILED.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_COMPILED) >= 8:
+        _COMPILED.clear()
+    c = CompiledRules(rules)
+    _COMPILED[id(rules)] = (rules, c)  # the key object is kept alive, so its id is not reused
+    return c
+
+
+def run_part(plan: Plan, start: int, stop: int) -> Tally:
+    """The tally of rounds (or games) start..stop-1 of the plan."""
+    c = compiled_rules(plan.rules)
     tally = Tally(plan.seats)
     agents = [make_agent(plan.bots[s], 0) for s in range(plan.seats)]
     recorder = _Recorder(plan) if plan.record else None
@@ -82,19 +82,12 @@ def _run(plan: Plan, start: int, stop: int, compiled: CompiledRules | None = Non
             net = game.result().net
             tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
         else:
-            for s, a in enumerate(agents):
-                a.start(f"{plan.seed}:{i}:{s}")
-            deal_no: int | str = i
-            while True:  # a void deal is redealt by the same dealer
-                rnd = Round(
-                    c, plan.seats, i % plan.seats, seed=plan.seed, deal_no=deal_no, round_no=i
-                )
-                round_moves: list[tuple[int, int]] | None = [] if recorder else None
-                result = play_round(rnd, agents, round_moves)
-                tally.add_round(result)
-                if not result.void:
-                    break
-                deal_no = f"{i}.{tally.voids}"
+            round_moves: list[tuple[int, int]] | None = [] if recorder else None
+            rnd, result, voids = play_deal(
+                c, plan.seats, i, agents, seed=plan.seed, moves=round_moves
+            )
+            tally.voids += voids
+            tally.add_round(result)
             tally.add_unit(result.net, result.winners)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
@@ -138,13 +131,8 @@ def game_winners(net: list[Any], teams: list[list[int]] | None) -> list[int]:
     return [s for u, t in zip(units, totals, strict=True) if t == top for s in u]
 
 
-def _chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, count, size):
-        yield start, min(count, start + size)
-
-
 def _worker(args: tuple[Plan, int, int]) -> Tally:
-    return _run(*args)
+    return run_part(*args)
 
 
 def simulate(
@@ -156,11 +144,15 @@ def simulate(
     rounds: int | None = None,
     games: int | None = None,
     jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     record: Path | None = None,
     rules_ref: str = "",
 ) -> dict[str, Any]:
-    """Run the plan and return the report (the same dict `--json` prints)."""
+    """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
+    runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
+    scenarios are written where the work runs)."""
     seats = seats or rules.seats.min
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
@@ -176,6 +168,8 @@ def simulate(
         raise UsageError("the number of rounds or games must be at least 1")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if record is not None and backend != "local":
+        raise UsageError("--record writes scenarios on this machine: use the local backend")
     if record is not None:
         try:
             record.mkdir(parents=True, exist_ok=True)
@@ -186,32 +180,19 @@ def simulate(
         seats,
         chosen,
         seed,
-        count,
         games is not None,
         str(record) if record else None,
         rules_ref,
     )
     size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
-    work = list(_chunks(count, size))
+    work = [(plan, a, b) for a, b in chunks(count, size)]
     total = Tally(seats)
     started = time.perf_counter()
-    done = 0
-    if jobs == 1:
-        c = CompiledRules(rules)
-        for a, b in work:
-            total.merge(_run(plan, a, b, c))
-            done += b - a
-            if progress:
-                progress(done, count)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for (a, b), part in zip(
-                work, pool.map(_worker, [(plan, a, b) for a, b in work]), strict=True
-            ):
-                total.merge(part)
-                done += b - a
-                if progress:
-                    progress(done, count)
+    parts = run_chunks(
+        _worker, work, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+    )
+    for part in parts:
+        total.merge(part)
     seconds = time.perf_counter() - started
     return report(total, plan, seconds)
 

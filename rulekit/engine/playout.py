@@ -1,0 +1,102 @@
+"""Playing rounds to their end with players that choose from a PlayerView.
+
+One loop for every caller that plays whole rounds (simulation, comparison, scenario recording,
+the search bot's rollouts, benchmarks), and one rule for a void deal: it is redealt by the same
+dealer, as deal `"{number}.{k}"` for the k-th redeal, with every player re-seeded before each
+try; after MAX_VOID_IN_A_ROW void deals in a row the rule file is at fault and play stops with
+an error. A player is anything with `act(view) -> action`; `play_deal` also calls its
+`start(seed)`. The engine knows no particular bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from rulekit.engine.game import MAX_VOID_IN_A_ROW
+from rulekit.engine.round import DONE, Round, RoundResult
+from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
+from rulekit.errors import RuleError
+
+Moves = list[tuple[int, int]]
+
+
+class Player(Protocol):
+    def act(self, view: PlayerView) -> int:
+        """One of view.legal_actions()."""
+        ...
+
+
+class SeededPlayer(Player, Protocol):
+    def start(self, seed: int | str) -> None:
+        """Re-seed before a round, so that a seed replays it exactly."""
+
+
+def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> None:
+    """Play a round to its end (players[seat] acts for the seat); with `moves`, write down
+    every (seat, action). The hot path of simulation and of the search bot's rollouts."""
+    views = [PlayerView(rnd, s) for s in range(rnd.seated)]
+    acts = [p.act for p in players]
+    apply = rnd.apply
+    if moves is None:
+        while rnd.phase != DONE:
+            seat = rnd.current
+            apply(acts[seat](views[seat]))
+    else:
+        while rnd.phase != DONE:
+            seat = rnd.current
+            action = acts[seat](views[seat])
+            moves.append((seat, action))
+            apply(action)
+
+
+def play_round(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> RoundResult:
+    """Play a round to its end and return its result; with `moves`, write down every move."""
+    play_out(rnd, players, moves)
+    return rnd.result()
+
+
+def play_deal(
+    compiled: CompiledRules,
+    seated: int,
+    number: int,
+    players: Sequence[SeededPlayer],
+    *,
+    seed: int | str,
+    dealer: int | None = None,
+    round_no: int | None = None,
+    moves: Moves | None = None,
+) -> tuple[Round, RoundResult, int]:
+    """Deal `number` of `seed` (dealt by seat number % seated unless `dealer` is given) and
+    play it out, redealing a void deal; returns the round played, its result and how many void
+    deals came before it. Before every try, player s is re-seeded with "{seed}:{number}:{s}",
+    so a deal's play depends only on (seed, number), never on how the work was split. `moves`,
+    if given, holds the moves of the round returned only."""
+    who_deals = number % seated if dealer is None else dealer
+    deal_no: int | str = number
+    voids = 0
+    while True:
+        for s, p in enumerate(players):
+            p.start(f"{seed}:{number}:{s}")
+        rnd = Round(
+            compiled,
+            seated,
+            who_deals,
+            seed=seed,
+            deal_no=deal_no,
+            round_no=number if round_no is None else round_no,
+        )
+        if moves is not None:
+            moves.clear()
+        result = play_round(rnd, players, moves)
+        if not result.void:
+            return rnd, result, voids
+        voids += 1
+        if voids > MAX_VOID_IN_A_ROW:
+            raise RuleError(
+                f"more than {MAX_VOID_IN_A_ROW} void deals in a row (deal {number}, seed "
+                f"{seed}): the rule file voids (almost) every deal",
+                hint="check its 'void if' conditions",
+            )
+        deal_no = f"{number}.{voids}"
