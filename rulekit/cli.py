@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -32,6 +34,52 @@ def _load(ref: str) -> ir.Ruleset:
     from rulekit.lang import load_rules
 
     return load_rules(ref)
+
+
+# ---------------------------------------------------------------- options shared by commands
+def _seats_option(default: str) -> Callable[[F], F]:
+    return click.option(
+        "--seats", type=click.IntRange(min=1), help=f"Players at the table (default: {default})."
+    )
+
+
+def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    """`greedy, random` -> ["greedy", "random"]; the bots' names are checked by the library."""
+    names = [b.strip() for b in value.split(",") if b.strip()]
+    if not names:
+        raise click.BadParameter("name a bot or more: greedy, random, search")
+    return names
+
+
+def _bots_option(default: str, help: str) -> Callable[[F], F]:
+    return click.option("--bots", default=default, show_default=True, callback=_bot_list, help=help)
+
+
+def _seed_option(help: str) -> Callable[[F], F]:
+    return click.option("--seed", type=int, default=0, show_default=True, help=help)
+
+
+def _jobs_option() -> Callable[[F], F]:
+    return click.option(
+        "--jobs",
+        type=int,
+        default=1,
+        show_default=True,
+        help="Processes; the same result as one job.",
+    )
+
+
+def _json_option() -> Callable[[F], F]:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def _given(ctx: click.Context, *names: str) -> list[str]:
+    """Which of these parameters the command line set, as the user wrote them."""
+    out = []
+    for name in names:
+        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT):
+            out.append(name.upper() if name == "rules" else "--" + name.replace("_", "-"))
+    return out
 
 
 class _Group(click.Group):
@@ -139,7 +187,7 @@ def describe(rules: str, fmt: str) -> None:
     "--captured", "mode", flag_value="captured", help="CARDS are a captured pile: its yaku."
 )
 @click.option("--field", "mode", flag_value="field", help="CARDS are the field: the multiplier.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_json_option()
 def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool) -> None:
     """Evaluate cards under a variant: a dealt hand, a captured pile or a field.
 
@@ -153,7 +201,6 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
       rulekit eval hachihachi --field rainman crane 12 22 42 52
     """
     from rulekit.engine.tables import CompiledRules
-    from rulekit.errors import UsageError
     from rulekit.evaluate import eval_captured, eval_field, eval_hand
 
     if mode is None:
@@ -193,8 +240,10 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
 
 
 # ---------------------------------------------------------------- simulate
-def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
-    """A progress bar on a terminal (stderr), nothing otherwise."""
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on a terminal (stderr) while the block runs, nothing otherwise; yields
+    the function that moves it: update(done, total)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -205,7 +254,8 @@ def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        return None, lambda done, total: None
+        yield lambda done, total: None
+        return
     bar = Progress(
         TextColumn(label),
         BarColumn(),
@@ -215,11 +265,8 @@ def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
         transient=True,
     )
     task = bar.add_task(label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return bar, update
+    with bar:
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 @cli.command()
@@ -228,22 +275,11 @@ def _progress(label: str) -> tuple[Any, Callable[[int, int], None]]:
     "--rounds", type=int, help="Play N independent rounds (dealer rotating). Default 1000."
 )
 @click.option("--games", type=int, help="Play N whole games (the file's number of rounds each).")
-@click.option(
-    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
-)
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    help="Comma-separated bots, one per seat, cycled: greedy,random",
-)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="A seed replays the simulation exactly."
-)
-@click.option(
-    "--jobs", type=int, default=1, show_default=True, help="Processes; same totals as one job."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_seats_option("the fewest the file allows")
+@_bots_option("greedy", "Comma-separated bots, one per seat, cycled: greedy,random")
+@_seed_option("A seed replays the simulation exactly.")
+@_jobs_option()
+@_json_option()
 @click.option(
     "--record",
     type=click.Path(file_okay=False, path_type=Path),
@@ -254,7 +290,7 @@ def simulate(
     rounds: int | None,
     games: int | None,
     seats: int | None,
-    bots: str,
+    bots: list[str],
     seed: int,
     jobs: int,
     as_json: bool,
@@ -272,42 +308,27 @@ def simulate(
       rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
       rulekit simulate hachihachi --rounds 50 --record regressions/
     """
+    from rulekit.scenario.record import rules_ref
     from rulekit.sim.simulate import simulate as run
 
     ruleset = _load(rules)
-    bar, update = _progress("simulating")
-    if bar is not None:
-        bar.start()
-    try:
+    with _progress("simulating") as update:
         result = run(
             ruleset,
             seats=seats,
-            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            bots=bots,
             seed=seed,
             rounds=rounds,
             games=games,
             jobs=jobs,
             progress=update,
             record=record,
-            rules_ref=_rules_ref(rules, record),
+            rules_ref=rules if record is None else rules_ref(rules, record),
         )
-    finally:
-        if bar is not None:
-            bar.stop()
     if as_json:
         click.echo(json.dumps(result))
         return
     _render_simulation(result)
-
-
-def _rules_ref(rules: str, folder: Path | None) -> str:
-    """How a recorded scenario names the rule file: a bundled name as given, a path relative
-    to the folder the scenario is written to."""
-    path = Path(rules)
-    if folder is None or not (path.is_file() or path.with_suffix(".rk").is_file()):
-        return rules
-    target = path if path.is_file() else path.with_suffix(".rk")
-    return os.path.relpath(target.resolve(), folder.resolve())
 
 
 def _render_simulation(result: dict[str, Any]) -> None:
@@ -350,26 +371,15 @@ def _render_simulation(result: dict[str, Any]) -> None:
     show_default=True,
     help="Rounds of each variant (same deals).",
 )
-@click.option(
-    "--seats", type=int, help="Players at the table (default: the most of the variants' minimums)."
-)
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    help="Bots, one per seat, cycled: greedy,random,search",
-)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="The same seed gives the same deals."
-)
-@click.option(
-    "--jobs", type=int, default=1, show_default=True, help="Processes; the same result as one job."
-)
+@_seats_option("the most of the variants' minimums")
+@_bots_option("greedy", "Bots, one per seat, cycled: greedy,random,search")
+@_seed_option("The same seed gives the same deals.")
+@_jobs_option()
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option(
     "--scheduler", help="The Dask scheduler's address, with --backend dask (needs rulekit[dask])."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print every number as one JSON object.")
+@_json_option()
 @click.option(
     "--report",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -378,11 +388,13 @@ def _render_simulation(result: dict[str, Any]) -> None:
 @click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write the plots to FILE.png."
 )
+@click.pass_context
 def compare(
+    ctx: click.Context,
     rules: tuple[str, ...],
     rounds: int,
     seats: int | None,
-    bots: str,
+    bots: list[str],
     seed: int,
     jobs: int,
     backend: str,
@@ -406,43 +418,36 @@ def compare(
       rulekit compare hachihachi my-table.rk --json > compare.json
     """
     from rulekit.sim.compare import compare as run
+    from rulekit.sim.report import check_outputs, tables, write_plot, write_report
 
     if len(rules) < 2:
         raise click.UsageError("name two variants or more to compare")
-    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md", ".markdown"):
-        raise UsageError(f"a report is FILE.html or FILE.md, not {report}")
+    if backend == "local" and scheduler is not None:
+        raise click.UsageError("--scheduler is the Dask scheduler's address: add --backend dask")
+    if backend == "dask" and _given(ctx, "jobs"):
+        raise click.UsageError("--jobs counts local processes; the Dask workers do the work")
+    check_outputs(report=report, plot=plot)  # before the run, not after it
     variants = [_load(r) for r in rules]
-    bar, update = _progress("comparing")
-    if bar is not None:
-        bar.start()
-    try:
+    with _progress("comparing") as update:
         result = run(
             variants,
             list(rules),
             rounds=rounds,
             seats=seats,
-            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            bots=bots,
             seed=seed,
             jobs=jobs,
             backend=backend,
             scheduler=scheduler,
             progress=update,
         )
-    finally:
-        if bar is not None:
-            bar.stop()
     if report is not None:
-        from rulekit.sim.report import write_report
-
         write_report(result, report)
     if plot is not None:
-        from rulekit.sim.report import write_plot
-
         write_plot(result, plot)
     if as_json:
         click.echo(json.dumps(result))
         return
-    from rulekit.sim.report import tables
 
     console = _stdout()
     console.print(
@@ -491,7 +496,7 @@ def diff_cmd(before: str, after: str, fmt: str) -> None:
 @click.option(
     "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_json_option()
 def odds(rules: str, seats: int | None, as_json: bool) -> None:
     """The exact odds of each teyaku for one seat, and what teyaku pay per round.
 
@@ -531,16 +536,9 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
 # ---------------------------------------------------------------- play
 @cli.command()
 @click.argument("rules", required=False)
-@click.option(
-    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
-)
+@_seats_option("the fewest the file allows")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
-@click.option(
-    "--bots",
-    default="search",
-    show_default=True,
-    help="Bots for the other seats, cycled: search,greedy,random",
-)
+@_bots_option("search", "Bots for the other seats, cycled: search,greedy,random")
 @click.option("--seed", type=int, help="Deal from this seed (a seed replays the same deals).")
 @click.option(
     "--save",
@@ -553,24 +551,26 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
 @click.option("--watch", is_flag=True, help="Bots in every seat; watch them play.")
 @click.option(
     "--delay",
-    type=float,
+    type=click.FloatRange(min=0),
     default=0.5,
     show_default=True,
     help="Seconds between moves when watching.",
 )
 @click.option(
     "--think-ms",
-    type=int,
+    type=click.IntRange(min=1),
     default=150,
     show_default=True,
     help="The search bot's time per decision.",
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.pass_context
 def play(
+    ctx: click.Context,
     rules: str | None,
     seats: int | None,
     seat: int,
-    bots: str,
+    bots: list[str],
     seed: int | None,
     save: Path | None,
     resume: Path | None,
@@ -597,65 +597,51 @@ def play(
     import random
 
     from rulekit.engine.tables import CompiledRules
-    from rulekit.lang import find_rules
-    from rulekit.play.session import Seat, Session
-    from rulekit.play.session import resume as resume_session
+    from rulekit.play.session import Session, default_save_path
+    from rulekit.play.session import resume as resume_game
     from rulekit.play.terminal import Terminal
-    from rulekit.scenario.record import NAMES
+    from rulekit.scenario.record import rules_ref
 
-    console = Console(highlight=False)
     if resume is not None:
+        kept = _given(ctx, "rules", "seats", "bots", "seed", "seat", "name", "watch")
+        if kept:
+            raise click.UsageError(
+                f"{', '.join(kept)} with --resume: a saved game keeps its rules, seats, bots"
+                " and seed (--save, --delay and --think-ms may change)"
+            )
         if not resume.is_file():
             raise UsageError(f"no saved game at {resume}")
-
-        def compiled_for(ref: str, path: Path) -> tuple[CompiledRules, str]:
-            return CompiledRules(_load(str(find_rules(ref, path)))), ref
-
-        session = resume_session(resume, compiled_for)
         target = save or resume
+        session = resume_game(resume, target, think_ms if _given(ctx, "think_ms") else None)
     else:
         if rules is None:
             raise click.UsageError(
                 "name the rules to play (hachihachi, koikoi, sakura, a file), or --resume a game"
             )
+        if watch and (unused := _given(ctx, "seat", "name")):
+            raise click.UsageError(f"{', '.join(unused)} with --watch: every seat is a bot")
         ruleset = _load(rules)
-        n = seats or ruleset.seats.min
-        refusal = ruleset.seats.refusal(ruleset.title, n)
-        if refusal:
-            raise UsageError(refusal)
-        if not watch and not 0 <= seat < n:
-            raise UsageError(f"--seat is from 0 to {n - 1}")
-        names = [b.strip() for b in bots.split(",") if b.strip()] or ["search"]
-        from rulekit.agents import make_agent
-
-        for b in names:
-            make_agent(b)
         chosen_seed = seed if seed is not None else random.randrange(10**6)
-        table: list[Seat] = []
-        others = iter(n for n in NAMES if n != name)
-        k = 0
-        for i in range(n):
-            if i == seat and not watch:
-                table.append(Seat(name, None))
-            else:
-                table.append(Seat(next(others), names[k % len(names)]))
-                k += 1
-        stem = Path(rules).stem if Path(rules).suffix else rules.replace("/", "-")
-        target = save or Path(f"rulekit-{stem}-{chosen_seed}.scenario.toml")
-        ref = _rules_ref(rules, target.parent) if Path(rules).exists() else rules
-        session = Session(CompiledRules(ruleset), ref, table, chosen_seed, think_ms)
-        console.print(
-            f"{ruleset.title}: seed {chosen_seed}; "
-            + ", ".join(f"{s.name} ({s.bot or 'you'})" for s in table)
+        target = save or default_save_path(rules, chosen_seed)
+        session = Session.new(
+            CompiledRules(ruleset),
+            rules_ref(rules, target.parent),
+            seed=chosen_seed,
+            seats=seats,
+            bots=bots,
+            seat=seat,
+            name=name,
+            watch=watch,
+            think_ms=think_ms,
         )
+    console = Console(highlight=False)
     terminal = Terminal(
         session,
         console,
         console.input,
         target,
-        f"rulekit play --resume {target}",
         watch_delay=delay if watch or session.human is None else None,
-        hint_ms=think_ms,
+        hint_ms=session.think_ms or think_ms,
     )
     terminal.run()
 

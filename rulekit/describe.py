@@ -15,7 +15,6 @@ from rulekit import ir
 class Table:
     headers: list[str]
     rows: list[list[str]]
-    title: str = ""
 
 
 @dataclass
@@ -25,19 +24,26 @@ class Section:
     tables: list[Table] = field(default_factory=list)
 
 
-def _names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
-    by_id = {c.id: c.name for c in rules.deck.cards}
-    return ", ".join(by_id[i] for i in ids)
+def card_names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
+    """Cards by name, `crane, rainman`; an id the deck does not hold stays a number."""
+
+    def name(card_id: int) -> str:
+        try:
+            return rules.card(card_id).name
+        except KeyError:
+            return str(card_id)
+
+    return ", ".join(name(i) for i in ids)
 
 
 def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
     """A condition in words, for IR that carries no source text (JSON IR)."""
     if isinstance(c, ir.AllOf):
-        return f"all of {_names(rules, c.cards)}"
+        return f"all of {card_names(rules, c.cards)}"
     if isinstance(c, ir.AnyOf):
-        return f"any of {_names(rules, c.cards)}"
+        return f"any of {card_names(rules, c.cards)}"
     if isinstance(c, ir.Count):
-        what = c.label or f"[{_names(rules, c.cards)}]"
+        what = c.label or f"[{card_names(rules, c.cards)}]"
         if c.op == "=" and c.n == 0:
             return f"none of {what}"
         return f"{what} {c.op} {c.n}"
@@ -61,13 +67,15 @@ def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
     return f"not ({condition_text(c.item, rules)})"
 
 
-def _entry_notes(e: ir.Yaku, table: ir.YakuTable) -> str:
+def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
+    """An entry's options in words (bonus, unless, at the count, ...); with its table, also
+    the entries it is exclusive with. The rulebook's notes column and `diff` both say these."""
     notes = []
     if e.bonus:
         notes.append(f"+{e.bonus.amount} per card over {e.bonus.over}")
     if e.unless:
         notes.append(f"unless {', '.join(e.unless)}")
-    for group in table.exclusive:
+    for group in table.exclusive if table is not None else ():
         if e.name in group:
             others = [n for n in group if n != e.name]
             notes.append(f"exclusive with {', '.join(others)}")
@@ -75,7 +83,9 @@ def _entry_notes(e: ir.Yaku, table: ir.YakuTable) -> str:
         notes.append("at the count")
     if e.paid_to_dealer:
         notes.append("paid to the dealer")
-    return "; ".join(notes)
+    if e.cancels:
+        notes.append("cancels the card count and teyaku")
+    return notes
 
 
 def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Section:
@@ -98,7 +108,7 @@ def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Sectio
         cond = e.text or condition_text(e.condition, rules)
         if e.parts:
             cond = " + ".join(table.entry(p).label for p in e.parts)
-        rows.append([e.name, e.label, str(e.value), cond, _entry_notes(e, table)])
+        rows.append([e.name, e.label, str(e.value), cond, "; ".join(entry_options(e, table))])
     return Section(
         title, paras, [Table(["name", title.lower(), "value", "condition", "notes"], rows)]
     )
@@ -155,11 +165,11 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
             if t.carry_at
             else ""
         )
-        paras.append(f"x{t.factor} if any of {_names(rules, t.cards)} is on the field{carry}.")
+        paras.append(f"x{t.factor} if any of {card_names(rules, t.cards)} is on the field{carry}.")
     if m.tiers:
         paras.append("The highest kind present wins.")
     if m.step:
-        paras.append(f"+{m.step} for each of {_names(rules, m.per_card)} on the field.")
+        paras.append(f"+{m.step} for each of {card_names(rules, m.per_card)} on the field.")
     sections.append(Section("Field multiplier", paras or ["None: x1."]))
 
     sections.append(Section("The round", round_paragraphs(rules)))
@@ -301,7 +311,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
 
 
 def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
-    name = next(c.name for c in rules.deck.cards if c.id == w.card)
+    name = card_names(rules, (w.card,))
     powers = [
         p
         for p, on in (

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rulekit import ir
+from rulekit.describe import card_names, condition_text, entry_options
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
@@ -32,32 +33,15 @@ class Change:
         return f"{self.what}: {self.before} -> {self.after}"
 
 
-def _names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
-    by_id = {c.id: c.name for c in rules.deck.cards}
-    return ", ".join(by_id.get(i, str(i)) for i in ids)
-
-
 def _condition(rules: ir.Ruleset, e: ir.Yaku) -> str:
-    from rulekit.describe import condition_text
-
     if e.parts:
         return " + ".join(e.parts)
     return e.text or condition_text(e.condition, rules)
 
 
 def _options(e: ir.Yaku) -> str:
-    opts = []
-    if e.bonus:
-        opts.append(f"+{e.bonus.amount} per extra")
-    if e.unless:
-        opts.append("unless " + ", ".join(e.unless))
-    if e.at_count:
-        opts.append("at count")
-    if e.paid_to_dealer:
-        opts.append("paid to dealer")
-    if e.cancels:
-        opts.append("cancels count and teyaku")
-    return "; ".join(opts) or "none"
+    """The options of an entry, as the rulebook says them (exclusive groups are diffed apart)."""
+    return "; ".join(entry_options(e)) or "none"
 
 
 def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
@@ -120,7 +104,7 @@ def _flat(prefix: str, value: Any) -> dict[str, Any]:
 def _show(v: Any, rules: ir.Ruleset) -> str:
     if isinstance(v, tuple | list):
         if v and all(isinstance(x, int) for x in v) and all(x >= 10 for x in v):
-            return _names(rules, tuple(v))
+            return card_names(rules, tuple(v))
         return ", ".join(str(x) for x in v) or "none"
     return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
@@ -129,7 +113,7 @@ def _tier(t: ir.Tier | None, rules: ir.Ruleset) -> str | None:
     if t is None:
         return None
     carry = f"; carry if {t.carry_at} or more" if t.carry_at else ""
-    return f"any of {_names(rules, t.cards)}{carry}"
+    return f"any of {card_names(rules, t.cards)}{carry}"
 
 
 def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
@@ -177,10 +161,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             Change(
                 "multiplier",
                 "per card on the field",
-                f"+{a.multiplier.step} per {_names(a, a.multiplier.per_card)}"
+                f"+{a.multiplier.step} per {card_names(a, a.multiplier.per_card)}"
                 if a.multiplier.step
                 else None,
-                f"+{b.multiplier.step} per {_names(b, b.multiplier.per_card)}"
+                f"+{b.multiplier.step} per {card_names(b, b.multiplier.per_card)}"
                 if b.multiplier.step
                 else None,
             )

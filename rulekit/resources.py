@@ -1,4 +1,4 @@
-"""Where the grammar, the bundled rule files and the schemas live, installed or in a checkout."""
+"""Where the grammar and the bundled rule files live, installed or in a checkout."""
 
 from __future__ import annotations
 
@@ -22,7 +22,3 @@ def grammar_path() -> Path:
 
 def rules_dir() -> Path:
     return _data_dir("rules")
-
-
-def schemas_dir() -> Path:
-    return _data_dir("schemas")

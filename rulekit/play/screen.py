@@ -1,5 +1,5 @@
 """The table as one player sees it, drawn with rich: field, hand, piles, multiplier, stock,
-scores, teyaku shown, yaku progress; and the lines that explain every point."""
+scores, teyaku shown, yaku progress."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from rich.text import Text
 
 from rulekit import ir
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import BANK, Amount, Payment
+from rulekit.engine.ledger import Amount
 from rulekit.engine.round import Round
 from rulekit.engine.view import PlayerView
-from rulekit.scenario.runner import amount_text
+from rulekit.output import amount_text
 
 STYLE = {"light": "bold yellow", "animal": "green", "ribbon": "red", "plain": "white"}
 TAG_STYLE = {"blue": "bold blue", "poetry": "bold magenta"}
@@ -152,18 +152,3 @@ def hand_ids(view: PlayerView) -> list[int]:
 def action_line(rnd: Round, names: Sequence[str], seat: int, action: int) -> str:
     """One line for a move made, in the same words the player types."""
     return f"{names[seat]}: {A.describe(action, rnd.ix)}"
-
-
-def payment_lines(ledger: Sequence[Payment], names: Sequence[str]) -> list[str]:
-    """Every payment, in words: who paid whom, how much, for what, and the multiplier."""
-    if not ledger:
-        return ["no payments yet"]
-    who = {**dict(enumerate(names)), BANK: "the bank"}
-    out = []
-    for p in ledger:
-        base = f" ({amount_text(p.base)} x{p.multiplier})" if p.multiplier != 1 else ""
-        detail = f" {p.detail}" if p.detail else ""
-        out.append(
-            f"{who[p.payer]} -> {who[p.payee]}: {amount_text(p.amount)}  {p.reason}{detail}{base}"
-        )
-    return out

@@ -3,7 +3,7 @@ scenario file (a saved game replays with `rulekit test`, and `play --resume` con
 
 from __future__ import annotations
 
-import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,14 +11,14 @@ from typing import Any
 from rulekit.agents import make_agent
 from rulekit.agents.base import Agent
 from rulekit.agents.search import SearchAgent
-from rulekit.engine import actions as A
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import Amount
 from rulekit.engine.round import Round, RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import Loc, MoveError, ScenarioError, UsageError
-from rulekit.scenario.record import move_text, payment, to_toml
+from rulekit.output import plain_amount, write_atomic
+from rulekit.scenario.record import move_text, payment, rules_ref, seat_names, to_toml
 
 
 @dataclass
@@ -34,6 +34,7 @@ class Session:
     seats: list[Seat]
     seed: int
     think_ms: int | None = None
+    house_rules: str | None = None  # rule-language lines on top of the rule file
     game: Game = field(init=False)
     agents: dict[int, Agent] = field(init=False)
     recorded: list[dict[str, Any]] = field(default_factory=list)
@@ -51,6 +52,45 @@ class Session:
                 )
             elif seat.bot is not None:
                 self.agents[i] = make_agent(seat.bot, f"{self.seed}:{i}")
+
+    @classmethod
+    def new(
+        cls,
+        compiled: CompiledRules,
+        rules_ref: str,
+        *,
+        seed: int,
+        seats: int | None = None,
+        bots: Sequence[str] = ("search",),
+        seat: int = 0,
+        name: str = "You",
+        watch: bool = False,
+        think_ms: int | None = None,
+    ) -> Session:
+        """A new game: `seats` players (by default the fewest the rules allow), the person
+        called `name` at `seat` unless everyone is a bot (`watch`), and the bots cycled
+        through the other seats, named so that no two seats share a name."""
+        rules = compiled.rules
+        n = rules.seats.min if seats is None else seats
+        refusal = rules.seats.refusal(rules.title, n)
+        if refusal:
+            raise UsageError(refusal)
+        if not watch and not 0 <= seat < n:
+            raise UsageError(f"--seat is from 0 to {n - 1}")
+        bots = list(bots) or ["search"]
+        for bot in bots:
+            make_agent(bot)  # an unknown bot: a UsageError with a suggestion
+        person = None if watch else seat
+        others = iter(seat_names(n if watch else n - 1, () if watch else (name,)))
+        table: list[Seat] = []
+        for i in range(n):
+            if i == person:
+                table.append(Seat(name, None))
+            else:
+                table.append(
+                    Seat(next(others), bots[sum(s.bot is not None for s in table) % len(bots)])
+                )
+        return cls(compiled, rules_ref, table, seed, think_ms)
 
     @property
     def names(self) -> list[str]:
@@ -106,7 +146,7 @@ class Session:
             expect: dict[str, Any] = {"void": True} if result.void else {}
             if not result.void:
                 expect["ledger"] = [payment(p, names) for p in result.ledger]
-                expect["net"] = {names[s]: _plain(v) for s, v in enumerate(result.net)}
+                expect["net"] = {names[s]: plain_amount(v) for s, v in enumerate(result.net)}
             doc["expect"] = expect
         return doc
 
@@ -115,36 +155,26 @@ class Session:
         if self.round is not None:
             rounds.append(self._round_doc(self.round, None))
         title = f"A game of {self.compiled.rules.title}, saved by rulekit play"
+        play: dict[str, Any] = {}
+        if self.human is not None:
+            play["human"] = self.names[self.human]
+        play["bots"] = {s.name: s.bot for s in self.seats if s.bot is not None}
+        if self.think_ms:
+            play["think_ms"] = self.think_ms
         return {
             "title": title,
             "rules": self.rules_ref,
+            **({"house_rules": self.house_rules} if self.house_rules else {}),
             "seats": self.names,
             "dealer": self.names[self.game.first],
             "seed": self.seed,
-            "play": {
-                "human": next((s.name for s in self.seats if s.bot is None), ""),
-                "bots": {s.name: s.bot for s in self.seats if s.bot is not None},
-                **({"think_ms": self.think_ms} if self.think_ms else {}),
-            },
+            "play": play,
             "rounds": rounds,
         }
 
     def save(self, path: Path) -> None:
         """Write the game as a scenario file; never a half-written one."""
-        doc = self.document()
-        if not doc["play"]["human"]:
-            del doc["play"]["human"]
-        text = to_toml(doc)
-        temporary = path.with_name(path.name + ".tmp")
-        try:
-            temporary.write_text(text, encoding="utf-8")
-            os.replace(temporary, path)
-        except OSError as exc:
-            raise UsageError(f"cannot save the game to {path}: {exc.strerror}") from None
-
-
-def _plain(v: Amount) -> int | float:
-    return int(v) if float(v).is_integer() else float(v)
+        write_atomic(path, to_toml(self.document()), doing="save the game to")
 
 
 def _net(rnd: Round) -> list[Amount]:
@@ -153,44 +183,84 @@ def _net(rnd: Round) -> list[Amount]:
     return net(rnd.ledger, rnd.seated)
 
 
-def resume(path: Path, compiled_for: Any) -> Session:
-    """A saved game, replayed move by move up to where it stopped."""
-    from rulekit.scenario.load import line_of, load_scenario
+def default_save_path(rules: str, seed: int) -> Path:
+    """Where a game is saved when no --save is given: in the working folder, named after the
+    rules and the seed, and never over a file already there."""
+    stem = Path(rules).stem if Path(rules).suffix else rules.replace("/", "-")
+    path = Path(f"rulekit-{stem}-{seed}.scenario.toml")
+    k = 1
+    while path.exists():
+        k += 1
+        path = Path(f"rulekit-{stem}-{seed}-{k}.scenario.toml")
+    return path
 
-    sc, name, text = load_scenario(path)
+
+def resume(path: Path, save_to: Path | None = None, think_ms: int | None = None) -> Session:
+    """A saved game, replayed move by move up to where it stopped. It is read as `rulekit test`
+    reads it (its rules and house rules, its seats, every move), so every mistake in it is
+    reported at its line. `save_to`: where the game will be saved (the rule file is named
+    relative to it); `think_ms` overrides the saved search bots' time."""
+    from rulekit.scenario import model as m
+    from rulekit.scenario.runner import ScenarioRun
+
+    run = ScenarioRun(path)
+    sc = run.sc
     if sc.play is None or sc.rounds is None:
+        missing = "[play] table" if sc.play is None else "[[rounds]]"
         raise ScenarioError(
-            f"{name} is not a game saved by rulekit play (it has no [play] table)", Loc(name, 1, 1)
+            f"{run.name} is not a game saved by rulekit play (it has no {missing})",
+            Loc(run.name, 1, 1),
         )
-    compiled, rules_ref = compiled_for(sc.rules, path)
-    seats = [Seat(n, sc.play.bots.get(n)) for n in sc.seats]
-    if sc.play.human is not None and sc.play.human not in sc.seats:
-        raise ScenarioError(
-            f"play.human: no seat named '{sc.play.human}'",
-            Loc(name, line_of(text, ("play",)) or 1, 1),
-        )
-    session = Session(compiled, rules_ref, seats, sc.seed, sc.play.think_ms)
-    first = sc.seats.index(sc.dealer) if isinstance(sc.dealer, str) else sc.dealer
-    session.game.dealer = session.game.first = first
+    person = None if sc.play.human is None else run.seat(sc.play.human, ("play", "human"))
+    bots: dict[int, str] = {}
+    for name, bot in sc.play.bots.items():
+        where: tuple[str | int, ...] = ("play", "bots", name)
+        s = run.seat(name, where)
+        if s == person:
+            raise run.error(where, f"{name} is the person at the table (play.human), not a bot")
+        try:
+            make_agent(bot)
+        except UsageError as err:
+            raise run.error(where, err.message, err.hint) from None
+        bots[s] = bot
+    dealer = run.seat(sc.dealer, ("dealer",))
+    session = Session(
+        run.c,
+        rules_ref(sc.rules, (save_to or path).parent, relative_to=path),
+        [Seat(n, bots.get(i)) for i, n in enumerate(sc.seats)],
+        sc.seed,
+        think_ms or sc.play.think_ms,
+        sc.house_rules,
+    )
+    session.game.dealer = session.game.first = dealer
     for i, spec in enumerate(sc.rounds):
+        for key in ("dealer", "seed", "deal", "rest"):
+            if getattr(spec, key) is not None:
+                raise run.error(
+                    ("rounds", i, key),
+                    f"a saved game deals every round from its seed: it has no {key} here",
+                    "play --resume continues games saved by rulekit play",
+                )
+        if session.game.is_over:
+            raise run.error(("rounds", i), "the game was over before this round")
         rnd = session.start_round()
         for j, move in enumerate(spec.moves):
-            text_move = move if isinstance(move, str) else move.move
-            who, _, what = text_move.partition(":")
+            where = ("rounds", i, "moves", j)
+            if isinstance(move, m.RejectedMove):
+                raise run.error(where, "a saved game's moves are plain 'Seat: move' strings")
+            seat, action = run.parse_move(move, where)
+            if rnd.is_terminal:
+                raise run.error(where, f"cannot replay '{move}': the round is over")
+            if rnd.current != seat:
+                whose = sc.seats[rnd.current]
+                raise run.error(where, f"cannot replay '{move}': it is {whose}'s turn")
             try:
-                action = A.parse(what.strip(), compiled.index)
-                if sc.seats[rnd.current] != who.strip():
-                    raise MoveError(f"it is {sc.seats[rnd.current]}'s turn, not {who.strip()}'s")
                 session.apply(action)
             except MoveError as err:
-                where = Loc(name, line_of(text, ("rounds", i, "moves", j)) or 1, 1)
-                raise ScenarioError(
-                    f"rounds[{i}].moves[{j}]: cannot replay '{text_move}': {err.message}", where
-                ) from None
+                message = run.names(err.message)
+                raise run.error(where, f"cannot replay '{move}': {message}", err.hint) from None
         if rnd.is_terminal:
             session.finish_round()
         elif i + 1 < len(sc.rounds):
-            raise ScenarioError(
-                f"rounds[{i}]: the round is not over, but another follows", Loc(name, 1, 1)
-            )
+            raise run.error(("rounds", i), "the round is not over, but another follows")
     return session

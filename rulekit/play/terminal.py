@@ -1,8 +1,11 @@
 """The game loop at the terminal: the person's prompts and commands, the bots' moves, the
-screen, and saving on quit, Ctrl-C or the end of input."""
+screen, and saving on quit, Ctrl-C, the end of input, the end of the game or an error."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,10 +17,11 @@ from rulekit.describe import rulebook, to_markdown
 from rulekit.engine import actions as A
 from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
-from rulekit.errors import UsageError
+from rulekit.errors import RulekitError, UsageError
+from rulekit.output import amount_text, check_writable, ledger_lines
 from rulekit.play import screen
 from rulekit.play.session import Session
-from rulekit.scenario.runner import amount_text
+from rulekit.scenario.record import chosen_card
 
 HELP = """\
 Pick a card by its position in your hand (1, 2, ...), its id (10) or its name (crane).
@@ -34,6 +38,11 @@ class Quit(Exception):
     """The person stops: the game is saved."""
 
 
+def resume_command(path: Path) -> str:
+    """The command that continues a game saved at `path`, ready to paste into a shell."""
+    return f"rulekit play --resume {shlex.quote(str(path))}"
+
+
 class Terminal:
     def __init__(
         self,
@@ -41,7 +50,6 @@ class Terminal:
         console: Console,
         read: Callable[[str], str],
         save_path: Path,
-        resume_hint: str,
         watch_delay: float | None = None,
         hint_ms: int = 150,
     ) -> None:
@@ -49,25 +57,66 @@ class Terminal:
         self.console = console
         self.read = read
         self.save_path = save_path
-        self.resume_hint = resume_hint
         self.watch_delay = watch_delay
         self.hint_ms = hint_ms
         self.last_ledger: list[str] = []
 
     # ------------------------------------------------------------ the loop
     def run(self) -> None:
+        """Play the game to its end, or until the person stops. The game is saved whatever
+        happens: on quit, Ctrl-C, the end of input, the end of the game, and an error too."""
+        check_writable(self.save_path, "save the game to")  # before a card is dealt
+        s = self.s
+        self.console.print(
+            f"{s.compiled.rules.title}: seed {s.seed}; "
+            + ", ".join(f"{seat.name} ({seat.bot or 'you'})" for seat in s.seats)
+        )
         try:
             self._play()
         except (Quit, KeyboardInterrupt, EOFError):
-            self.s.save(self.save_path)
-            self.console.print(f"\ngame saved to {self.save_path}", soft_wrap=True)
-            self.console.print(f"resume it with: {self.resume_hint}", soft_wrap=True)
+            self._saved_and_how_to_resume()
             return
+        except Exception:
+            try:
+                self._saved_and_how_to_resume()
+            except Exception as exc:  # the error that stopped the game matters more
+                self.console.print(f"the game could not be saved: {exc}", soft_wrap=True)
+            raise
         self.console.print(self._final())
-        self.s.save(self.save_path)
+        where = self.save()
         self.console.print(
-            f"the game is saved to {self.save_path} (it replays with rulekit test)", soft_wrap=True
+            f"the game is saved to {where} (it replays with rulekit test)", soft_wrap=True
         )
+
+    def _saved_and_how_to_resume(self) -> None:
+        where = self.save()
+        self.console.print(f"\ngame saved to {where}", soft_wrap=True)
+        self.console.print(f"resume it with: {resume_command(where)}", soft_wrap=True)
+
+    def save(self) -> Path:
+        """Save the game where asked or, if that fails now, to a new file in the temporary
+        folder (said on the screen): a game played is never lost. Where it was saved."""
+        try:
+            self.s.save(self.save_path)
+            return self.save_path
+        except RulekitError as err:
+            self.console.print(f"✗ {err.message}", style="red", soft_wrap=True)
+        stem = self.save_path.name.removesuffix(".toml").removesuffix(".scenario")
+        try:
+            handle, name = tempfile.mkstemp(prefix=f"{stem}-", suffix=".scenario.toml")
+        except OSError as exc:
+            raise UsageError(
+                f"cannot save the game in the temporary folder either: {exc.strerror or exc}"
+            ) from None
+        os.close(handle)  # a free name; the save replaces the empty file with the whole game
+        fallback = Path(name)
+        try:
+            self.s.save(fallback)
+        except RulekitError:
+            fallback.unlink(missing_ok=True)
+            raise
+        self.console.print(f"the game is saved to {fallback} instead", soft_wrap=True)
+        return fallback
 
     def _play(self) -> None:
         s = self.s
@@ -96,7 +145,7 @@ class Terminal:
             return
         winner = "nobody (a drawn round)" if result.winner is None else names[result.winner]
         self.console.print(f"round over ({result.ended_by}); it goes to {winner}", style="bold")
-        self.last_ledger = screen.payment_lines(result.ledger, names)
+        self.last_ledger = ledger_lines(result.ledger, names, empty="no payments")
         for line in self.last_ledger:
             self.console.print("  " + line)
         self.console.print(screen.scores_line(names, self.s.totals()))
@@ -175,7 +224,7 @@ class Terminal:
         ix = view.compiled.index
         out = []
         for i, a in enumerate(actions, start=1):
-            target = a - A.TAKE if A.TAKE <= a < A.JOIN else A.play_target(a)
+            target = chosen_card(a)
             out.append(
                 f"{i}) {ix.short(ix.ids[target])}"
                 if target is not None
@@ -198,17 +247,22 @@ class Terminal:
             },
         }  # fmt: skip
         if phase in choices:
-            action = choices[phase].get(words[0].lower())
-            if action is None or len(words) > 1:
+            action = choices[phase].get(words[0].lower()) if len(words) == 1 else None
+            if action is None:
                 raise UsageError(
                     f"'{line}' is not an answer here", hint=self._question(view).strip()
                 )
             return action
         if phase == TAKE:
+            words = [w for w in words if w.lower() != "take"]
+            if len(words) != 1:
+                raise UsageError(
+                    f"'{line}' is not one card to take", hint=self._options(view, legal)
+                )
             return self._pick_target(view, legal, words[0])
         if phase != PLAY:
             raise UsageError("it is not your turn")
-        if words[0].lower() == "hiki":
+        if words and words[0].lower() == "hiki":
             if len(words) != 2:
                 raise UsageError("hiki needs a month: hiki willow")
             action = A.HIKI + A.month_index(words[1], view.compiled.index)
@@ -216,6 +270,11 @@ class Terminal:
                 raise UsageError(f"no hiki of {words[1]}: you do not see its four cards")
             return action
         words = [w for w in words if w.lower() not in ("play", "onto")]
+        if not words:
+            raise UsageError(
+                f"'{line}' names no card",
+                hint="a card by its position in your hand (1, 2, ...), its id or its name",
+            )
         card = self._hand_card(view, words[0])
         options = [a for a in legal if A.is_play(a) and A.played_card(a) == card]
         if len(words) > 2:
@@ -246,7 +305,7 @@ class Terminal:
 
     def _pick_target(self, view: PlayerView, options: list[int], word: str) -> int:
         ix = view.compiled.index
-        targets = [(a - A.TAKE if A.TAKE <= a < A.JOIN else A.play_target(a)) for a in options]
+        targets = [chosen_card(a) for a in options]
         if word.isdigit() and 1 <= int(word) <= len(options) and int(word) < 10:
             return options[int(word) - 1]
         cid = ix.parse(word)
@@ -259,7 +318,7 @@ class Terminal:
 
     # ------------------------------------------------------------ commands
     def _why(self, view: PlayerView) -> None:
-        lines = screen.payment_lines(view.ledger, self.s.names) if view.ledger else []
+        lines = ledger_lines(view.ledger, self.s.names) if view.ledger else []
         if lines:
             self.console.print("payments this round:")
         elif self.last_ledger:

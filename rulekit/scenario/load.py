@@ -27,49 +27,62 @@ def path_text(path: KeyPath) -> str:
 
 def line_of(text: str, path: KeyPath) -> int | None:
     """The line where a key path is written, found by walking the TOML text (best effort): the
-    key's line, or for `moves[3]` the line of the fourth element of the array."""
-    lines = text.splitlines()
-    table: list[str] = []
-    counts: dict[str, int] = {}
+    key's line, for `moves[3]` the line of the fourth element of the array, and for
+    `rounds[1].expect.winner` the `winner` of the second `[[rounds]]`."""
     keys = [p for p in path if isinstance(p, str)]
-    index = next((p for p in path if isinstance(p, int)), None)
+    # the index written after each key of the path: rounds[1] -> {0: 1}
+    index_after: dict[int, int] = {}
+    for i, part in enumerate(path):
+        if isinstance(part, int) and i > 0:
+            index_after[sum(1 for p in path[:i] if isinstance(p, str)) - 1] = part
+    counts: dict[str, int] = {}  # arrays of tables: the element being written
+    fits = True  # the table being read lies within the array elements the path names
+    table: list[str] = []
     best: int | None = None
-    key_line: int | None = None
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", line)
         if header:
-            table = [k.strip() for k in header.group(1).split(".")]
+            table = [k.strip().strip("\"'") for k in header.group(1).split(".")]
             joined = ".".join(table)
             if line.startswith("[["):
                 counts[joined] = counts.get(joined, -1) + 1
-            fits = not line.startswith("[[") or index is None or counts[joined] == index
-            if keys[: len(table)] == table and fits:
+                for nested in [k for k in counts if k.startswith(joined + ".")]:
+                    del counts[nested]  # a new element: its own arrays start again
+            fits = all(
+                ".".join(table[: k + 1]) not in counts or counts[".".join(table[: k + 1])] == wanted
+                for k, wanted in index_after.items()
+                if k < len(table) and keys[: k + 1] == table[: k + 1]
+            )
+            if fits and keys[: len(table)] == table:
                 best = number
             continue
         key = re.match(r"^([A-Za-z0-9_\-\"' ]+?)\s*=", line)
-        if key:
-            name = key.group(1).strip().strip("\"'")
-            full = [*table, name]
-            if keys[: len(full)] == full:
-                best = number
-                if full == keys and path and isinstance(path[-1], int):
-                    key_line = number
-    if key_line is not None and isinstance(path[-1], int):
-        return _element_line(text, key_line, path[-1]) or key_line
+        if not key or not fits:
+            continue
+        full = [*table, key.group(1).strip().strip("\"'")]
+        if keys[: len(full)] == full:
+            element = index_after.get(len(full) - 1)
+            best = number
+            if element is not None:  # an element of an array written on this key
+                best = _element_line(text, number, element) or number
     return best
 
 
 def _element_line(text: str, key_line: int, index: int) -> int | None:
     """The line on which element `index` of the array that starts on `key_line` begins."""
-    lines = text.splitlines()
+    lines = text.split("\n")
     start = sum(len(x) + 1 for x in lines[: key_line - 1])
     pos = text.find("[", text.find("=", start))
     depth, count, in_str, line = 0, 0, "", key_line
     expecting = True
+    in_comment = False
     for ch in text[pos:]:
         if ch == "\n":
             line += 1
+            in_comment = False
+        if in_comment:
+            continue
         if in_str:
             if ch == in_str:
                 in_str = ""
@@ -93,8 +106,8 @@ def _element_line(text: str, key_line: int, index: int) -> int | None:
         elif ch == "," and depth == 1:
             count += 1
             expecting = True
-        elif ch == "#":
-            continue
+        elif ch == "#":  # a comment inside the array: its commas and quotes do not count
+            in_comment = True
     return None
 
 

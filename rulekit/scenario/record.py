@@ -2,31 +2,50 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from rulekit.engine import actions as A
 from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.round import Round
+from rulekit.lang.files import SUFFIXES, find_rules
+from rulekit.output import plain_amount
+from rulekit.resources import rules_dir
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 
 
-def seat_names(n: int) -> list[str]:
-    return NAMES[:n] if n <= len(NAMES) else [f"P{i + 1}" for i in range(n)]
+def seat_names(n: int, taken: Sequence[str] = ()) -> list[str]:
+    """`n` names for bots' seats, none of them in `taken` (the person's name)."""
+    names = [x for x in NAMES if x not in taken]
+    if n <= len(names):
+        return names[:n]
+    return [x for x in (f"P{i + 1}" for i in range(n + len(taken))) if x not in taken][:n]
+
+
+def rules_ref(rules: str, folder: Path, relative_to: Path | None = None) -> str:
+    """How a scenario written to `folder` names the rule file `rules` (as given on the command
+    line, or in a file at `relative_to`): a bundled file by its name, any other file by its
+    path relative to `folder`, .rk or .json alike."""
+    found = find_rules(rules, relative_to).resolve()
+    root = rules_dir().resolve()
+    if found.is_relative_to(root):
+        base = relative_to.parent if relative_to is not None else Path.cwd()
+        written = base / rules
+        candidates = [
+            written,
+            *([] if written.suffix else [written.with_suffix(s) for s in SUFFIXES]),
+        ]
+        if any(c.is_file() for c in candidates):  # a path into the bundled files: their name
+            return found.relative_to(root).with_suffix("").as_posix()
+        return rules
+    return os.path.relpath(found, folder.resolve())
 
 
 def _card(rnd: Round, bit: int) -> int | str:
     return "joker" if bit == rnd.joker_bit else rnd.ix.ids[bit]
-
-
-def _amount(value: int | Fraction) -> int | float:
-    return (
-        value
-        if isinstance(value, int)
-        else (int(value) if value.denominator == 1 else float(value))
-    )
 
 
 def payment(p: Payment, names: Sequence[str]) -> dict[str, Any]:
@@ -36,7 +55,7 @@ def payment(p: Payment, names: Sequence[str]) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "payer": who(p.payer),
         "payee": who(p.payee),
-        "amount": _amount(p.amount),
+        "amount": plain_amount(p.amount),
         "reason": p.reason,
     }
     if p.detail:
@@ -74,7 +93,7 @@ def round_record(
         expect["yaku"] = {names[s]: v for s, v in sorted(result.yaku.items())}
         expect["points"] = {names[s]: result.points[s] for s in result.active}
         expect["ledger"] = [payment(p, names) for p in result.ledger]
-        expect["net"] = {names[s]: _amount(v) for s, v in enumerate(result.net)}
+        expect["net"] = {names[s]: plain_amount(v) for s, v in enumerate(result.net)}
         expect["winner"] = "none" if result.winner is None else names[result.winner]
         expect["next_dealer"] = names[result.next_dealer]
         expect["ended_by"] = result.ended_by
@@ -98,9 +117,20 @@ def move_text(action: int, rnd: Round) -> str:
         return f"play {name(A.played_card(action))}" + (
             f" onto {name(target)}" if target is not None else ""
         )
-    if A.TAKE <= action < A.JOIN:
-        return f"take {name(action - A.TAKE)}"
+    taken = chosen_card(action)
+    if taken is not None:
+        return f"take {name(taken)}"
     return A.describe(action, ix)
+
+
+def chosen_card(action: int) -> int | None:
+    """The field card (bit) a move chooses to take: a play's named target, or the card a
+    `take` takes; None for any other move."""
+    if A.is_play(action):
+        return A.play_target(action)
+    if A.TAKE <= action < A.JOIN:
+        return action - A.TAKE
+    return None
 
 
 def scenario_record(

@@ -20,9 +20,10 @@ from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-from rulekit.errors import Loc, MoveError, RulekitError, ScenarioError, UsageError, did_you_mean
+from rulekit.errors import Loc, MoveError, ScenarioError, UsageError, did_you_mean
 from rulekit.lang import find_rules, load_rules
 from rulekit.lang.loader import load_rules_text
+from rulekit.output import amount_text, ledger_lines
 from rulekit.scenario import model as m
 from rulekit.scenario.load import KeyPath, line_of, load_scenario, path_text
 
@@ -67,28 +68,6 @@ class Outcome:
             lines.append(f"  {title}:")
             lines.extend("    " + line for line in ledger_lines(self.ledgers[f.round], self.seats))
         return "\n".join(lines)
-
-
-def amount_text(value: Amount | float) -> str:
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):g}"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value) if not isinstance(value, Fraction) else str(int(value))
-
-
-def ledger_lines(ledger: Sequence[Payment], seats: Sequence[str]) -> list[str]:
-    if not ledger:
-        return ["(no payments)"]
-    names = {**dict(enumerate(seats)), BANK: "bank"}
-    width = max(len(s) for s in names.values())
-    out = []
-    for i, p in enumerate(ledger, 1):
-        base = f" ({amount_text(p.base)} x{p.multiplier})" if p.multiplier != 1 else ""
-        detail = f" {p.detail}" if p.detail else ""
-        who = f"{names[p.payer]:>{width}} -> {names[p.payee]:<{width}}"
-        out.append(f"{i:2}. {who} {amount_text(p.amount):>6}  {p.reason}{detail}{base}")
-    return out
 
 
 class _RulesCache:
@@ -188,7 +167,7 @@ class ScenarioRun:
             played = self.play(rnd, spec, prefix, i + 1)
             self.outcome.ledgers[i + 1] = list(rnd.ledger)
             if spec.expect is not None and played:  # a round gone astray is reported at its move
-                self.check(rnd, spec.expect, i + 1)
+                self.check(rnd, spec.expect, i + 1, (*prefix, "expect"))
             if played and rnd.phase == DONE:
                 result = rnd.result()
                 self.outcome.rounds.append(result)
@@ -332,9 +311,9 @@ class ScenarioRun:
                 self.seat_text(dict(enumerate(actual))),
             )
 
-    def check(self, rnd: Round, e: m.Expect, n: int) -> None:
+    def check(self, rnd: Round, e: m.Expect, n: int, path: KeyPath) -> None:
+        """The expectations `e` (written at `path`) of round `n`."""
         over = rnd.phase == DONE
-        path: KeyPath = ("expect",)
         if e.void is not None and rnd.void != e.void:
             self.fail(n, "void", str(e.void).lower(), str(rnd.void).lower())
         if e.multiplier is not None and (rnd.multiplier or 1) != e.multiplier:
@@ -352,11 +331,11 @@ class ScenarioRun:
         if e.yaku is not None:
             self.compare_names(n, "yaku", e.yaku, rnd.yaku_made, (*path, "yaku"))
         if e.payments is not None:
-            self.check_payments(n, rnd.ledger, e.payments, exact=False)
+            self.check_payments(n, rnd.ledger, e.payments, (*path, "payments"), exact=False)
         if e.ledger is not None:
-            self.check_payments(n, rnd.ledger, e.ledger, exact=True)
+            self.check_payments(n, rnd.ledger, e.ledger, (*path, "ledger"), exact=True)
         if e.captured is not None:
-            self.check_piles(rnd, e.captured, n)
+            self.check_piles(rnd, e.captured, n, (*path, "captured"))
         needs_end = [
             k
             for k in ("net", "points", "winner", "next_dealer", "ended_by")
@@ -390,11 +369,13 @@ class ScenarioRun:
         if e.ended_by is not None and result.ended_by != e.ended_by:
             self.fail(n, "the round ended by", e.ended_by, result.ended_by)
 
-    def check_piles(self, rnd: Round, piles: dict[str, list[m.CardRef]], n: int) -> None:
+    def check_piles(
+        self, rnd: Round, piles: dict[str, list[m.CardRef]], n: int, path: KeyPath
+    ) -> None:
         ix = self.c.index
         for name, cards in piles.items():
-            s = self.seat(name, ("expect", "captured", name))
-            want = self.cards(cards, ("expect", "captured", name))
+            s = self.seat(name, (*path, name))
+            want = self.cards(cards, (*path, name))
             missing = [c for c in want if not rnd.captured[s] >> ix.bit[c] & 1]
             if missing:
                 held = ", ".join(ix.short(c) for c in ix.ids_of(rnd.captured[s])) or "an empty pile"
@@ -427,15 +408,25 @@ class ScenarioRun:
                 )
 
     def check_payments(
-        self, n: int, ledger: list[Payment], expected: list[m.Payment], exact: bool
+        self,
+        n: int,
+        ledger: list[Payment],
+        expected: list[m.Payment],
+        path: KeyPath,
+        exact: bool,
     ) -> None:
-        def side(ref: m.SeatRef) -> int:
-            return BANK if ref == "bank" else self.seat(ref, ("expect",))
+        def side(ref: m.SeatRef, where: KeyPath) -> int:
+            return BANK if ref == "bank" else self.seat(ref, where)
 
-        def matches(p: Payment, e: m.Payment) -> bool:
+        sides = [
+            (side(e.payer, (*path, k, "payer")), side(e.payee, (*path, k, "payee")))
+            for k, e in enumerate(expected)
+        ]  # every seat named is checked, before any comparison
+
+        def matches(p: Payment, k: int) -> bool:
+            e = expected[k]
             return (
-                p.payer == side(e.payer)
-                and p.payee == side(e.payee)
+                (p.payer, p.payee) == sides[k]
                 and _number(p.amount) == _number(e.amount)
                 and (e.reason is None or e.reason == p.reason)
                 and (e.detail is None or e.detail == p.detail)
@@ -443,7 +434,7 @@ class ScenarioRun:
 
         if exact:
             if len(ledger) != len(expected) or not all(
-                matches(p, e) for p, e in zip(ledger, expected, strict=False)
+                matches(p, k) for k, p in enumerate(ledger[: len(expected)])
             ):
                 self.fail(
                     n,
@@ -453,8 +444,8 @@ class ScenarioRun:
                 )
             return
         left = list(ledger)
-        for e in expected:
-            hit = next((p for p in left if matches(p, e)), None)
+        for k, e in enumerate(expected):
+            hit = next((p for p in left if matches(p, k)), None)
             if hit is None:
                 reason = f" ({e.reason})" if e.reason else ""
                 self.fail(
@@ -476,8 +467,5 @@ def _show(v: object) -> str:
 
 
 def run_scenario(path: Path) -> Outcome:
-    """Play a scenario file and check it; a ScenarioError (located) if it is malformed."""
-    try:
-        return ScenarioRun(path).run()
-    except (ScenarioError, RulekitError):
-        raise
+    """Play a scenario file and check it; a located RulekitError if it is malformed."""
+    return ScenarioRun(path).run()

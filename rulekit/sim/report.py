@@ -10,6 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.errors import UsageError
+from rulekit.output import check_writable, write_atomic
+
+# A report's suffix and its format.
+REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
+PLOT_SUFFIX = ".png"
 
 LABELS = {
     "teyaku": "rounds with a teyaku (share)",
@@ -113,13 +118,11 @@ def _pm(m: dict[str, Any]) -> str:
 
 def figures(result: dict[str, Any]) -> list[tuple[str, bytes]]:
     """The plots, as PNG images: distribution of net, yaku frequency, dealer advantage."""
-    try:
-        import matplotlib
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("plots need matplotlib", hint="pip install matplotlib") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     vs = result["variants"]
     out = []
 
@@ -252,18 +255,44 @@ def to_markdown(result: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def check_outputs(report: Path | None = None, plot: Path | None = None) -> None:
+    """Refuse, before a comparison runs, a report or plot path that could not be written: the
+    wrong suffix, a folder that does not exist or takes no files."""
+    if report is not None:
+        _format(report)
+        check_writable(report)
+    if plot is not None:
+        _check_plot(plot)
+        check_writable(plot)
+
+
+def _check_plot(path: Path) -> None:
+    if path.suffix.lower() != PLOT_SUFFIX:
+        raise UsageError(
+            f"the plots are a PNG image: FILE{PLOT_SUFFIX}, not '{path}'",
+            hint=f"for example: {path.with_suffix(PLOT_SUFFIX)}",
+        )
+
+
+def _format(path: Path) -> str:
+    found = REPORT_FORMATS.get(path.suffix.lower())
+    if found is None:
+        raise UsageError(
+            f"a report is FILE.html or FILE.md, not '{path}'",
+            hint="suffixes: " + ", ".join(REPORT_FORMATS),
+        )
+    return found
+
+
 def write_report(result: dict[str, Any], path: Path) -> None:
-    if path.suffix.lower() in (".html", ".htm"):
-        text = to_html(result)
-    elif path.suffix.lower() in (".md", ".markdown"):
-        text = to_markdown(result)
-    else:
-        raise UsageError(f"a report is .html or .md, not '{path.suffix or path.name}'")
-    _write(path, text.encode("utf-8"))
+    """The report as HTML or Markdown, chosen by the file's suffix; written whole or not."""
+    text = to_html(result) if _format(path) == "html" else to_markdown(result)
+    write_atomic(path, text)
 
 
 def write_plot(result: dict[str, Any], path: Path) -> None:
     """The three plots stacked in one PNG."""
+    _check_plot(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -279,14 +308,4 @@ def write_plot(result: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(buffer, format="png", dpi=100)
     plt.close(fig)
-    _write(path, buffer.getvalue())
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Never a half-written file."""
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        temporary.write_bytes(data)
-        temporary.replace(path)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    write_atomic(path, buffer.getvalue())
