@@ -69,6 +69,28 @@ def _jobs_option() -> Callable[[F], F]:
     )
 
 
+def _backend_options(f: F) -> F:
+    """--backend and --scheduler: where the chunks of a simulation run."""
+    f = click.option(
+        "--scheduler",
+        help="The Dask scheduler's address, with --backend dask (needs rulekit[dask]).",
+    )(f)
+    return click.option(
+        "--backend",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="local: this machine's processes (--jobs); dask: a Dask cluster (--scheduler).",
+    )(f)
+
+
+def _check_backend(ctx: click.Context, backend: str, scheduler: str | None) -> None:
+    if backend == "local" and scheduler is not None:
+        raise click.UsageError("--scheduler is the Dask scheduler's address: add --backend dask")
+    if backend == "dask" and _given(ctx, "jobs"):
+        raise click.UsageError("--jobs counts local processes; the Dask workers do the work")
+
+
 def _json_option() -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
@@ -279,13 +301,16 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
 @_bots_option("greedy", "Comma-separated bots, one per seat, cycled: greedy,random")
 @_seed_option("A seed replays the simulation exactly.")
 @_jobs_option()
+@_backend_options
 @_json_option()
 @click.option(
     "--record",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write every round (or game) to this folder as a scenario file that replays it.",
 )
+@click.pass_context
 def simulate(
+    ctx: click.Context,
     rules: str,
     rounds: int | None,
     games: int | None,
@@ -293,6 +318,8 @@ def simulate(
     bots: list[str],
     seed: int,
     jobs: int,
+    backend: str,
+    scheduler: str | None,
     as_json: bool,
     record: Path | None,
 ) -> None:
@@ -307,10 +334,12 @@ def simulate(
       rulekit simulate hachihachi --seats 4 --bots greedy,random --games 100
       rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
       rulekit simulate hachihachi --rounds 50 --record regressions/
+      rulekit simulate koikoi --rounds 1000000 --backend dask --scheduler tcp://10.0.0.5:8786
     """
     from rulekit.scenario.record import rules_ref
     from rulekit.sim.simulate import simulate as run
 
+    _check_backend(ctx, backend, scheduler)
     ruleset = _load(rules)
     with _progress("simulating") as update:
         result = run(
@@ -321,6 +350,8 @@ def simulate(
             rounds=rounds,
             games=games,
             jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
             progress=update,
             record=record,
             rules_ref=rules if record is None else rules_ref(rules, record),
@@ -375,10 +406,7 @@ def _render_simulation(result: dict[str, Any]) -> None:
 @_bots_option("greedy", "Bots, one per seat, cycled: greedy,random,search")
 @_seed_option("The same seed gives the same deals.")
 @_jobs_option()
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option(
-    "--scheduler", help="The Dask scheduler's address, with --backend dask (needs rulekit[dask])."
-)
+@_backend_options
 @_json_option()
 @click.option(
     "--report",
@@ -422,10 +450,7 @@ def compare(
 
     if len(rules) < 2:
         raise click.UsageError("name two variants or more to compare")
-    if backend == "local" and scheduler is not None:
-        raise click.UsageError("--scheduler is the Dask scheduler's address: add --backend dask")
-    if backend == "dask" and _given(ctx, "jobs"):
-        raise click.UsageError("--jobs counts local processes; the Dask workers do the work")
+    _check_backend(ctx, backend, scheduler)
     check_outputs(report=report, plot=plot)  # before the run, not after it
     variants = [_load(r) for r in rules]
     with _progress("comparing") as update:

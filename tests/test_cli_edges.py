@@ -394,6 +394,36 @@ def test_compare_refuses_options_it_would_ignore(args: list[str], message: str) 
     assert message in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scheduler", "tcp://localhost:8786"], "--scheduler is the Dask scheduler's address"),
+        (["--backend", "dask", "--jobs", "2"], "--jobs counts local processes"),
+    ],
+)
+def test_simulate_refuses_backend_options_it_would_ignore(args: list[str], message: str) -> None:
+    result = invoke("simulate", "hachihachi", "--rounds", "2", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_simulate_records_only_on_the_local_backend(tmp_path: Path) -> None:
+    result = invoke(
+        "simulate",
+        "koikoi",
+        "--rounds",
+        "2",
+        "--backend",
+        "dask",
+        "--scheduler",
+        "tcp://x:1",
+        "--record",
+        str(tmp_path / "rec"),
+    )
+    assert result.exit_code == 1
+    assert "use the local backend" in result.stderr
+
+
 def test_simulate_refuses_zero_seats() -> None:
     result = invoke("simulate", "hachihachi", "--seats", "0", "--rounds", "2")
     assert result.exit_code == 2

@@ -258,7 +258,7 @@ def compare(
     )
     if seats is None and low > high:
         raise UsageError(f"no table size suits every variant: {sizes}")
-    seats = seats or low
+    seats = low if seats is None else seats
     for v, name in zip(variants, names, strict=True):
         refusal = v.seats.refusal(v.title, seats)
         if refusal:

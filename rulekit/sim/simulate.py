@@ -22,6 +22,7 @@ from rulekit.engine.playout import play_deal, play_round
 from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
+from rulekit.output import write_atomic
 from rulekit.sim.backends import chunks, run_chunks
 from rulekit.sim.tally import Tally
 
@@ -117,10 +118,7 @@ class _Recorder:
         doc = scenario_record(
             f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed
         )
-        target = self.folder / f"{stem}.scenario.toml"
-        temporary = target.with_suffix(".tmp")
-        temporary.write_text(to_toml(doc), encoding="utf-8")
-        temporary.replace(target)  # never a half-written scenario
+        write_atomic(self.folder / f"{stem}.scenario.toml", to_toml(doc))
 
 
 def game_winners(net: list[Any], teams: list[list[int]] | None) -> list[int]:
@@ -153,7 +151,7 @@ def simulate(
     """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
     runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
     scenarios are written where the work runs)."""
-    seats = seats or rules.seats.min
+    seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
         raise UsageError(refusal)
