@@ -12,10 +12,21 @@ from rulekit import ir
 from rulekit.errors import UsageError, did_you_mean
 
 
+def bits(mask: int) -> list[int]:
+    """The positions of a mask's set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class CardIndex:
     """A deck's cards as bits, with their months, points and names."""
 
-    def __init__(self, deck: ir.Deck, points: dict[str, int]) -> None:
+    def __init__(self, rules: ir.Ruleset) -> None:
+        deck = rules.deck
         self.deck = deck
         self.cards = deck.cards
         self.ids: list[int] = [c.id for c in deck.cards]
@@ -29,7 +40,7 @@ class CardIndex:
         self.month_mask_of_bit: list[int] = [
             self.month_masks[self.months.index(c.month)] for c in deck.cards
         ]
-        self.points_of_bit: list[int] = [points.get(c.classes[0], 0) for c in deck.cards]
+        self.points_of_bit: list[int] = [rules.card_points(c.id) for c in deck.cards]
         self.full: int = (1 << len(self.ids)) - 1
         # points of every 8-bit slice of a mask, so that a pile's points take a few lookups
         self._point_bytes = [
@@ -53,12 +64,7 @@ class CardIndex:
 
     def ids_of(self, mask: int) -> list[int]:
         ids = self.ids
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(ids[low.bit_length() - 1])
-            mask ^= low
-        return out
+        return [ids[b] for b in bits(mask)]
 
     def points(self, mask: int) -> int:
         total = 0
@@ -66,9 +72,6 @@ class CardIndex:
             total += table[mask & 255]
             mask >>= 8
         return total
-
-    def month_counts(self, mask: int) -> list[int]:
-        return [(mask & m).bit_count() for m in self.month_masks]
 
     # ------------------------------------------------------------ names
     def card(self, cid: int) -> ir.Card:

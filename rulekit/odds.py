@@ -52,7 +52,10 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     of no teyaku; the expected teyaku value and payment per round for one seat."""
     if rules.teyaku is None:
         raise UsageError(f"{rules.title} has no teyaku (dealt hands)")
-    seats = seats or rules.seats.min
+    seats = rules.seats.min if seats is None else seats
+    refusal = rules.seats.refusal(rules.title, seats)
+    if refusal:
+        raise UsageError(refusal)
     deal = rules.deal_for(seats)
     playing = rules.seats.playing(seats)
     compiled = CompiledRules(rules)
@@ -65,24 +68,32 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
         tiers.append(rules.multiplier.per_card)
     if len(set().union(*map(set, tiers)) if tiers else set()) != sum(len(t) for t in tiers):
         raise UsageError("odds: the multiplier's card sets overlap; the field cannot be counted")
-    terms, states = space.count(conditions, deal.hand, tiers)
+    bonuses = [(i, e.bonus) for i, e in enumerate(rules.teyaku.entries) if e.bonus is not None]
+    terms, states = space.count(conditions, deal.hand, [*tiers, *(b.cards for _, b in bonuses)])
+    # where the state counts the cards held of each tier, and of each entry's bonus cards
+    tier_slots = [1 + terms.index_mask(t) for t in tiers]
+    bonus_slots = [(i, b.amount, 1 + terms.index_mask(b.cards), b.over) for i, b in bonuses]
     total_hands = comb(len(rules.deck.cards), deal.hand)
     counted: dict[str, int] = {}
     none = 0
     value_sum = Fraction(0)
     payment_sum = Fraction(0)
     mult_cache: dict[tuple[int, ...], Fraction] = {}
-    base = 1 + len(terms.masks) - len(tiers)  # the tier counts are the last masks of the state
     for state, ways in states.items():
         hits = sum(1 << i for i, c in enumerate(conditions) if space.holds(c, state, terms))
-        chosen = table.counted(hits, 0)
+        values = table.values
+        if bonus_slots:
+            values = list(values)
+            for i, amount, slot, over in bonus_slots:
+                values[i] += amount * max(0, state[slot] - over)
+        chosen = table.select(hits, values.__getitem__)
         if not chosen:
             none += ways
             continue
-        value = sum(table.values[i] for i in chosen)
+        value = sum(values[i] for i in chosen)
         for i in chosen:
             counted[table.names[i]] = counted.get(table.names[i], 0) + ways
-        held = tuple(state[base : base + len(tiers)])
+        held = tuple(state[k] for k in tier_slots)
         if held not in mult_cache:
             mult_cache[held] = expected_multiplier(rules, list(held), deal.hand, deal.field)
         value_sum += ways * value

@@ -2,7 +2,9 @@
 
 play a hand card           card_bit | (target_bit + 1) << 6   (target only when 2 field cards match)
 take a field card          TAKE + target_bit                  (the drawn card matched 2)
+hiki a month               HIKI + month index                 (every card of the month)
 join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
+swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
 """
 
 from __future__ import annotations
@@ -77,15 +79,13 @@ def describe(action: int, index: CardIndex) -> str:
 
 def parse(text: str, index: CardIndex) -> int:
     """An action from words, as `describe` writes them: `play <card>`, `play 10 onto 12`,
-    `take 33`, `join`, `fold`, `stop`, `continue`. Cards by id or name."""
+    `take 33`, `hiki 3`, `join`, `fold`, `stop`, `continue`, `swap`, `keep`. Cards by id or
+    name, months by number or name."""
     from rulekit.errors import MoveError, UsageError
 
     words = text.replace(",", " ").split()
     if not words:
-        raise MoveError(
-            "an empty move",
-            hint="moves: play CARD [onto CARD], take CARD, join, fold, stop, continue",
-        )
+        raise MoveError("an empty move", hint=MOVES_HINT)
     verb = words[0].lower()
     try:
         if verb in KEYWORDS and len(words) == 1:
@@ -100,10 +100,7 @@ def parse(text: str, index: CardIndex) -> int:
             return HIKI + month_index(words[1], index)
     except UsageError as err:
         raise MoveError(err.message, hint=err.hint) from None
-    raise MoveError(
-        f"not a move: '{text}'",
-        hint=MOVES_HINT,
-    )
+    raise MoveError(f"not a move: '{text}'", hint=MOVES_HINT)
 
 
 def month_index(word: str, index: CardIndex) -> int:

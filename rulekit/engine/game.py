@@ -30,13 +30,14 @@ def first_dealer(compiled: CompiledRules, seated: int, seed: int | str) -> int:
             top = max(rolls.values())
             candidates = [s for s in candidates if rolls[s] == top]
         else:
-            cards = rng.sample(compiled.index.ids, len(candidates))
-            drawn = dict(zip(candidates, cards, strict=True))
-            low = min(c // 10 for c in cards)
-            candidates = [s for s in candidates if drawn[s] // 10 == low]
+            ix = compiled.index
+            cards = rng.sample(ix.ids, len(candidates))
+            drawn = {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)}
+            low = min(c.month for c in drawn.values())
+            candidates = [s for s in candidates if drawn[s].month == low]
             if method.best_card_breaks_ties and len(candidates) > 1:
-                best = min(drawn[s] % 10 for s in candidates)
-                candidates = [s for s in candidates if drawn[s] % 10 == best]
+                best = min(drawn[s].rank for s in candidates)
+                candidates = [s for s in candidates if drawn[s].rank == best]
     return candidates[0]
 
 
@@ -97,7 +98,8 @@ class Game:
             self._voids_in_a_row += 1
             if self._voids_in_a_row > MAX_VOID_IN_A_ROW:
                 raise RulekitError(
-                    "more than 100 void deals in a row: check the rule file's 'void if'"
+                    f"more than {MAX_VOID_IN_A_ROW} void deals in a row: check the rule file's "
+                    "'void if'"
                 )
             return
         self._voids_in_a_row = 0

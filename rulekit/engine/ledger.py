@@ -16,12 +16,17 @@ Amount = int | Fraction
 BANK = -1  # the other side of a score (score-style settlements are not transfers between seats)
 
 
+def share(value: Amount, n: int) -> Amount:
+    """Exactly one n-th of a value: an int when it is one."""
+    if isinstance(value, int) and value % n == 0:
+        return value // n
+    result = Fraction(value) / n
+    return int(result) if result.denominator == 1 else result
+
+
 def half(value: Amount) -> Amount:
     """Exactly half: an int when it is one."""
-    if isinstance(value, int) and value % 2 == 0:
-        return value // 2
-    result = Fraction(value) / 2
-    return int(result) if result.denominator == 1 else result
+    return share(value, 2)
 
 
 def as_number(value: Amount) -> int | float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from rulekit.cards import bits
 from rulekit.engine.round import SWAP, Round, clone
 
 
@@ -49,13 +50,19 @@ class Observation:
         return self._masked
 
     def sample(self, rng: random.Random) -> Round:
-        """A round consistent with the observation: the unknown cards dealt at random."""
+        """A round consistent with the observation: the unknown cards dealt at random (an
+        unseen joker to a hand: it is never in the stock)."""
         rnd = clone(self._masked)
-        pool = Round._bits(self.unknown)
+        pool = bits(self.unknown)
         rng.shuffle(pool)
+        needs = [self.sizes[s] - rnd.hands[s].bit_count() for s in self.hidden]
+        dealt = sum(needs)
+        joker = rnd.joker_bit
+        if joker >= 0 and joker in pool[dealt:]:  # trade places with a card dealt to a hand
+            j, k = pool.index(joker), rng.randrange(dealt)
+            pool[j], pool[k] = pool[k], pool[j]
         i = 0
-        for s in self.hidden:
-            need = self.sizes[s] - rnd.hands[s].bit_count()
+        for s, need in zip(self.hidden, needs, strict=True):
             for b in pool[i : i + need]:
                 rnd.hands[s] |= 1 << b
             i += need

@@ -17,10 +17,10 @@ import copy
 import hashlib
 from dataclasses import dataclass, field
 from enum import IntEnum
-from fractions import Fraction
 
+from rulekit.cards import bits
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import BANK, Amount, Payment, half, net
+from rulekit.engine.ledger import BANK, Amount, Payment, half, net, share
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
 
@@ -50,10 +50,14 @@ class Phase(IntEnum):
 FOLD, PLAY, TAKE, DECIDE, DONE, SWAP = (int(p) for p in Phase)
 
 
+JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
+
+
 @dataclass(frozen=True)
 class StackedDeal:
-    """A deal written down: card ids per seat, the field, the stock from the top, and (when
-    players fold) the stock after the folded hands are shuffled back in."""
+    """A deal written down: card ids per seat (JOKER_ID for the joker of a large table), the
+    field, the stock from the top, and (when players fold) the stock after the folded hands are
+    shuffled back in."""
 
     hands: tuple[tuple[int, ...], ...]
     field: tuple[int, ...]
@@ -152,7 +156,6 @@ class Round:
         self.wild_month = 0  # the month mask of the card the wild card took
         self.hiki = r.hiki
         self.teams = r.teams_for(seated)
-        self.swap_asked = False
         self.winners: list[int] = []
 
         self.hands = [0] * seated
@@ -160,9 +163,11 @@ class Round:
         self.field = 0
         self.stock: list[int] = []  # top at the end
         self.stacked = deal
+        self.stacked_field = 0  # a written-down deal's field and restock, as bits
+        self.stacked_restock: tuple[int, ...] | None = None
         self.field_laid = False
         self.laid_field = 0
-        self.multiplier = 0  # 0 until the field is laid
+        self.multiplier = 1  # the field's, once laid (field_laid)
         self.carry_out = 1
         self.ledger: list[Payment] = []
         self.pending_teyaku: list[tuple[int, int, int, str]] = []  # payee, payer, base, name
@@ -229,43 +234,46 @@ class Round:
                 m |= 1 << b
             self.hands[s] = m
         self.stock = order[self.seated * h :][::-1]
+        if self.joker_bit in self.stock:  # a joker dealt to no hand is out of the game
+            self.stock.remove(self.joker_bit)
 
     def _stack(self, deal: StackedDeal) -> None:
-        bit = self.ix.bit
         if len(deal.hands) != self.seated:
             raise UsageError(f"the deal has {len(deal.hands)} hands for {self.seated} seats")
         for s, hand in enumerate(deal.hands):
             for c in hand:
-                if c == 0:  # the joker of a large table
-                    if self.joker_bit < 0:
-                        raise UsageError(
-                            "a joker is dealt only at the table size the rule file names"
-                        )
-                    self.hands[s] |= 1 << self.joker_bit
-                else:
-                    self.hands[s] |= 1 << bit[c]
-        self.stock = [bit[c] for c in deal.stock][::-1]
+                self.hands[s] |= 1 << self._stacked_bit(c, "in a hand", in_hand=True)
+        self.stock = [self._stacked_bit(c, "in the stock") for c in deal.stock][::-1]
+        for c in deal.field:
+            self.stacked_field |= 1 << self._stacked_bit(c, "on the field")
+        if deal.restock is not None:
+            self.stacked_restock = tuple(
+                self._stacked_bit(c, "in the restock") for c in reversed(deal.restock)
+            )
 
-    def _pop_stock(self) -> int:
-        """The top stock card (a joker is taken out of the game and the next card drawn)."""
-        stock = self.stock
-        while stock:
-            b = stock.pop()
-            if b != self.joker_bit:
-                return b
-        return -1
+    def _stacked_bit(self, cid: int, where: str, in_hand: bool = False) -> int:
+        """The bit of a card of a written-down deal (`where`: "in the stock", ...); the joker
+        only in a hand."""
+        if cid == JOKER_ID:
+            if not in_hand:
+                raise UsageError(f"the joker is dealt only in a hand, not {where}")
+            if self.joker_bit < 0:
+                raise UsageError("a joker is dealt only at the table size the rule file names")
+            return self.joker_bit
+        b = self.ix.bit.get(cid)
+        if b is None:
+            raise UsageError(f"no card {cid} in the deck ({where})")
+        return b
 
     # ------------------------------------------------------------ setup
     def _run_setup(self) -> None:
         while self.step < len(self.steps):
             step = self.steps[self.step]
             if step == "fold" and self.seated > self.rules.seats.playing(self.seated):
-                if not self.fold_queue:
-                    self._begin_fold()
+                self._begin_fold()
                 if self.phase == FOLD:
                     return
-            elif step == "swap" and not self.swap_asked:
-                self.swap_asked = True
+            elif step == "swap":
                 self.phase = SWAP
                 self.current = (self.dealer + 1) % self.seated
                 return
@@ -285,7 +293,7 @@ class Round:
 
     def _lay_field(self) -> None:
         if self.stacked is not None:
-            self.field = self.ix.mask(self.stacked.field)
+            self.field = self.stacked_field
             held = 0
             for s in self.active_seats():
                 held |= self.hands[s]
@@ -293,11 +301,10 @@ class Round:
                 cards = ", ".join(self.ix.short(c) for c in self.ix.ids_of(self.field & held))
                 raise UsageError(f"the field holds cards still in a player's hand: {cards}")
         else:
+            if len(self.stock) < self.field_size:
+                raise UsageError("not enough cards left to lay the field")
             for _ in range(self.field_size):
-                b = self._pop_stock()
-                if b < 0:
-                    raise UsageError("not enough cards left to lay the field")
-                self.field |= 1 << b
+                self.field |= 1 << self.stock.pop()
         self.field_laid = True
         self.laid_field = self.field
         factor, self.carry_out = self.c.multiplier.of_field(self.field)
@@ -357,7 +364,7 @@ class Round:
         self._next_fold()
 
     def _next_fold(self) -> None:
-        """Ask the next player, unless the choice is forced (3 joined, or too few left)."""
+        """Ask the next player, unless the choice is forced (enough joined, or too few left)."""
         need_total = self.rules.seats.playing(self.seated)
         while self.fold_at < len(self.fold_queue):
             seat = self.fold_queue[self.fold_at]
@@ -384,16 +391,15 @@ class Round:
         returned: list[int] = []
         for s in range(self.seated):
             if self.folded[s]:
-                returned.extend(b for b in self._bits(self.hands[s]) if b != self.joker_bit)
+                returned.extend(bits(self.hands[s] & self.ix.full))  # a folder's joker is out
                 self.hands[s] = 0
-        if self.stacked is not None and self.stacked.restock is not None:
-            self.stock = [self.ix.bit[c] for c in self.stacked.restock][::-1]
+        if self.stacked_restock is not None:
+            self.stock = list(self.stacked_restock)
         elif returned:
             self.stock.extend(returned)
             self.stock = [self.stock[i] for i in deal_order(self._setup_seed, len(self.stock))]
         self.restocked = self.stock[::-1]
         self.phase = PLAY
-        self.step += 1
 
     def _swap_jokers(self) -> None:
         if self.joker_bit < 0:
@@ -402,10 +408,8 @@ class Round:
         for s in range(self.seated):
             if self.hands[s] & jbit:
                 self.hands[s] &= ~jbit
-                if not self.folded[s]:
-                    b = self._pop_stock()
-                    if b >= 0:
-                        self.hands[s] |= 1 << b
+                if not self.folded[s] and self.stock:
+                    self.hands[s] |= 1 << self.stock.pop()
 
     def _declare_teyaku(self) -> None:
         table = self.c.teyaku
@@ -477,14 +481,7 @@ class Round:
     def active_seats(self) -> list[int]:
         return [s for s in range(self.seated) if not self.folded[s]]
 
-    @staticmethod
-    def _bits(mask: int) -> list[int]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+    _bits = staticmethod(bits)  # for scenario/record.py until it imports rulekit.cards.bits
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
@@ -499,7 +496,7 @@ class Round:
                 hand ^= low
                 if b == self.wild_bit:
                     targets = self._wild_targets()
-                    out.extend(b | ((t + 1) << 6) for t in self._bits(targets))
+                    out.extend(b | ((t + 1) << 6) for t in bits(targets))
                     if not targets:
                         out.append(b)
                     continue
@@ -513,7 +510,7 @@ class Round:
             return out
         if phase == TAKE:
             m = self.field & self.ix.month_mask_of_bit[self.drawn]
-            return [A.TAKE + b for b in self._bits(m)]
+            return [A.TAKE + b for b in bits(m)]
         if phase == DECIDE:
             return [A.STOP, A.CONTINUE]
         if phase == FOLD:
@@ -523,7 +520,7 @@ class Round:
         return []
 
     def _hiki_actions(self) -> list[int]:
-        """Every month whose four cards the player sees, holding at least one of them."""
+        """Every month all of whose cards the player sees, holding at least one of them."""
         hand = self.hands[self.current]
         seen = hand | self.field
         return [
@@ -599,6 +596,7 @@ class Round:
             self.fold_at += 1
             self._next_fold()
             if self.phase != FOLD:
+                self.step += 1
                 self._run_setup()
         else:
             raise MoveError("the round is over: no action is legal")
@@ -633,38 +631,36 @@ class Round:
                     action, "a capture target is only chosen when two field cards match"
                 )
         self.hands[p] = hand ^ bit
-        got = 0
-        self.fed_this_turn = 0
         if n == 0:
-            field_ |= bit
             if self.track_feeders:
                 self.feeders[b] = (p, hand.bit_count())
+            self._draw(p, field_ | bit, 0, 0)
         else:
-            field_ &= ~m
-            got = m | bit
-            self.fed_this_turn = m
+            self._draw(p, field_ & ~m, m | bit, m)
+
+    def _draw(self, p: int, field_: int, got: int, fed: int) -> None:
+        """The second half of p's turn, after his play left the field `field_` and took `got`
+        (`fed` of it from the field): draw the top stock card and capture with it, then end the
+        turn, unless the drawn card matches two field cards and p must choose one."""
         stock = self.stock
-        d = stock.pop() if stock and self.joker_bit < 0 else self._pop_stock()
-        if d >= 0:
-            dbit = 1 << d
-            m2 = field_ & months[d]
+        if stock:
+            d = stock.pop()
+            m2 = field_ & self.months[d]
             if not m2:
-                field_ |= dbit
+                field_ |= 1 << d
             elif m2.bit_count() == 2:
-                self.field = field_
-                self.captured[p] |= got
-                self.turn_got = got
                 self.drawn = d
                 self.phase = TAKE
-                return
             else:
                 field_ &= ~m2
-                got |= m2 | dbit
-                self.fed_this_turn |= m2
+                got |= m2 | (1 << d)
+                fed |= m2
         self.field = field_
         self.captured[p] |= got
         self.turn_got = got
-        self._end_turn()
+        self.fed_this_turn = fed
+        if self.phase == PLAY:
+            self._end_turn()
 
     def _wild_play(self, b: int, t: int) -> int:
         """The wild card played from the hand: the field card it takes (0: laid on the field)."""
@@ -686,33 +682,15 @@ class Round:
         return 1 << t
 
     def _hiki(self, action: int) -> None:
-        """Capture the four cards of a month (from the hand and the field), then draw."""
+        """Capture every card of a month (from the hand and the field), then draw."""
         p = self.current
         mm = self.ix.month_masks[action - A.HIKI]
         hand = self.hands[p]
-        if not hand & mm or (hand | self.field) & mm != mm:
-            raise self._illegal(action, f"seat {p} does not see all four cards of that month")
+        field_ = self.field
+        if not hand & mm or (hand | field_) & mm != mm:
+            raise self._illegal(action, f"seat {p} does not see every card of that month")
         self.hands[p] = hand & ~mm
-        self.field &= ~mm
-        self.captured[p] |= mm
-        self.fed_this_turn = 0
-        got = mm
-        d = self._pop_stock()
-        if d >= 0:
-            m2 = self.field & self.months[d]
-            if not m2:
-                self.field |= 1 << d
-            elif m2.bit_count() == 2:
-                self.turn_got = got
-                self.drawn = d
-                self.phase = TAKE
-                return
-            else:
-                self.field &= ~m2
-                got |= m2 | (1 << d)
-                self.captured[p] |= m2 | (1 << d)
-        self.turn_got = got
-        self._end_turn()
+        self._draw(p, field_ & ~mm, mm, field_ & mm)
 
     def preview(self, action: int) -> int:
         """The cards a play would capture (before the draw), for bots weighing their choices."""
@@ -830,7 +808,7 @@ class Round:
             return None
         relevant = self.fed_this_turn & self.c.yaku_cards[i]
         feeder = None
-        for b in self._bits(relevant):
+        for b in bits(relevant):
             seat, held = self.feeders.get(b, (p, 0))
             if seat != p and held >= self.rules.liability.min_hand:
                 feeder = seat
@@ -900,16 +878,20 @@ class Round:
         table = self.c.yaku
         assert table is not None
         x = self.captured[p]
-        koi = self.continues[p] + 1 if self.rules.continuation.multiplier_per_yaku else 1
+        factor = self.continues[p] + 1 if self.rules.continuation.multiplier_per_yaku else 1
         if only_half:
             for q in self.order:
                 if q != p:
                     self._pay(
-                        q, p, half(self.made_value[p]) * koi, "half", "continued without a new yaku"
+                        q,
+                        p,
+                        half(self.made_value[p]) * factor,
+                        "half",
+                        "continued without a new yaku",
                     )
             return
         entries = [(i, table.value(i, x)) for i in self.made_entries[p]]
-        self._pay_yaku(p, entries, self.made_value[p], koi)
+        self._pay_yaku(p, entries, self.made_value[p], factor)
 
     # ------------------------------------------------------------ end of the round
     def _end_of_hands(self) -> None:
@@ -1033,14 +1015,10 @@ class Round:
                     for u, members in enumerate(units):
                         if u == unit_of[s]:
                             continue
-                        share: Amount = (
-                            Fraction(value, len(members))
-                            if value % len(members)
-                            else value // len(members)
-                        )
+                        each = share(value, len(members))
                         for m in members:
-                            charges.append((m, share, table.names[i]))
-                            net[m] -= share
+                            charges.append((m, each, table.names[i]))
+                            net[m] -= each
         totals = [sum(net[m] for m in members) for members in units]
         best = max(
             range(len(units)),
@@ -1056,8 +1034,8 @@ class Round:
                     self.ledger.append(
                         Payment(self.round_no, BANK, s, points[s], "cards", "", 1, points[s])
                     )
-            for m, share, name in charges:
-                self.ledger.append(Payment(self.round_no, m, BANK, share, "yaku", name, 1, share))
+            for m, each, name in charges:
+                self.ledger.append(Payment(self.round_no, m, BANK, each, "yaku", name, 1, each))
         return self.winners[0]
 
     def _settle_greedy(self, scores: dict[int, int], par: int) -> None:
@@ -1091,7 +1069,7 @@ class Round:
         if not self.winners and winner is not None:
             self.winners = [winner]
         length = self.rules.length
-        if length.rotate:
+        if length.rotate or (winner is None and not length.drawn_keeps_dealer):
             self.next_dealer = (self.dealer + 1) % self.seated
         elif winner is not None and length.winner_deals:
             self.next_dealer = winner
@@ -1100,27 +1078,29 @@ class Round:
     def _pay(self, payer: int, payee: int, base: Amount, reason: str, detail: str) -> None:
         if payer == payee or not base:
             return
-        mult = self.multiplier or 1
+        mult = self.multiplier
         self.ledger.append(
             Payment(self.round_no, payer, payee, base * mult, reason, detail, mult, base)
         )
 
     # ------------------------------------------------------------ result
+    def teyaku_names(self) -> dict[int, list[str]]:
+        """The teyaku each player counts, by name (players without one left out)."""
+        table = self.c.teyaku
+        if table is None:
+            return {}
+        return {s: [table.names[i] for i in c] for s, c in self.teyaku_counted.items() if c}
+
     def result(self) -> RoundResult:
         if not self.is_terminal:
             raise MoveError("the round is not over yet")
-        teyaku = {}
-        if self.c.teyaku is not None:
-            teyaku = {
-                s: [self.c.teyaku.names[i] for i in c] for s, c in self.teyaku_counted.items() if c
-            }
         return RoundResult(
             round=self.round_no,
             dealer=self.dealer,
             seated=self.seated,
             active=tuple(self.order) if self.order else tuple(self.active_seats()),
             void=self.void,
-            multiplier=self.multiplier or 1,
+            multiplier=self.multiplier,
             carry=self.carry_out,
             winner=self.winner,
             next_dealer=self.next_dealer,
@@ -1128,7 +1108,7 @@ class Round:
             ledger=list(self.ledger),
             net=net(self.ledger, self.seated),
             points=[self.ix.points(c) for c in self.captured],
-            teyaku=teyaku,
+            teyaku=self.teyaku_names(),
             yaku={s: list(v) for s, v in self.yaku_made.items()},
             continued=sum(self.continues),
             continued_paid_off=sum(self.continue_wins),
@@ -1147,11 +1127,10 @@ def card_places(rnd: Round) -> list[int]:
     if rnd.drawn >= 0:
         masks.append(1 << rnd.drawn)
     for m in masks:
-        for b in Round._bits(m & ix.full):
+        for b in bits(m & ix.full):
             counts[b] += 1
     for b in rnd.stock:
-        if b != rnd.joker_bit:
-            counts[b] += 1
+        counts[b] += 1
     return counts
 
 

@@ -8,11 +8,10 @@ code only ever contains integers and operators taken from the IR, never text fro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rulekit import ir
-from rulekit.cards import CardIndex
+from rulekit.cards import CardIndex, bits
 from rulekit.hands import shape_demands
 
 _PY_OP = {">=": ">=", "<=": "<=", "=": "==", "!=": "!=", ">": ">", "<": "<"}
@@ -100,16 +99,6 @@ class _Codegen:
         return sub.compile("cond", [f"    return {expr}"])
 
 
-@dataclass(frozen=True)
-class Scored:
-    """An entry that counts, with its value (bonus included)."""
-
-    index: int
-    name: str
-    label: str
-    value: int
-
-
 class CompiledTable:
     """A teyaku or yaku table: which entries hold for a mask, and which of them count."""
 
@@ -120,7 +109,6 @@ class CompiledTable:
         self.position = {n: i for i, n in enumerate(self.names)}
         self.values = [e.value for e in table.entries]
         self.best_only = table.policy == "best"
-        self.play_bits = sum(1 << i for i, e in enumerate(self.entries) if not e.at_count)
         self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
         self.match_play = self._compile(
             index, [i for i, e in enumerate(self.entries) if not e.at_count]
@@ -135,8 +123,7 @@ class CompiledTable:
         self._unless = [sum(1 << self.position[n] for n in e.unless) for e in self.entries]
         self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
         self._memo: dict[int, tuple[int, ...]] = {}
-        self._has_bonus = any(self._bonus)
-        self.has_bonus = self._has_bonus
+        self.has_bonus = any(self._bonus)
 
     def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
         gen = _Codegen(index)
@@ -155,56 +142,41 @@ class CompiledTable:
         return self.values[i] + amount * max(0, (x & mask).bit_count() - over)
 
     def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
-        """Entry indices that count among `hits`: `unless` and exclusive groups applied, then
-        only the best one if the table counts only the best."""
-        if not self._has_bonus:
+        """Entry indices that count among `hits` (bonuses valued on the cards `x`)."""
+        if not self.has_bonus:
             memo = self._memo.get(hits)
-            if memo is not None:
-                return memo
+            if memo is None:
+                memo = self._memo[hits] = self.select(hits, self.values.__getitem__)
+            return memo
+        return self.select(hits, lambda i: self.value(i, x))
+
+    def select(self, hits: int, value: Callable[[int], int]) -> tuple[int, ...]:
+        """Entry indices that count among `hits`: `unless` and exclusive groups applied, then
+        only the best one if the table counts only the best; `value(i)` is entry i's value."""
         keep = hits
-        for i in _bits(hits):
+        for i in bits(hits):
             if self._unless[i] & hits:
                 keep &= ~(1 << i)
         for group in self._groups:
             members = keep & group
             if members & (members - 1):
-                best = max(_bits(members), key=lambda i: (self.value(i, x), -i))
+                best = max(bits(members), key=lambda i: (value(i), -i))
                 keep &= ~(members & ~(1 << best))
-        result = tuple(_bits(keep))
+        result = tuple(bits(keep))
         if self.best_only and len(result) > 1:
-            result = (max(result, key=lambda i: (self.value(i, x), -i)),)
-        if not self._has_bonus:
-            self._memo[hits] = result
+            result = (max(result, key=lambda i: (value(i), -i)),)
         return result
 
-    def score(
-        self, x: int, ctx: CountContext | None = None, at_count: bool = False
-    ) -> list[Scored]:
-        """Every counted entry of a mask, with values."""
-        hits = self.match_play(x, ctx)
-        if at_count:
-            hits |= self.match_count(x, ctx)
-        return [
-            Scored(i, self.names[i], self.entries[i].label, self.value(i, x))
-            for i in self.counted(hits, x)
-        ]
+    def hits(self, x: int, ctx: CountContext | None = None, at_count: bool = False) -> int:
+        """The entries that hold for a mask, as a bit mask of entry indices (`counted` takes
+        it); those checked at the count too when `at_count`."""
+        return self.match_play(x, ctx) | (self.match_count(x, ctx) if at_count else 0)
 
     def matching(
         self, x: int, ctx: CountContext | None = None, at_count: bool = False
     ) -> list[int]:
-        hits = self.match_play(x, ctx) | (self.match_count(x, ctx) if at_count else 0)
-        return list(_bits(hits))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
+        """The indices of the entries that hold for a mask."""
+        return bits(self.hits(x, ctx, at_count))
 
 
 class CompiledMultiplier:
@@ -246,7 +218,7 @@ class CompiledRules:
 
     def __init__(self, rules: ir.Ruleset) -> None:
         self.rules = rules
-        self.index = CardIndex(rules.deck, rules.points)
+        self.index = CardIndex(rules)
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
         self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
@@ -282,7 +254,8 @@ class CompiledRules:
 
     def made_masks(self, cond: ir.Condition, hand: int) -> list[int]:
         """The groups of hand cards that make a teyaku's parts: each month of a month shape, and
-        the listed cards of an `all of` (Diving asks whether one such group was captured)."""
+        the listed cards of an `all of` (a `captured dealt` condition asks whether one such group
+        was captured)."""
         ix = self.index
         if isinstance(cond, ir.Shape):
             out = []

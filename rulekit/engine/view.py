@@ -75,11 +75,11 @@ class PlayerView:
 
     @property
     def stock_count(self) -> int:
-        return sum(1 for b in self._r.stock if b != self._r.joker_bit)
+        return len(self._r.stock)
 
     @property
     def multiplier(self) -> int:
-        return self._r.multiplier or 1
+        return self._r.multiplier
 
     @property
     def drawn(self) -> int:
@@ -105,10 +105,7 @@ class PlayerView:
 
     @property
     def teyaku(self) -> dict[int, list[str]]:
-        table = self._r.c.teyaku
-        if table is None:
-            return {}
-        return {s: [table.names[i] for i in c] for s, c in self._r.teyaku_counted.items() if c}
+        return self._r.teyaku_names()
 
     @property
     def revealed(self) -> dict[int, int]:

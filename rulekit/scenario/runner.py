@@ -17,9 +17,9 @@ from rulekit.agents import make_agent
 from rulekit.engine import actions as A
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import BANK, Amount, Payment
+from rulekit.engine.playout import play_out
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
-from rulekit.engine.view import PlayerView
 from rulekit.errors import Loc, MoveError, ScenarioError, UsageError, did_you_mean
 from rulekit.lang import find_rules, load_rules
 from rulekit.lang.loader import load_rules_text
@@ -251,9 +251,7 @@ class ScenarioRun:
                 ]
             except UsageError as err:
                 raise self.error((*prefix, "rest"), err.message, err.hint) from None
-            views = [PlayerView(rnd, s) for s in range(self.n)]
-            while rnd.phase != DONE:
-                rnd.apply(agents[rnd.current].act(views[rnd.current]))
+            play_out(rnd, agents)
         return True
 
     def check_refusal(self, number: int, j: int, move: m.RejectedMove, said: str) -> None:
