@@ -84,7 +84,9 @@ class CardIndex:
     def parse(self, token: str) -> int:
         """A card by id or name; a UsageError with a suggestion otherwise."""
         word = token.strip().lower()
-        if word.isdigit():
+        if len(word) > 40:
+            raise UsageError(f"unknown card '{word[:20]}...': no card has so long a name")
+        if word.isascii() and word.isdigit():  # not '²', which is a digit int() refuses
             cid = int(word)
             if cid in self.by_id:
                 return cid

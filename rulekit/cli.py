@@ -1,6 +1,7 @@
 """The `rulekit` command: one subcommand per job. Thin: parse arguments, call the library, render.
 
-Exit status: 0 ok, 1 a user error or a failed expectation, 2 a usage error (Click's).
+Exit status: 0 ok, 1 a rule, scenario or data error (or a failed expectation), 2 a usage error
+(Click's), 130 on Ctrl-C; a closed pipe (`rulekit check ... | head -1`) ends quietly with 0.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 import click
 from click.core import ParameterSource
+from click.shell_completion import CompletionItem
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -25,9 +27,37 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 RULES_HELP = "RULES is a rule file's path or a bundled name: hachihachi, hachihachi/kirisame, ..."
 
+EXIT_STATUS = """\b
+Exit status:
+  0    ok (also when the reader of the output goes away: `rulekit ... | head -1`)
+  1    a rule, scenario or data error, or a failed expectation
+  2    a usage error: an unknown option, a value out of range
+  130  interrupted (Ctrl-C)"""
+
+
+def _complete_rules(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Shell completion of RULES: the bundled names that start with what is typed, and files."""
+    from rulekit.lang.files import bundled_names
+
+    names = [CompletionItem(n) for n in bundled_names() if n.startswith(incomplete)]
+    return [*names, CompletionItem(incomplete, type="file")]
+
+
+def _rules_argument(nargs: int = 1, required: bool = True) -> Callable[[F], F]:
+    return click.argument("rules", nargs=nargs, required=required, shell_complete=_complete_rules)
+
+
+class _PipeConsole(Console):
+    """A console whose closed pipe ends the command quietly with 0 (rich's own exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
 
 def _stdout() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    return _PipeConsole(highlight=False, soft_wrap=False)
 
 
 def _load(ref: str) -> ir.Ruleset:
@@ -59,13 +89,25 @@ def _seed_option(help: str) -> Callable[[F], F]:
     return click.option("--seed", type=int, default=0, show_default=True, help=help)
 
 
+def _check_jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """--jobs from 1 to the CPUs this process may use: more would only fork and wait."""
+    from rulekit.sim.backends import usable_cpus
+
+    limit = usable_cpus()
+    if not 1 <= value <= limit:
+        cpus = f"{limit} usable CPU{'s' if limit != 1 else ''}"
+        raise click.BadParameter(f"{value} is not from 1 to {limit} (this machine has {cpus})")
+    return value
+
+
 def _jobs_option() -> Callable[[F], F]:
     return click.option(
         "--jobs",
         type=int,
         default=1,
         show_default=True,
-        help="Processes; the same result as one job.",
+        callback=_check_jobs,
+        help="Processes, at most the usable CPUs; the same result as one job.",
     )
 
 
@@ -104,8 +146,29 @@ def _given(ctx: click.Context, *names: str) -> list[str]:
     return out
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: its reader is gone, and the interpreter's last flush of what
+    is still buffered must not fail (and print a traceback) on the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
+        pass
+    finally:
+        os.close(devnull)
+
+
+class _Command(click.Command):
+    """A subcommand whose --help ends with the exit statuses."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("epilog", EXIT_STATUS)
+        super().__init__(*args, **kwargs)
+
+
 class _Group(click.Group):
-    """Renders every RulekitError as a located message and exits 1, never a traceback."""
+    """Renders every RulekitError as a located message and exits 1, never a traceback; Ctrl-C
+    exits 130 and a closed pipe exits 0 quietly (what was written was read)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -113,35 +176,116 @@ class _Group(click.Group):
         except RulekitError as err:
             click.echo(err.render(), err=True)
             ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            ctx.exit(130)
+        except BrokenPipeError:
+            _quiet_stdout()
+            ctx.exit(0)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="rulekit")
+_Group.command_class = _Command
+
+
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS
+)
+@click.version_option(__version__, "-V", "--version", prog_name="rulekit")
 def cli() -> None:
     """rulekit: write, check, play, test and compare hanafuda fishing-game variants.
 
     \b
     Examples:
+      rulekit list
       rulekit check hachihachi hachihachi/kirisame
       rulekit describe hachihachi --format markdown
       rulekit eval hachihachi --hand 10 11 12 30 31 32 80
+
+    \b
+    Shell completion (commands, options, bundled rule names), e.g. in ~/.bashrc:
+      eval "$(_RULEKIT_COMPLETE=bash_source rulekit)"
+    (zsh: zsh_source, fish: fish_source; see the README.)
     """
+
+
+# ---------------------------------------------------------------- list
+def _table_sizes(seats: ir.Seats) -> str:
+    """`3 to 6 (3 play)`: how many may sit, and how many play when more sit."""
+    sizes = f"{seats.min}" if seats.min == seats.max else f"{seats.min} to {seats.max}"
+    return sizes + (f" ({seats.active} play)" if seats.active is not None else "")
+
+
+def bundled_variants() -> list[dict[str, Any]]:
+    """Every bundled rule file that is a variant (it has teyaku or yaku): its name, the short
+    names that mean it, its title, table sizes and source."""
+    from rulekit.lang.files import _defaults, bundled_names
+
+    defaults = _defaults()
+    out = []
+    for name in bundled_names():
+        if name in defaults:
+            continue
+        rules = _load(name)
+        if rules.teyaku is None and rules.yaku is None:
+            continue  # a deck or a base file the variants include
+        out.append(
+            {
+                "name": name,
+                "default_for": sorted(k for k, v in defaults.items() if v == name),
+                "title": rules.title,
+                "seats": {"min": rules.seats.min, "max": rules.seats.max},
+                "playing": rules.seats.active,
+                "table_sizes": _table_sizes(rules.seats),
+                "source": rules.source,
+            }
+        )
+    return out
+
+
+@cli.command("list")
+@_json_option()
+def list_cmd(as_json: bool) -> None:
+    """List the bundled variants: the name to give a command, title, table sizes, source.
+
+    A game's short name (hachihachi, koikoi, sakura) means its default file, marked `=`.
+
+    \b
+    Examples:
+      rulekit list
+      rulekit list --json
+    """
+    variants = bundled_variants()
+    if as_json:
+        click.echo(json.dumps({"variants": variants}))
+        return
+    table = RichTable(header_style="bold")
+    table.add_column("name", no_wrap=True)  # to copy onto a command line whole
+    table.add_column("title")
+    table.add_column("players", no_wrap=True)
+    table.add_column("source")
+    for v in variants:
+        name = v["name"] + "".join(f"\n= {d}" for d in v["default_for"])
+        table.add_row(name, v["title"], v["table_sizes"], v["source"] or "-")
+    _stdout().print(table)
 
 
 # ---------------------------------------------------------------- check
 @cli.command()
-@click.argument("rules", nargs=-1, required=True)
+@_rules_argument(nargs=-1)
 def check(rules: tuple[str, ...]) -> None:
     """Parse rule files and run the static checks; report every error.
 
     Each error names FILE:LINE:COL, shows the line with a caret, and suggests a close name.
-    Exit status 1 if any file has an error.
+    Warnings (a count that can stop being zero-sum) are shown the same way.
+    Exit status 1 if any file has an error; warnings alone do not fail it.
 
     \b
     RULES are rule files' paths or bundled names.
     Example:
       rulekit check hachihachi hachihachi/kirisame my-house-rules.rk
     """
+    from rulekit.lang.checks import zero_sum_warnings
+
     failed = False
     for ref in rules:
         try:
@@ -157,13 +301,15 @@ def check(rules: tuple[str, ...]) -> None:
         click.echo(
             f"ok  {ref}: {rs.title}: {len(rs.deck.cards)} cards, {teyaku} teyaku, {yaku} yaku"
         )
+        for warning in zero_sum_warnings(rs):  # reported, but the file passes
+            click.echo(warning.render() + "\n", err=True)
     if failed:
         sys.exit(1)
 
 
 # ---------------------------------------------------------------- describe
 @cli.command()
-@click.argument("rules")
+@_rules_argument()
 @click.option(
     "--format",
     "fmt",
@@ -200,7 +346,7 @@ def describe(rules: str, fmt: str) -> None:
 
 # ---------------------------------------------------------------- eval
 @cli.command("eval")
-@click.argument("rules")
+@_rules_argument()
 @click.argument("cards", nargs=-1)
 @click.option(
     "--hand", "mode", flag_value="hand", help="CARDS are a dealt hand: which teyaku count."
@@ -292,7 +438,7 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
 
 
 @cli.command()
-@click.argument("rules")
+@_rules_argument()
 @click.option(
     "--rounds", type=int, help="Play N independent rounds (dealer rotating). Default 1000."
 )
@@ -394,7 +540,7 @@ def _render_simulation(result: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- compare
 @cli.command()
-@click.argument("rules", nargs=-1, required=True)
+@_rules_argument(nargs=-1)
 @click.option(
     "--rounds",
     type=int,
@@ -492,8 +638,8 @@ def compare(
 
 # ---------------------------------------------------------------- diff
 @cli.command("diff")
-@click.argument("before")
-@click.argument("after")
+@click.argument("before", shell_complete=_complete_rules)
+@click.argument("after", shell_complete=_complete_rules)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True
 )
@@ -517,20 +663,26 @@ def diff_cmd(before: str, after: str, fmt: str) -> None:
 
 # ---------------------------------------------------------------- odds
 @cli.command()
-@click.argument("rules")
+@_rules_argument()
 @click.option(
-    "--seats", type=int, help="Players at the table (default: the fewest the file allows)."
+    "--seats",
+    type=int,
+    help="Players at the table, among the variant's table sizes (default: the fewest).",
 )
 @_json_option()
 def odds(rules: str, seats: int | None, as_json: bool) -> None:
     """The exact odds of each teyaku for one seat, and what teyaku pay per round.
 
-    Counted over every possible hand, month by month (not sampled); the expected payment
-    includes the field multiplier, itself counted exactly from the cards the hand leaves.
+    Counted over every possible hand, month by month (not sampled), at the table --seats sets
+    (its deal and how many play); the expected payment includes the field multiplier, itself
+    counted exactly from the cards the hand leaves. It leaves out, and says so, what depends on
+    other rounds or on play: a multiplier carried over from the round before, redeals of a
+    void field, folding.
 
     \b
     Examples:
       rulekit odds hachihachi
+      rulekit odds hachihachi --seats 5
       rulekit odds hachihachi/kirisame --json
     """
     from rulekit.odds import teyaku_odds
@@ -540,9 +692,15 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
         click.echo(json.dumps(result))
         return
     console = _stdout()
+    seated = result["seats"]
+    table_of = (
+        f"{seated} at the table, {result['players']} play"
+        if seated != result["players"]
+        else f"{seated} players"
+    )
     console.print(
         f"[bold]{result['rules']}[/]: {result['hand']}-card hands ({result['hands']:,} of them),"
-        f" {result['players']} players, {result['field']} cards to the field"
+        f" {table_of}, {result['field']} cards to the field"
     )
     table = RichTable("teyaku", "name", "value", "probability", "one hand in", header_style="bold")
     for e in result["teyaku"]:
@@ -556,11 +714,13 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
         f" (x the field multiplier, from each of the {result['players'] - 1} others);"
         f" paid at the table per round: {result['expected_payment_table']:.3f}"
     )
+    if result["leaves_out"]:
+        console.print("not counted: " + "; ".join(result["leaves_out"]))
 
 
 # ---------------------------------------------------------------- play
 @cli.command()
-@click.argument("rules", required=False)
+@_rules_argument(required=False)
 @_seats_option("the fewest the file allows")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
 @_bots_option("search", "Bots for the other seats, cycled: search,greedy,random")
@@ -672,24 +832,65 @@ def play(
 
 
 # ---------------------------------------------------------------- test
+SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "node_modules", "__pycache__"})
+
+
+def _skipped(folder: Path) -> bool:
+    """A folder no one keeps scenarios in: hidden (.git, .venv), a virtual environment (it
+    holds an installed copy of the bundled rules), installed packages."""
+    return (
+        folder.name.startswith(".")
+        or folder.name in SKIPPED_FOLDERS
+        or (folder / "pyvenv.cfg").is_file()
+    )
+
+
+def _scenarios_under(root: Path) -> list[Path]:
+    """The *.scenario.toml files under a folder, sorted, not looking into skipped folders."""
+    found = []
+    for here, folders, files in os.walk(root):
+        folders[:] = [f for f in folders if not _skipped(Path(here) / f)]
+        found += [Path(here) / f for f in files if f.endswith(".scenario.toml")]
+    return sorted(found)
+
+
+def _scenario_files(paths: list[Path]) -> list[Path]:
+    """The files given and the scenarios under the folders given; with none, the bundled
+    rules' scenarios and the current folder's. Each file once, however it is reached."""
+    from rulekit.resources import rules_dir
+    from rulekit.scenario.load import find_scenarios
+
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for root in paths or [rules_dir(), Path(".")]:
+        files = _scenarios_under(root) if root.is_dir() else find_scenarios([root])
+        for f in files:
+            if f.resolve() not in seen:
+                seen.add(f.resolve())
+                out.append(f)
+    return out
+
+
 @cli.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 def test_cmd(paths: tuple[Path, ...], quiet: bool) -> None:
     """Run scenario files (*.scenario.toml) and folders of them; report each failure.
 
+    With no PATHS: the bundled rules' scenarios and those under the current folder. Hidden
+    folders (.git, .venv), virtual environments and site-packages are not searched.
     A failure shows the expectation, what happened, and the round's ledger. The last line is
     `N passed, N failed`; the exit status is 1 on any failure or malformed scenario.
 
     \b
     Examples:
+      rulekit test
       rulekit test rules/
       rulekit test my-table/disputed-sage.scenario.toml
     """
-    from rulekit.scenario.load import find_scenarios
     from rulekit.scenario.runner import run_scenario
 
-    files = find_scenarios(list(paths) or [Path(".")])
+    files = _scenario_files(list(paths))
     passed = failed = 0
     for path in files:
         try:
@@ -735,11 +936,16 @@ def schema(what: str) -> None:
 
 
 def main() -> None:
+    code: int | str | None = 0
     try:
         cli(prog_name="rulekit")
+    except SystemExit as exc:
+        code = exc.code
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        code = 130
+    except BrokenPipeError:
+        _quiet_stdout()
     except Exception as exc:  # a bug: say so in one line, keep the traceback for developers
         if os.environ.get("RULEKIT_DEBUG"):
             raise
@@ -748,7 +954,12 @@ def main() -> None:
             "This is a bug in rulekit; run with RULEKIT_DEBUG=1 for the traceback.",
             err=True,
         )
-        sys.exit(1)
+        code = 1
+    try:
+        sys.stdout.flush()  # here, not at the interpreter's exit, to catch a closed pipe
+    except BrokenPipeError:
+        _quiet_stdout()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ tables for the terminal, so both formats always say the same thing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulekit import ir
 
@@ -238,8 +239,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         beaten = [
             w
             for w, on in (
-                ("refunds half of what he was paid to each", c.refund_half),
-                ("pays the new yaku for every payer", c.pay_for_all),
+                ("refunds half of the yaku his continue followed to each", c.refund_half),
+                ("pays the yaku that beat him for every payer", c.pay_for_all),
                 ("forfeits his yaku", c.beaten_forfeit),
             )
             if on
@@ -252,6 +253,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             "earn_half": "earns only half",
             "forfeit": "forfeits it",
         }[c.if_unfinished]
+        if c.if_other_stops is not None:
+            outstopped = {"keep": "keeps what he made", "forfeit": "scores nothing"}
+            words.append(
+                f"If another player stops first, the continuer {outstopped[c.if_other_stops]}."
+            )
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
@@ -297,6 +303,10 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     }[k.method]
     only = " (only if no yaku was made)" if k.only_without_yaku else ""
     out.append(f"The count{only}: {method}.")
+    if rules.teams and k.team_cards == "pooled":
+        out.append("A team makes its yaku from its members' cards together.")
+    if k.method in ("points", "round_wins") and k.tie == "draw":
+        out.append("A tie for the best score is a drawn round.")
     n = rules.length
     if n.rotate:
         deals = "; the deal passes to the next player."
@@ -318,6 +328,7 @@ def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
             ("played from the hand it captures any field card and keeps it", w.any_target),
             ("at the end it collects the field cards of that card's month", w.collects_month),
             ("it may not take a card that completes another player's hiki", w.respects_hiki),
+            ("when a hiki blocks it, it may be laid on the field", w.lay_when_blocked),
         )
         if on
     ]
@@ -343,3 +354,23 @@ def to_markdown(sections: list[Section]) -> str:
                 out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
             out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def to_rich(sections: list[Section]) -> list[Any]:
+    """The rulebook as rich renderables for the terminal: a rule per section, its paragraphs,
+    and its tables as rich tables (the same content as the Markdown)."""
+    from rich.rule import Rule
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    out: list[Any] = []
+    for i, s in enumerate(sections):
+        out.append(Rule(Text(s.title, style="bold"), style="cyan" if i == 0 else "dim"))
+        out.extend(Text(p) for p in s.paragraphs)
+        for t in s.tables:
+            table = RichTable(*t.headers, header_style="bold")
+            for row in t.rows:
+                table.add_row(*row)
+            out.append(table)
+        out.append(Text(""))
+    return out

@@ -24,8 +24,11 @@ class Change:
     what: str  # the part changed: "red", "x4", "continuation.paid"
     before: str | None  # None: added
     after: str | None  # None: removed
+    words: str = ""  # the change said as the rulebook would say it, when `what` is a field name
 
     def sentence(self) -> str:
+        if self.words:
+            return self.words
         if self.before is None:
             return f"{self.what}: added: {self.after}"
         if self.after is None:
@@ -37,6 +40,12 @@ def _condition(rules: ir.Ruleset, e: ir.Yaku) -> str:
     if e.parts:
         return " + ".join(e.parts)
     return e.text or condition_text(e.condition, rules)
+
+
+def _entry(rules: ir.Ruleset, e: ir.Yaku) -> str:
+    """An entry whole, as the rule file has it: label, value, condition and every option."""
+    options = "".join(f"; {o}" for o in entry_options(e))
+    return f"{e.label} {e.value}: {_condition(rules, e)}{options}"
 
 
 def _options(e: ir.Yaku) -> str:
@@ -60,16 +69,19 @@ def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         ]
     out = []
     for attr, label in (("policy", "policy"), ("view", "view"), ("between_players", "paid to")):
-        if getattr(ta, attr) != getattr(tb, attr):
-            out.append(Change(kind, label, str(getattr(ta, attr)), str(getattr(tb, attr))))
+        x, y = getattr(ta, attr), getattr(tb, attr)
+        if x != y:
+            said = _said(f"table.{attr}", x, a), _said(f"table.{attr}", y, b)
+            words = f"{TABLE_LABELS[attr].format(kind=kind)}: {said[0]} -> {said[1]}"
+            out.append(Change(kind, label, str(x), str(y), words))
     ea = {e.name: e for e in ta.entries}
     eb = {e.name: e for e in tb.entries}
     for name in ea.keys() - eb.keys():
         e = ea[name]
-        out.append(Change(kind, name, f"{e.label} {e.value}: {_condition(a, e)}", None))
+        out.append(Change(kind, name, _entry(a, e), None))
     for name in eb.keys() - ea.keys():
         e = eb[name]
-        out.append(Change(kind, name, None, f"{e.label} {e.value}: {_condition(b, e)}"))
+        out.append(Change(kind, name, None, _entry(b, e)))
     for name in [n for n in ea if n in eb]:
         x, y = ea[name], eb[name]
         if x.value != y.value:
@@ -177,9 +189,172 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             fa = {k: v for k, v in fa.items() if ".condition" not in k}
             fb = {k: v for k, v in fb.items() if ".condition" not in k}
         for key in sorted(fa.keys() | fb.keys()):
-            if fa.get(key) != fb.get(key):
-                out.append(Change("round", key, _show(fa.get(key), a), _show(fb.get(key), b)))
+            x, y = fa.get(key), fb.get(key)
+            if x != y:
+                words = f"{_label(key)}: {_said(key, x, a)} -> {_said(key, y, b)}"
+                out.append(Change("round", key, _show(x, a), _show(y, b), words))
     return out
+
+
+# ---------------------------------------------------------------- the mechanics in words
+TABLE_LABELS = {
+    "policy": "which {kind} count",
+    "view": "the {kind} are counted with the view",
+    "between_players": "between players, the {kind} paid",
+}
+
+LABELS = {
+    "seats": "players at the table",
+    "seats.min": "the fewest players at the table",
+    "seats.max": "the most players at the table",
+    "seats.active": "players who play each round (the others fold)",
+    "deal": "the deal",
+    "setup": "the steps of the deal, in order",
+    "fold.fee": "the fee for folding",
+    "fold.times_multiplier": "the fold fee is multiplied by the field multiplier",
+    "fold.forced_fee": "the fee for a forced fold",
+    "fold.start": "the fold phase starts from",
+    "joker": "a joker added to the deck",
+    "joker.seats": "a joker is added to the deck at this many seated players",
+    "first_dealer.method": "the first dealer is chosen by",
+    "first_dealer.best_card_breaks_ties": "in the draw for first dealer, the better card"
+    " breaks a tie",
+    "continuation.label": "the call to continue after a yaku",
+    "continuation.allowed": "after a yaku, a player may continue rather than stop",
+    "continuation.ends_round": "a yaku ends the round",
+    "continuation.paid": "yaku are paid",
+    "continuation.refund_half": "a continuer beaten by another yaku refunds half of what he"
+    " was paid to each other player",
+    "continuation.pay_for_all": "a continuer beaten by another yaku pays the new yaku for"
+    " every payer",
+    "continuation.beaten_forfeit": "a continuer beaten by another yaku forfeits his own yaku",
+    "continuation.if_other_stops": "when another player stops the round first after a"
+    " continue, the continuer",
+    "continuation.if_unfinished": "when the round ends with no new yaku after a continue,"
+    " the continuer",
+    "continuation.multiplier_per_yaku": "the n-th yaku after continuing multiplies the score by n",
+    "liability": "a player who lays the card that completes another's yaku pays it in full",
+    "liability.yaku": "the yaku paid in full by the player who laid the card that completed them",
+    "liability.min_hand": "that player pays in full only while holding at least this many cards",
+    "count.method": "the count at the end of the round",
+    "count.par": "the par of the count",
+    "count.only_without_yaku": "the count is made only when no yaku was made",
+    "count.opponents_lose": "each yaku costs every opponent its value",
+    "count.team_cards": "with teams, a yaku is made from",
+    "count.tie": "a tie for the best score",
+    "length.rounds": "rounds in a game",
+    "length.winner_deals": "the winner of a round deals the next",
+    "length.drawn_keeps_dealer": "a drawn round keeps its dealer",
+    "length.rotate": "the deal passes to the next player each round",
+    "instant_win": "a dealt hand that wins the round at once",
+    "instant_win.value": "a hand that wins at once is paid by each other player",
+    "instant_win.text": "a dealt hand that wins the round at once",
+    "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
+    "wild": "a wild card",
+    "wild.card": "the wild card",
+    "wild.any_target": "played from the hand, the wild card captures any field card",
+    "wild.collects_month": "at the end, the wild card collects the field cards of its month",
+    "wild.lay_when_blocked": "when a hiki blocks a target, the wild card may be laid on the"
+    " field instead",
+    "wild.respects_hiki": "the wild card may not take a card that completes another player's hiki",
+    "hiki": "hiki: a player who sees all four cards of a month may capture them as his play",
+    "teams": "teams",
+}
+
+WORDS = {
+    "table.policy": {"best": "only a player's highest", "all": "every one made (they add up)"},
+    "table.between_players": {"highest": "only the highest", "all": "all of them"},
+    "fold.start": {"dealer": "the dealer", "after_dealer": "the player after the dealer"},
+    "first_dealer.method": {"dice": "dice", "draw": "drawing cards"},
+    "continuation.paid": {"made": "when made", "stop": "when their maker stops"},
+    "continuation.if_other_stops": {
+        "keep": "keeps his yaku (paid as if he had stopped)",
+        "forfeit": "forfeits his yaku",
+    },
+    "count.team_cards": {
+        "apart": "each member's pile alone",
+        "pooled": "the team's piles together",
+    },
+    "count.tie": {
+        "first": "goes to the tied side first in play order from the dealer",
+        "draw": "wins nobody the round",
+    },
+    "continuation.if_unfinished": {
+        "keep": "keeps what he made",
+        "pay_half": "pays half its value to each other player",
+        "earn_half": "earns only half",
+        "forfeit": "forfeits it",
+    },
+    "count.method": {
+        "par": "points over par, times the multiplier",
+        "difference": "the lower card total pays the difference",
+        "points": "each scores his card points",
+        "round_wins": "the best score wins the round, worth one",
+        "none": "no card count",
+    },
+}
+
+ABSENT = {
+    "continuation.label": "none",
+    "continuation.if_other_stops": "as when the round ends with no new yaku",
+    "seats.active": "everyone seated",
+    "joker.seats": "never",
+    "liability.yaku": "none",
+    "liability.min_hand": "no liability",
+    "dealer_captures": "never",
+    "wild.card": "none",
+    "instant_win.value": "no such hand",
+    "instant_win.text": "none",
+    "table.view": "none (the cards' own classes)",
+}
+
+
+def _label(key: str) -> str:
+    """A mechanic's field in words; an unknown one (a new IR field) by its name, unspaced."""
+    return LABELS.get(key) or key.replace(".", ": ").replace("_", " ")
+
+
+def _said(key: str, v: Any, rules: ir.Ruleset) -> str:
+    """A mechanic's value in words: yes / no, the rulebook's phrase for a choice, card names,
+    entry labels, a deal as `7 to each, 6 to the field`."""
+    if v is None or v == () or v == "":
+        return ABSENT.get(key, "none")
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, str) and key in WORDS:
+        return WORDS[key].get(v, v)
+    if key == "deal":
+        return "; ".join(_deal(d) for d in v)
+    if key == "teams":
+        return "; ".join(_teams(t) for t in v)
+    if key == "wild.card":
+        return card_names(rules, (v,))
+    if key == "liability.yaku":
+        return ", ".join(_entry_label(rules, n) for n in v)
+    if key == "setup":
+        return ", ".join(str(x).replace("_", " ") for x in v)
+    return _show(v, rules)
+
+
+def _deal(d: Any) -> str:
+    d = ir.DealSize.model_validate(d)
+    at = f"at {d.seats} seats, " if d.seats is not None else ""
+    return f"{at}{d.hand} to each, {d.field} to the field"
+
+
+def _teams(t: Any) -> str:
+    t = ir.Teams.model_validate(t)
+    kind = "pairs, partners opposite" if t.size == 2 else f"teams of {t.size}, alternating"
+    return f"at {t.seats} players, {kind}"
+
+
+def _entry_label(rules: ir.Ruleset, name: str) -> str:
+    for table in (rules.yaku, rules.teyaku):
+        if table is not None:
+            for e in table.entries:
+                if e.name == name:
+                    return e.label
+    return name
 
 
 SECTIONS = {
@@ -196,7 +371,9 @@ SECTIONS = {
 def render(changes: list[Change], a: str, b: str, markdown: bool = False) -> str:
     if not changes:
         return f"{a} and {b} are the same variant\n"
-    lines = [f"# {a} -> {b}" if markdown else f"{a} -> {b}: {len(changes)} differences"]
+    n = len(changes)
+    counted = f"{n} difference{'s' if n != 1 else ''}"
+    lines = [f"# {a} -> {b}" if markdown else f"{a} -> {b}: {counted}"]
     for section, title in SECTIONS.items():
         mine = [c for c in changes if c.section == section]
         if not mine:

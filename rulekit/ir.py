@@ -307,9 +307,12 @@ class Continuation(_Frozen):
     allowed: stop or continue (sage, koi-koi); otherwise the first yaku ends the round.
     ends_round: False if yaku never end the round (they are scored at the count).
     paid: yaku are paid when made, or when the maker stops (or the round ends).
-    if_beaten: another player makes a yaku after a continue: refund half of what the continuer
-      was paid to each other player; the continuer pays the new yaku for every payer; or the
-      continuer forfeits his own yaku.
+    if_beaten (the continuer is *beaten*: another player makes a yaku after his continue):
+      refund half of the yaku his continue followed to each other player; pay the new yaku for
+      every payer (that yaku only: the maker's later yaku are paid as usual); or forfeit his
+      own yaku.
+    if_other_stops (the continuer is *outstopped*: another player stops the round first):
+      forfeit his yaku, or keep them (paid as if he had stopped); None: as if_unfinished.
     if_unfinished: the round ends with no new yaku after a continue: keep, pay half of its
       value to each other player, earn only half, or forfeit.
     multiplier_per_yaku: the n-th yaku after continuing multiplies the score by n (koi-koi).
@@ -322,6 +325,7 @@ class Continuation(_Frozen):
     refund_half: bool = False
     pay_for_all: bool = False
     beaten_forfeit: bool = False
+    if_other_stops: Literal["keep", "forfeit"] | None = None
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
 
@@ -339,12 +343,15 @@ class WildCard(_Frozen):
     """A card with powers: played from the hand it captures any one field card and keeps it
     (`any_target`); at the round's end it collects the field cards of that card's month
     (`collects_month`); it may not take a card that would complete another player's hiki
-    (`respects_hiki`). On the field, or drawn, it is an ordinary card of its month."""
+    (`respects_hiki`); when a hiki blocks one of its targets, it may instead be laid on the
+    field (`lay_when_blocked`; otherwise only when no target is left). On the field, or drawn,
+    it is an ordinary card of its month."""
 
     card: int
     any_target: bool = True
     collects_month: bool = True
     respects_hiki: bool = True
+    lay_when_blocked: bool = False
 
 
 class Teams(_Frozen):
@@ -366,12 +373,19 @@ class Liability(_Frozen):
 class Settlement(_Frozen):
     """How the hands are settled at the end of a round: points over par (zero-sum), the
     difference (2 players), the card points as a score (with each yaku costing every opponent
-    its value), the round won, or no count."""
+    its value), the round won, or no count.
+
+    team_cards: with teams, a yaku is made from each member's pile alone ("apart") or from the
+      team's piles together ("pooled").
+    tie: a tie for the best score (score-style counts) goes to the tied side first in play order
+      from the dealer ("first"), or nobody wins the round ("draw")."""
 
     method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
     par: int = 88
     only_without_yaku: bool = True
     opponents_lose: bool = False
+    team_cards: Literal["apart", "pooled"] = "apart"
+    tie: Literal["first", "draw"] = "first"
 
 
 class Length(_Frozen):
@@ -455,3 +469,44 @@ class Ruleset(_Frozen):
 
 for _model in (Everyone, And, Or, Not):
     _model.model_rebuild()
+
+
+# ---------------------------------------------------------------- checks of JSON IR
+# The rule language resolves every name against the deck; JSON IR is written by hand or by
+# other tools, so what it names is checked here (play would otherwise fail on a KeyError).
+
+
+def unknown_references(rules: Ruleset) -> list[str]:
+    """Where JSON IR names a card, month or class its deck does not have (`path: what`)."""
+    ids = {c.id for c in rules.deck.cards}
+    months = {m.number for m in rules.deck.months}
+    problems: list[str] = []
+    seen: set[int] = set()
+    for i, card in enumerate(rules.deck.cards):
+        if card.id in seen:
+            problems.append(f"deck/cards/{i}/id: card {card.id} is in the deck twice")
+        seen.add(card.id)
+        if card.month not in months:
+            problems.append(f"deck/cards/{i}/month: no month {card.month} in the deck")
+        for cls in card.classes:
+            if cls not in rules.deck.classes:
+                problems.append(f"deck/cards/{i}/classes: no class '{cls}' in the deck")
+    _walk(rules.model_dump(exclude={"deck"}), "", ids, months, problems)
+    return problems
+
+
+def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            where = f"{path}/{key}" if path else str(key)
+            if key in ("cards", "per_card") and isinstance(value, list | tuple):
+                out.extend(f"{where}: no card {c} in the deck" for c in value if c not in ids)
+            elif key == "card" and isinstance(value, int) and value not in ids:
+                out.append(f"{where}: no card {value} in the deck")
+            elif key == "months" and isinstance(value, list | tuple):
+                out.extend(f"{where}: no month {m} in the deck" for m in value if m not in months)
+            else:
+                _walk(value, where, ids, months, out)
+    elif isinstance(node, list | tuple):
+        for i, item in enumerate(node):
+            _walk(item, f"{path}/{i}", ids, months, out)

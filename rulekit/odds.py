@@ -47,15 +47,36 @@ def expected_multiplier(rules: ir.Ruleset, held: list[int], hand: int, field: in
     return expected
 
 
+def left_out(rules: ir.Ruleset, seats: int) -> list[str]:
+    """What the exact count does not include at this table, in words, so a reader does not take
+    the expected payment for more than it is."""
+    out = []
+    if any(t.carry_at for t in rules.multiplier.tiers):
+        out.append(
+            "the multiplier carried over from the round before (the field of this deal only)"
+        )
+    if rules.void_field is not None:
+        what = f" ({rules.void_text})" if rules.void_text else ""
+        out.append(f"redeals: every deal is counted, also a void field{what} that is redealt")
+    if rules.seats.playing(seats) < seats:
+        playing = rules.seats.playing(seats)
+        out.append(f"folding: a hand is counted as dealt, before {seats} seated fold to {playing}")
+    return out
+
+
 def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     """Per teyaku: the probability that a seat's dealt hand counts it, and its value; the chance
-    of no teyaku; the expected teyaku value and payment per round for one seat."""
+    of no teyaku; the expected teyaku value and payment per round for one seat, at a table of
+    `seats` (its deal sizes and the number who play)."""
     if rules.teyaku is None:
         raise UsageError(f"{rules.title} has no teyaku (dealt hands)")
     seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
-        raise UsageError(refusal)
+        low, high = rules.seats.min, rules.seats.max
+        raise UsageError(
+            refusal, hint=f"--seats {low}" if low == high else f"--seats {low} to {high}"
+        )
     deal = rules.deal_for(seats)
     playing = rules.seats.playing(seats)
     compiled = CompiledRules(rules)
@@ -116,6 +137,7 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     payment = payment_sum * p * (playing - 1)
     return {
         "rules": rules.title,
+        "seats": seats,
         "hand": deal.hand,
         "field": deal.field,
         "players": playing,
@@ -126,4 +148,5 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
         "expected_value": float(expected_value),
         "expected_payment": float(payment),
         "expected_payment_table": float(payment * playing),
+        "leaves_out": left_out(rules, seats),
     }

@@ -102,7 +102,10 @@ def test_compare_command_json_report_and_plot(tmp_path: Path) -> None:
     CliRunner().invoke(
         cli, ["compare", "hachihachi", str(house(tmp_path)), "--rounds", "200", "--report", str(md)]
     )
-    assert md.read_text(encoding="utf-8").startswith("# Comparing hachihachi")
+    # variants by title (a shared title told apart by the file's name), not by path
+    assert md.read_text(encoding="utf-8").startswith(
+        "# Comparing Hachi-Hachi (Fudawiki) (hachihachi) with Hachi-Hachi (Fudawiki) (house)"
+    )
     bad = CliRunner().invoke(
         cli, ["compare", "hachihachi", "hachihachi", "--rounds", "50", "--report", "x.pdf"]
     )
@@ -137,6 +140,21 @@ def test_the_html_report_renders_its_tables_and_images_in_a_browser(tmp_path: Pa
     assert 'data-images="3"' in body.group(0)  # all three plots decoded and laid out
     tables = re.search(r'data-tables="(\d+)"', body.group(0))
     assert tables is not None and int(tables.group(1)) >= 5
+    page = dom.stdout
+    # it opens with what differs, in words, then the verdict, then the correction note
+    changes = page.index("What differs")
+    assert "triple value: 10 -&gt; 12" in page and "red condition" in page
+    verdict = re.search(r'<p id="verdict">([^<]+)</p>', page)
+    assert verdict is not None and changes < verdict.start() < page.index("<table>")
+    assert "Red (aka) made per round falls" in verdict.group(1)  # by label, with its size
+    note = re.search(r'<p id="correction">([^<]+)</p>', page)
+    assert note is not None and "Holm" in note.group(1) and "tested" in note.group(1)
+    # the net-score plot is an ECDF with both axes labelled
+    figure = re.search(r'<figure data-x-label="([^"]+)" data-y-label="([^"]+)">', page)
+    assert figure is not None and "net score" in figure.group(1) and "ECDF" in figure.group(2)
+    assert "x axis: net score" in page
+    assert "paired differences per teyaku" in page  # per-teyaku rows with a CI
+    assert "/tmp" not in page.split("Rule files:")[0]  # variants by title, not by path
 
 
 def test_diff_of_a_house_rule_against_its_parent_is_exactly_its_overrides(tmp_path: Path) -> None:
@@ -168,7 +186,7 @@ def test_diff_command_markdown() -> None:
     )
     assert result.exit_code == 0
     assert result.stdout.startswith("# sakura -> sakura/round-wins")
-    assert "count.method: points -> round_wins" in result.stdout
+    assert "the count at the end of the round: each scores his card points" in result.stdout
 
 
 @pytest.mark.parametrize("name", ["hachihachi/fudawiki", "hachihachi/kirisame"])

@@ -1,10 +1,11 @@
 """What one player knows of a round, and guesses at the rest consistent with it.
 
 An Observation is a copy of the round with everything the player cannot see taken out: the
-other hands (but the teyaku cards they showed), the stock order, and before a blind choice
-(a hand swap) his own hand too. Search bots get an Observation, never the round: `sample`
-deals the unknown cards at random into the places they could be, giving a round that can be
-played out.
+other hands (but the teyaku cards they showed), the stock and its order, a written-down deal
+(its field before it is laid, its stock after a fold), the stock as it was after a fold, the
+seed of the fold's reshuffle, and before a blind choice (a hand swap) his own hand too. Search
+bots get an Observation, never the round: `sample` deals the unknown cards at random into the
+places they could be, giving a round that can be played out.
 """
 
 from __future__ import annotations
@@ -13,6 +14,26 @@ import random
 
 from rulekit.cards import bits
 from rulekit.engine.round import SWAP, Round, clone
+
+_HIDDEN_SEED = "hidden"  # the masked round's fold reshuffle: not the real one
+
+
+def known_cards(rnd: Round, seat: int) -> int:
+    """The cards `seat` can see and place: his own hand (unless the choice is blind), the
+    field, every captured pile, the drawn card, and the teyaku cards others showed and still
+    hold. Every other card of the deck is unknown to him."""
+    known = rnd.field
+    for pile in rnd.captured:
+        known |= pile
+    if rnd.drawn >= 0:
+        known |= 1 << rnd.drawn
+    for s in range(rnd.seated):
+        if s == seat:
+            if rnd.phase != SWAP:
+                known |= rnd.hands[s] & rnd.ix.full
+        else:
+            known |= rnd.teyaku_revealed.get(s, 0) & rnd.hands[s]
+    return known & rnd.ix.full
 
 
 class Observation:
@@ -26,20 +47,26 @@ class Observation:
         blind = rnd.phase == SWAP
         self.hidden = [s for s in range(rnd.seated) if s != seat or blind]
         self.sizes = {s: (rnd.hands[s] & (full | joker)).bit_count() for s in self.hidden}
-        unknown = 0
+        known = known_cards(rnd, seat)
+        # a joker is unknown only while a hidden hand holds it: otherwise it is out of the game
+        unknown = full & ~known
         for s in self.hidden:
-            known = rnd.teyaku_revealed.get(s, 0) & rnd.hands[s] if s != seat else 0
-            unknown |= rnd.hands[s] & ~known
-            masked.hands[s] = known
-        for b in rnd.stock:
-            unknown |= 1 << b
+            unknown |= rnd.hands[s] & joker
+            masked.hands[s] &= known
         self.stock_size = len(rnd.stock)
         masked.stock = []
         masked.initial_hands = []
         masked.initial_stock = []
+        masked.restocked = None
+        # a written-down deal is the round's future: the sample deals it afresh
+        masked.stacked = None
+        masked.stacked_field = 0
+        masked.stacked_restock = None
+        masked._setup_seed = _HIDDEN_SEED
         # of the other dealt hands, only the cards shown for a teyaku are known
         masked.dealt_hands = {
-            s: h if s == seat else rnd.teyaku_revealed.get(s, 0) for s, h in rnd.dealt_hands.items()
+            s: h if s == seat and not blind else rnd.teyaku_revealed.get(s, 0)
+            for s, h in rnd.dealt_hands.items()
         }
         self.unknown = unknown
         self._masked = masked
@@ -50,9 +77,11 @@ class Observation:
         return self._masked
 
     def sample(self, rng: random.Random) -> Round:
-        """A round consistent with the observation: the unknown cards dealt at random (an
-        unseen joker to a hand: it is never in the stock)."""
+        """A round consistent with the observation: the unknown cards dealt at random, each
+        hidden hand to its size and the rest to the stock (an unseen joker to a hand: it is
+        never in the stock), and a fold's reshuffle of its own."""
         rnd = clone(self._masked)
+        rnd._setup_seed = f"sample:{rng.getrandbits(64)}"
         pool = bits(self.unknown)
         rng.shuffle(pool)
         needs = [self.sizes[s] - rnd.hands[s].bit_count() for s in self.hidden]

@@ -185,12 +185,13 @@ class Round:
         self.hits = [0] * seated  # the yaku table's matches at each player's last check
         self.made_value = [0] * seated
         self.made_entries: list[tuple[int, ...]] = [()] * seated
-        self.paid_base: list[Amount] = [0] * seated
+        self.stake: list[Amount] = [0] * seated  # what a continue bets: the yaku last paid
         self.continuing = [False] * seated
         self.continues = [0] * seated
         self.continue_wins = [0] * seated  # continues followed by another yaku of one's own
         self.forfeited = [False] * seated
-        self.cover: dict[int, int] = {}  # maker -> the beaten continuer who pays for all
+        self.prepaid: dict[int, tuple[tuple[int, ...], int]] = {}  # maker -> entries, base a
+        # beaten continuer paid at once (the maker is paid the rest when he stops)
         self.liable_for: dict[tuple[int, int], int] = {}  # (maker, entry) -> feeder
         self.yaku_made: dict[int, list[str]] = {}
         self.last_maker: int | None = None
@@ -443,16 +444,8 @@ class Round:
                         self.pending_teyaku.append((s, q, value, name))
 
     def _teyaku_cards(self, hand: int, counted: tuple[int, ...]) -> int:
-        """The cards a player shows for his teyaku: those its condition names, and the months
-        of its shape."""
-        mask = 0
-        for i in counted:
-            named, shapes = self.c.teyaku_reveal[i]
-            mask |= hand & named
-            for month_mask, size in shapes:
-                if (hand & month_mask).bit_count() == size:
-                    mask |= hand & month_mask
-        return mask
+        """The cards a player shows for his teyaku: only those that make it."""
+        return self.c.teyaku_cards(hand, counted)
 
     def _begin_play(self) -> None:
         active = self.active_seats()
@@ -497,7 +490,7 @@ class Round:
                 if b == self.wild_bit:
                     targets = self._wild_targets()
                     out.extend(b | ((t + 1) << 6) for t in bits(targets))
-                    if not targets:
+                    if self._wild_may_lay(targets):
                         out.append(b)
                     continue
                 m = field_ & months[b]
@@ -546,6 +539,14 @@ class Round:
                 if q != self.current:
                     targets &= ~self._hiki_months(q)
         return targets
+
+    def _wild_may_lay(self, targets: int) -> bool:
+        """The wild card may be laid on the field when it has no target left, or (if the rules
+        say so) when a hiki blocks one of its targets."""
+        if not targets:
+            return True
+        wild = self.rules.wild
+        return wild is not None and wild.lay_when_blocked and targets != self.field
 
     def describe(self, action: int) -> str:
         return A.describe(action, self.ix)
@@ -666,7 +667,7 @@ class Round:
         """The wild card played from the hand: the field card it takes (0: laid on the field)."""
         targets = self._wild_targets()
         if t < 0:
-            if targets:
+            if not self._wild_may_lay(targets):
                 raise self._illegal(b, "the wild card takes a field card: choose which")
             return 0
         if not targets >> t & 1:
@@ -766,7 +767,10 @@ class Round:
         delta = value - self.made_value[p]
         self.made_value[p] = value
         self.made_entries[p] = counted
-        self.yaku_made.setdefault(p, []).extend(table.names[i] for i in new)
+        if cont.paid == "stop":  # what a stop would be paid for (a yaku outgrown is gone)
+            self.yaku_made[p] = [table.names[i] for i in counted]
+        else:  # every yaku paid so far
+            self.yaku_made.setdefault(p, []).extend(table.names[i] for i in new)
         self.last_maker = p
         if self.continuing[p]:
             self.continue_wins[p] += 1
@@ -779,24 +783,29 @@ class Round:
             if q == p or not self.continuing[q] or not beaten:
                 continue
             self.continuing[q] = False
-            if cont.refund_half and self.paid_base[q]:
+            if cont.refund_half and self.stake[q]:
                 for r in self.order:
                     if r != q:
-                        self._pay(
-                            q, r, half(self.paid_base[q]), "refund", "beaten after continuing"
-                        )
+                        self._pay(q, r, half(self.stake[q]), "refund", "beaten after continuing")
             if cont.pay_for_all:
                 cover = q
             if cont.beaten_forfeit:
                 self.forfeited[q] = True
-        if cover is not None:
-            self.cover[p] = cover
         for i in new:
             feeder = self._liable_feeder(p, i)
             if feeder is not None:
                 self.liable_for[(p, i)] = feeder
-        if cont.paid == "made":
-            self._pay_yaku(p, [(i, table.value(i, self.captured[p])) for i in new], delta)
+        entries = [(i, table.value(i, self.captured[p])) for i in new]
+        if cover is not None:
+            # The beaten continuer pays the yaku that beat him, for every payer, at once: his
+            # loss is settled whatever the maker does next; the maker's later yaku are paid as
+            # usual (when made, or for what is left when he stops).
+            self._pay_yaku(p, entries, delta, cover=cover)
+            if cont.paid == "stop":
+                before, base = self.prepaid.get(p, ((), 0))
+                self.prepaid[p] = ((*before, *(i for i, _ in entries)), base + delta)
+        elif cont.paid == "made":
+            self._pay_yaku(p, entries, delta)
         if cont.allowed and any(self.hands[s] for s in self.order):
             self.phase = DECIDE
             self.current = p
@@ -815,14 +824,18 @@ class Round:
         return feeder
 
     def _pay_yaku(
-        self, p: int, entries: list[tuple[int, int]], total: int, factor: int = 1
+        self,
+        p: int,
+        entries: list[tuple[int, int]],
+        total: int,
+        factor: int = 1,
+        cover: int | None = None,
     ) -> None:
-        """Pay `total` (base) for p's yaku: by the beaten continuer who covers p, by a liable
-        feeder for the entries he fed, otherwise by each other player."""
+        """Pay `total` (base) for p's yaku: by a beaten continuer (`cover`) for every payer, by a
+        liable feeder for the entries he fed, otherwise by each other player."""
         table = self.c.yaku
         assert table is not None
         others = [q for q in self.order if q != p]
-        cover = self.cover.get(p)
         remaining = total
         for i, value in entries:
             payer = cover if cover is not None else self.liable_for.get((p, i))
@@ -839,24 +852,31 @@ class Round:
             else:
                 for q in others:
                     self._pay(q, p, remaining * factor, "yaku", detail)
-        self.paid_base[p] += total * factor
+        if cover is None:
+            self.stake[p] = total * factor
 
     def _stop(self, p: int) -> None:
         self.continuing[p] = False
         if self.rules.continuation.paid == "stop":
             self._pay_made(p)
-        self._close_continuations()
+        self._close_continuations(stopper=p)
         self.ended_by = "yaku"
         self._finish(p)
 
-    def _close_continuations(self) -> None:
-        """The round ends while players who continued made no new yaku since."""
+    def _close_continuations(self, stopper: int | None = None) -> None:
+        """The round ends (by `stopper`'s stop, or with the hands) while players who continued
+        made no new yaku since."""
         cont = self.rules.continuation
         for q in self.order:
             if not self.continuing[q]:
                 continue
             self.continuing[q] = False
-            if cont.if_unfinished == "keep" and cont.paid == "stop":
+            if stopper is not None and cont.if_other_stops is not None:  # outstopped
+                if cont.if_other_stops == "forfeit":
+                    self.forfeited[q] = True
+                elif cont.paid == "stop":
+                    self._pay_made(q)
+            elif cont.if_unfinished == "keep" and cont.paid == "stop":
                 self._pay_made(q)
             elif cont.if_unfinished == "pay_half":
                 for r in self.order:
@@ -890,8 +910,10 @@ class Round:
                         "continued without a new yaku",
                     )
             return
-        entries = [(i, table.value(i, x)) for i in self.made_entries[p]]
-        self._pay_yaku(p, entries, self.made_value[p], factor)
+        paid, base = self.prepaid.get(p, ((), 0))
+        entries = [(i, table.value(i, x)) for i in self.made_entries[p] if i not in paid]
+        if self.made_value[p] > base:
+            self._pay_yaku(p, entries, self.made_value[p] - base, factor)
 
     # ------------------------------------------------------------ end of the round
     def _end_of_hands(self) -> None:
@@ -941,7 +963,8 @@ class Round:
                 for i in table.counted(hits, x):
                     entry = table.entries[i]
                     value = table.value(i, x)
-                    payee = self.dealer if entry.paid_to_dealer else s
+                    # to the dealer, or to who leads in his place when he sits the round out
+                    payee = order[0] if entry.paid_to_dealer else s
                     if entry.paid_to_dealer:
                         if i in paid_to_dealer:
                             continue
@@ -1002,41 +1025,78 @@ class Round:
         """Score-style count: each seat scores its card points; each yaku made costs every
         opposing player (or team, shared by its members) its value. With round wins, only the
         winning side scores: one round each."""
+        count = self.rules.count
         units = self.teams or [[s] for s in self.order]
-        unit_of = {s: u for u, members in enumerate(units) for s in members}
         net: dict[int, Amount] = dict(points)
         charges: list[tuple[int, Amount, str]] = []
         table = self.c.yaku
-        if table is not None and self.rules.count.opponents_lose:
-            for s in self.order:
-                x = self.captured[s]
-                for i in table.counted(table.match_play(x), x):
-                    value = table.value(i, x)
-                    for u, members in enumerate(units):
-                        if u == unit_of[s]:
-                            continue
-                        each = share(value, len(members))
-                        for m in members:
-                            charges.append((m, each, table.names[i]))
-                            net[m] -= each
+        if table is not None:
+            for u, (maker, i, value) in self._unit_yaku(units):
+                name = table.names[i]
+                if name not in self.yaku_made.get(maker, ()):  # made by the count's collection
+                    self.yaku_made.setdefault(maker, []).append(name)
+                if not count.opponents_lose:
+                    continue
+                for members in (m for v, m in enumerate(units) if v != u):
+                    each = share(value, len(members))
+                    for m in members:
+                        charges.append((m, each, name))
+                        net[m] -= each
         totals = [sum(net[m] for m in members) for members in units]
         best = max(
             range(len(units)),
             key=lambda u: (totals[u], -min(self.order.index(m) for m in units[u])),
         )
+        if count.tie == "draw" and totals.count(totals[best]) > 1:
+            if not round_wins:
+                self._score_cards(points, charges)
+            return None
         self.winners = sorted(units[best], key=self.order.index)
         if round_wins:
             for m in self.winners:
                 self.ledger.append(Payment(self.round_no, BANK, m, 1, "round won", "", 1, 1))
         else:
-            for s in self.order:
-                if points[s]:
-                    self.ledger.append(
-                        Payment(self.round_no, BANK, s, points[s], "cards", "", 1, points[s])
-                    )
-            for m, each, name in charges:
-                self.ledger.append(Payment(self.round_no, m, BANK, each, "yaku", name, 1, each))
+            self._score_cards(points, charges)
         return self.winners[0]
+
+    def _score_cards(self, points: dict[int, int], charges: list[tuple[int, Amount, str]]) -> None:
+        for s in self.order:
+            if points[s]:
+                self.ledger.append(
+                    Payment(self.round_no, BANK, s, points[s], "cards", "", 1, points[s])
+                )
+        for m, each, name in charges:
+            self.ledger.append(Payment(self.round_no, m, BANK, each, "yaku", name, 1, each))
+
+    def _unit_yaku(self, units: list[list[int]]) -> list[tuple[int, tuple[int, int, int]]]:
+        """Each side's yaku at the count, as (side, (maker, entry, value)): made from each
+        member's pile, or from the side's piles together (the maker is then the member who
+        holds most of its cards, the first in play order on a tie)."""
+        table = self.c.yaku
+        assert table is not None
+        pooled = self.rules.count.team_cards == "pooled"
+        out = []
+        for u, members in enumerate(units):
+            piles = [(m, self.captured[m]) for m in members]
+            if pooled and len(members) > 1:
+                together = 0
+                for _, x in piles:
+                    together |= x
+                piles = [(-1, together)]
+            for seat, x in piles:
+                for i in table.counted(table.match_play(x), x):
+                    maker = seat
+                    if maker < 0:
+                        cards = self.c.yaku_cards[i]
+                        maker = max(
+                            members,
+                            key=lambda m: (
+                                (self.captured[m] & cards).bit_count(),
+                                -self.order.index(m),
+                            ),
+                        )
+                    out.append((u, (maker, i, table.value(i, x))))
+        return out
 
     def _settle_greedy(self, scores: dict[int, int], par: int) -> None:
         """More than one player on each side (4+ players): largest debts to largest credits."""
@@ -1136,11 +1196,11 @@ def card_places(rnd: Round) -> list[int]:
 
 _CONTAINERS = (
     "hands", "captured", "stock", "ledger", "pending_teyaku", "fold_fees", "folded", "hits",
-    "made_value", "made_entries", "paid_base", "continuing", "continues", "continue_wins",
+    "made_value", "made_entries", "stake", "continuing", "continues", "continue_wins",
     "forfeited", "order",
     "fold_queue", "winners", "steps", "initial_hands", "initial_stock",
 )  # fmt: skip
-_MAPS = ("cover", "liable_for", "feeders", "teyaku_counted", "teyaku_revealed", "dealt_hands")
+_MAPS = ("prepaid", "liable_for", "feeders", "teyaku_counted", "teyaku_revealed", "dealt_hands")
 
 
 def clone(rnd: Round) -> Round:

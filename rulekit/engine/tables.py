@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from rulekit import ir
 from rulekit.cards import CardIndex, bits
-from rulekit.hands import shape_demands
+from rulekit.hands import compare, shape_demands
 
 _PY_OP = {">=": ">=", "<=": "<=", "=": "==", "!=": "!=", ">": ">", "<": "<"}
 
@@ -234,23 +234,69 @@ class CompiledRules:
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()
         self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
-        # what a player shows for each teyaku: the cards it names, and its month shapes
-        self.teyaku_reveal: list[tuple[int, list[tuple[int, int]]]] = [
-            (self.index.mask(referenced_cards(e.condition)), self._shape_masks(e.condition))
-            for e in (rules.teyaku.entries if rules.teyaku else ())
-        ]
+        self._teyaku_conditions = (
+            [e.condition for e in rules.teyaku.entries] if rules.teyaku else []
+        )
 
-    def _shape_masks(self, cond: ir.Condition) -> list[tuple[int, int]]:
+    def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
+        """The cards a player shows for his counted teyaku: only those that make them (the
+        branch of an `or` the hand did not make shows nothing)."""
+        mask = 0
+        for i in counted:
+            mask |= self.shown(self._teyaku_conditions[i], hand)
+        return mask
+
+    def shown(self, cond: ir.Condition, hand: int) -> int:
+        """The cards of `hand` that make `cond`: the cards a satisfied test names, each month
+        of a satisfied month shape, the satisfied branches of an `or`; 0 if it does not hold
+        (a `none of` holds by absence and shows nothing)."""
+        if not self.holds(cond, hand):
+            return 0
         ix = self.index
+        if isinstance(cond, ir.AllOf | ir.AnyOf | ir.Count):
+            return hand & ix.mask(cond.cards)
         if isinstance(cond, ir.Shape):
-            return [
-                (ix.month_masks[ix.months.index(m)], g.size)
-                for g in cond.groups
-                for m in (g.months or ix.months)
-            ]
+            mask = 0
+            for g in cond.groups:
+                for m in g.months or ix.months:
+                    cards = hand & ix.month_masks[ix.months.index(m)]
+                    if cards.bit_count() == g.size:
+                        mask |= cards
+            return mask
+        if isinstance(cond, ir.PointsCmp):
+            return hand  # every card counts towards the points
         if isinstance(cond, ir.And | ir.Or):
-            return [x for i in cond.items for x in self._shape_masks(i)]
-        return []
+            mask = 0
+            for item in cond.items:
+                mask |= self.shown(item, hand)
+            return mask
+        return 0  # a negation, or a test of the round rather than of the cards
+
+    def holds(self, cond: ir.Condition, hand: int) -> bool:
+        """Whether a hand's cards alone make a condition (a test of the round never does)."""
+        ix = self.index
+        if isinstance(cond, ir.AllOf):
+            m = ix.mask(cond.cards)
+            return hand & m == m
+        if isinstance(cond, ir.AnyOf):
+            return hand & ix.mask(cond.cards) != 0
+        if isinstance(cond, ir.Count):
+            return compare(cond.op, (hand & ix.mask(cond.cards)).bit_count(), cond.n)
+        if isinstance(cond, ir.Shape):
+            counts = [(hand & mm).bit_count() for mm in ix.month_masks]
+            return all(
+                sum(counts[ix.months.index(m)] == size for m in months) >= demand
+                for size, months, demand in shape_demands(cond, ix.months)
+            )
+        if isinstance(cond, ir.PointsCmp):
+            return compare(cond.op, ix.points(hand), cond.n)
+        if isinstance(cond, ir.And):
+            return all(self.holds(i, hand) for i in cond.items)
+        if isinstance(cond, ir.Or):
+            return any(self.holds(i, hand) for i in cond.items)
+        if isinstance(cond, ir.Not):
+            return not self.holds(cond.item, hand)
+        return False
 
     def made_masks(self, cond: ir.Condition, hand: int) -> list[int]:
         """The groups of hand cards that make a teyaku's parts: each month of a month shape, and

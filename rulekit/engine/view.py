@@ -7,7 +7,7 @@ player serves the whole round without copying.
 from __future__ import annotations
 
 from rulekit.engine.ledger import Payment
-from rulekit.engine.observation import Observation
+from rulekit.engine.observation import Observation, known_cards
 from rulekit.engine.round import DONE, Phase, Round
 from rulekit.engine.tables import CompiledRules
 
@@ -134,14 +134,9 @@ class PlayerView:
         return list(self._r.ledger)
 
     def unseen(self) -> int:
-        """Cards this player cannot see: the other hands and the stock."""
-        r = self._r
-        seen = r.hands[self.seat] | r.field
-        for c in r.captured:
-            seen |= c
-        if r.drawn >= 0:
-            seen |= 1 << r.drawn
-        return r.ix.full & ~seen
+        """Cards this player cannot see: the other hands but the teyaku cards they showed, the
+        stock, a field not yet laid (and his own hand before a blind choice)."""
+        return self._r.ix.full & ~known_cards(self._r, self.seat)
 
     def observe(self) -> Observation:
         """What this player knows of the round, as a copy without the hidden cards."""

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from rulekit import ir
-from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean, either
+from rulekit.errors import (
+    Loc,
+    RuleError,
+    RulekitError,
+    did_you_mean,
+    either,
+    source_line,
+)
 from rulekit.hands import HandSpace
 
 
@@ -112,3 +119,281 @@ def static_checks(
         + check_points(rules)
         + check_reachable(rules, hand_sizes)
     )
+
+
+# ---------------------------------------------------------------- playable at every table size
+# What play would otherwise hit: a deal the deck cannot make, a setup order that leaves too few
+# cards for the field, a setup step with nothing to do, a void rule that voids every deal. Each
+# is checked for every table size the file allows, located by `locs` (keys: "seats", "setup",
+# "void", "deal" and "deal@N" for a deal at N seats); `fallback` where no key is known.
+
+PlayLocs = Mapping[str, Loc | None]
+
+
+def _deal_loc(locs: PlayLocs, deal: ir.DealSize, fallback: Loc | None) -> Loc | None:
+    key = "deal" if deal.seats is None else f"deal@{deal.seats}"
+    return locs.get(key) or locs.get("deal") or locs.get("seats") or fallback
+
+
+def check_seats_bound(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """A table cannot seat more players than the deck can deal a card to."""
+    cards = len(rules.deck.cards) + (1 if rules.joker is not None else 0)
+    if rules.seats.max <= cards:
+        return []
+    return [
+        RuleError(
+            f"seats {rules.seats.max}: a deck of {cards} cards deals to at most {cards} players",
+            locs.get("seats") or fallback,
+            "see 'Bounds' in docs/language.md",
+        )
+    ]
+
+
+def _field_stock(rules: ir.Ruleset, seated: int, deal: ir.DealSize, fold_first: bool) -> int:
+    """The fewest cards left in the stock when the field is laid, at `seated` players."""
+    joker = rules.joker is not None and rules.joker.seats == seated
+    stock = len(rules.deck.cards) + joker - seated * deal.hand
+    playing = rules.seats.playing(seated)
+    steps = rules.setup
+    before_field = steps[: steps.index("field")] if "field" in steps else steps
+    folds = fold_first or "fold" in before_field
+    if folds and seated > playing:
+        stock += (seated - playing) * deal.hand
+    if joker and (folds or "joker" in before_field):
+        stock -= 1  # the joker is out, and its holder's replacement came from the stock
+    return stock
+
+
+def check_deal_order(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """Every table size the file allows can be dealt: the hands from the deck, then the field
+    from what is left at the point of the setup where it is laid."""
+    if rules.seats.max > len(rules.deck.cards) + 1:
+        return []  # check_seats_bound says why; no table size loop over a huge range
+    errors: list[RulekitError] = []
+    for seated in range(rules.seats.min, rules.seats.max + 1):
+        deal = rules.deal_for(seated)
+        joker = rules.joker is not None and rules.joker.seats == seated
+        cards = len(rules.deck.cards) + joker
+        playing = rules.seats.playing(seated)
+        if seated * deal.hand > cards or _field_stock(rules, seated, deal, True) < deal.field:
+            need = max(seated * deal.hand, playing * deal.hand + deal.field)
+            most = min(cards // seated, (cards - deal.field) // playing)
+            errors.append(
+                RuleError(
+                    f"deal {deal.hand} to each, {deal.field} to the field: {seated} players"
+                    f" need {need} cards, and the deck has {cards}",
+                    _deal_loc(locs, deal, fallback),
+                    f"at most {most} to each of {seated} players" if most > 0 else None,
+                )
+            )
+            break
+        stock = _field_stock(rules, seated, deal, False)
+        if stock < deal.field:
+            errors.append(
+                RuleError(
+                    f"setup: {', '.join(rules.setup)}: at {seated} players the field of"
+                    f" {deal.field} is laid from a stock of only {stock} cards",
+                    locs.get("setup") or fallback,
+                    "fold before laying the field: setup: hands, fold, field, teyaku",
+                )
+            )
+            break
+    return errors
+
+
+def check_setup_steps(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """A setup step must have something to do, and what play needs must be in the setup."""
+    loc = locs.get("setup") or fallback
+    errors: list[RulekitError] = []
+    steps = rules.setup
+    if steps[:1] != ("hands",) or steps.count("field") != 1 or len(set(steps)) != len(steps):
+        errors.append(
+            RuleError(
+                "setup starts with 'hands', lays the 'field' once, and names each step once",
+                loc,
+                "for example: setup: hands, field, fold, teyaku",
+            )
+        )
+    if "joker" in steps and rules.joker is None:
+        errors.append(
+            RuleError(
+                "setup has a 'joker' step, but the file has no joker",
+                loc,
+                "add 'joker at N seats: replaced from the stock', or remove the step",
+            )
+        )
+    uses = [
+        e for t in (rules.teyaku, rules.yaku) if t for e in t.entries if _asks_dealt(e.condition)
+    ]
+    if uses and "teyaku" not in steps:
+        errors.append(
+            RuleError(
+                f"'{uses[0].name}' asks what was dealt, but setup has no 'teyaku' step to"
+                " declare the dealt hands",
+                loc,
+                "for example: setup: hands, field, teyaku",
+            )
+        )
+    return errors
+
+
+def _asks_dealt(cond: ir.Condition) -> bool:
+    if isinstance(cond, ir.Dealt):
+        return True
+    if isinstance(cond, ir.And | ir.Or):
+        return any(_asks_dealt(i) for i in cond.items)
+    if isinstance(cond, ir.Not | ir.Everyone):
+        return _asks_dealt(cond.item)
+    return False
+
+
+def check_void_every_deal(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """A void rule that every field satisfies voids every deal: the game never starts."""
+    if rules.void_field is None or rules.seats.max > len(rules.deck.cards) + 1:
+        return []
+    space = HandSpace(rules.deck, rules.points)
+    sizes = sorted({rules.deal_for(n).field for n in range(rules.seats.min, rules.seats.max + 1)})
+    for size in sizes:
+        if space.find([ir.Not(item=rules.void_field)], size) is None:
+            return [
+                RuleError(
+                    f"every field of {size} cards is void ({rules.void_text or 'void if'}):"
+                    " no deal can be played",
+                    locs.get("void") or fallback,
+                    "check the counts of its condition",
+                )
+            ]
+    return []
+
+
+def playable_checks(
+    rules: ir.Ruleset, locs: PlayLocs | None = None, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """Every check that play would otherwise crash or hang on, at every table size the file
+    allows (a void rule that voids every deal is `check_void_every_deal`: play stops on it with
+    an error, and tests of that guard load such a file)."""
+    locs = locs or {}
+    errors = check_seats_bound(rules, locs, fallback) + check_setup_steps(rules, locs, fallback)
+    return errors or check_deal_order(rules, locs, fallback)
+
+
+# ---------------------------------------------------------------- warnings: a zero-sum count
+
+
+class RuleWarning(RuleError):
+    """Something a rule file may mean but probably does not: reported, never fatal."""
+
+    kind = "warning"
+
+    def render(self) -> str:
+        head, _, rest = super().render().partition("\n")
+        if self.loc is not None:
+            head = f"{self.loc}: warning: {self.message}"
+        return f"{head}\n{rest}" if rest else head
+
+
+def _statement(rules: ir.Ruleset, keyword: str) -> Loc | None:
+    """Where the last file of the chain that writes a `keyword` statement writes it (the IR
+    keeps no place for it), or the first line of the variant's own file."""
+    for name in reversed(rules.files):
+        n = 1
+        while (text := source_line(name, n)) is not None:
+            if text.split("#")[0].split(":")[0].split()[:1] == [keyword]:
+                return Loc(name, n, len(text) - len(text.lstrip()) + 1, len(keyword))
+            n += 1
+    return Loc(rules.files[-1], 1, 1) if rules.files else None
+
+
+def _table_sizes(rules: ir.Ruleset) -> list[int]:
+    return list(range(rules.seats.min, rules.seats.max + 1))
+
+
+def check_par_total(rules: ir.Ruleset) -> list[RulekitError]:
+    """A par count is zero-sum only if the players' pars add up to the deck's points."""
+    if rules.count.method != "par":
+        return []
+    total = deck_totals(rules)["points"]
+    par = rules.count.par
+    wrong = sorted({rules.seats.playing(n) for n in _table_sizes(rules)} - {0})
+    wrong = [p for p in wrong if p * par != total]
+    if not wrong:
+        return []
+    return [
+        RuleWarning(
+            f"the count is not zero-sum: par {par} x {either(wrong)} players is not"
+            f" the deck's {total} points",
+            _statement(rules, "count"),
+            f"a par of {total / wrong[0]:g} makes {wrong[0]} players' pars the deck's total"
+            if total % wrong[0] == 0
+            else "give a par that times the players is the deck's points",
+        )
+    ]
+
+
+def check_unplayed_cards(rules: ir.Ruleset) -> list[RulekitError]:
+    """A par count is zero-sum only if every card reaches a pile: the hands, the field and one
+    draw per card played must use the whole deck."""
+    if rules.count.method != "par":
+        return []
+    cards = len(rules.deck.cards)
+    left = []
+    for n in _table_sizes(rules):
+        deal = rules.deal_for(n)
+        used = 2 * rules.seats.playing(n) * deal.hand + deal.field
+        if used < cards:
+            left.append((n, cards - used))
+    if not left:
+        return []
+    n, rest = left[0]
+    return [
+        RuleWarning(
+            f"the count is not zero-sum: at {n} players {rest} cards are never drawn,"
+            " so the captured points fall short of the pars",
+            _statement(rules, "deal"),
+            "deal so that the hands, the field and the draws use every card",
+        )
+    ]
+
+
+def check_field_month(rules: ir.Ruleset) -> list[RulekitError]:
+    """A month dealt whole to the field can never be captured (no card is left to match it),
+    so a par count stops being zero-sum unless the file voids that deal or gives those cards
+    to someone."""
+    if rules.count.method != "par":
+        return []
+    space = HandSpace(rules.deck, rules.points)
+    fields = sorted({rules.deal_for(n).field for n in _table_sizes(rules)})
+    sizes = sorted({len(cards) for cards in space.cards_by_month.values() if cards})
+    for size in sizes:
+        if size == rules.dealer_captures:
+            continue
+        whole = ir.Shape(groups=(ir.ShapeGroup(size=size, count=1),))
+        conditions: list[ir.Condition] = [whole]
+        if rules.void_field is not None:
+            conditions.append(ir.Not(item=rules.void_field))
+        field = next((f for f in fields if space.find(conditions, f) is not None), None)
+        if field is not None:
+            return [
+                RuleWarning(
+                    f"the count is not zero-sum: a field of {field} cards can hold a month"
+                    f" of {size}, which no card is left to capture",
+                    _statement(rules, "deal"),
+                    f"void the deal (void if the field has a month of {size}) or give the"
+                    f" cards away (the dealer captures a month of {size} on the field)",
+                )
+            ]
+    return []
+
+
+def zero_sum_warnings(rules: ir.Ruleset) -> list[RulekitError]:
+    """Warnings for a count that can stop being zero-sum: `rulekit check` prints them and
+    still passes the file."""
+    return check_par_total(rules) + check_unplayed_cards(rules) + check_field_month(rules)

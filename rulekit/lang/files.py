@@ -44,31 +44,62 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
+def _is_file(path: Path) -> bool:
+    """Whether a path is a file; False for a name the system cannot look up (too long, NUL)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _bundled(name: str) -> Path | None:
     name = _defaults().get(name, name)
     for suffix in SUFFIXES:
         candidate = rules_dir() / f"{name}{suffix}"
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
     return None
 
 
 def find_rules(ref: str, relative_to: Path | None = None, loc: Loc | None = None) -> Path:
     """A rule file by path (relative to the including file, or to the working directory) or by
-    bundled name; a located error with a suggestion when there is none."""
-    candidates = []
+    bundled name; a located error with a suggestion when there is none. Only a `.rk` or `.json`
+    path is ever opened: a rule file reads only rule files."""
     base = relative_to.parent if relative_to is not None else Path.cwd()
     raw = Path(ref)
-    candidates.append(raw if raw.is_absolute() else base / raw)
-    if not raw.suffix:
+    if raw.suffix and raw.suffix not in SUFFIXES:
+        raise RuleError(
+            f"'{ref}' is not a rule file: a rule file's name ends in .rk or .json",
+            loc,
+            "name a bundled rule file (hachihachi/kirisame) or a path to a .rk or .json file",
+        )
+    candidates = []
+    if raw.suffix:
+        candidates.append(raw if raw.is_absolute() else base / raw)
+    elif raw.name:  # `extends "/"` names no file at all
         candidates.extend((base / raw).with_suffix(s) for s in SUFFIXES)
     for c in candidates:
-        if c.is_file():
+        if _is_file(c):
             return c
-    bundled = _bundled(ref.removesuffix(".rk"))
+    bundled = _bundled(ref.removesuffix(".rk")) if ref.strip() else None
     if bundled is not None:
         return bundled
-    if raw.is_dir() or (base / raw).is_dir():
+    if not raw.suffix and (_is_file(raw) or _is_file(base / raw)):  # found, but not opened
+        raise RuleError(
+            f"'{ref}' is not a rule file: a rule file's name ends in .rk or .json",
+            loc,
+            "name a bundled rule file (hachihachi/kirisame) or a path to a .rk or .json file",
+        )
+    if _is_dir(raw) or _is_dir(base / raw):
         raise RuleError(f"'{ref}' is a folder, not a rule file", loc)
     hint = did_you_mean(ref, bundled_names()) or "bundled: " + ", ".join(bundled_names())
+    if len(ref) > 80:
+        ref = ref[:77] + "..."
     raise RuleError(f"no rule file '{ref}' (neither a file nor a bundled name)", loc, hint)

@@ -27,7 +27,7 @@ class ParsedFile:
 def _read(path: Path, name: str) -> str:
     """A rule file's text (.rk or .json), or a located error a person can act on."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is not text
     except UnicodeDecodeError as exc:
         raise RuleError(f"{name} is not UTF-8 text ({exc.reason})", Loc(name, 1, 1)) from None
     except OSError as exc:
@@ -36,8 +36,15 @@ def _read(path: Path, name: str) -> str:
 
 def parse_file(path: Path) -> ParsedFile:
     name = display_name(path)
-    text = _read(path, name)
-    return ParsedFile(name, to_ast(parse_text(text, name), name, text))
+    return parse_rule_text(_read(path, name), name)
+
+
+def parse_rule_text(text: str, name: str) -> ParsedFile:
+    """Statements of a rule file's text; a located error, never a RecursionError."""
+    try:
+        return ParsedFile(name, to_ast(parse_text(text, name), name, text))
+    except RecursionError:
+        raise RuleError("the file is nested too deeply to read", Loc(name, 1, 1)) from None
 
 
 def _hand_sizes(draft: Draft) -> set[int]:
@@ -115,20 +122,26 @@ def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
 def load_rules_text(text: str, name: str, anchor: Path, *, first_line: int = 1) -> ir.Ruleset:
     """A variant written inline (a scenario's house rules): `text` in the rule language, named
     `name` in messages, its lines numbered from `first_line`, references relative to `anchor`."""
-    padded = "\n" * (first_line - 1) + text
-    parsed = ParsedFile(name, to_ast(parse_text(padded, name), name, padded))
+    padded = "\n" * (first_line - 1) + text.removeprefix("\ufeff")
+    parsed = parse_rule_text(padded, name)
     loader = Loader()
     loader.apply_file(parsed, anchor)
     return _resolve(loader.draft, True)
 
 
 def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
+    from rulekit.lang.checks import check_void_every_deal, playable_checks, static_checks
+
     resolver = Resolver(draft)
     rules = resolver.run()
     errors: list[RulekitError] = list(draft.errors)
+    if rules is not None and not errors:  # what play would hit, checked even without `check`
+        fallback = Loc(draft.files[-1], 1, 1) if draft.files else None
+        locs = resolver.play_locs()
+        errors.extend(playable_checks(rules, locs, fallback))
+        if check and not errors:
+            errors.extend(check_void_every_deal(rules, locs, fallback))
     if rules is not None and check and not errors:
-        from rulekit.lang.checks import static_checks
-
         declared = {cid: classes[0] for cid, classes in resolver.declared.items()}
         # A house rule that deals fewer cards (a scenario's 3-card hands) puts the teyaku of the
         # file it extends out of reach; they are not typos: any size dealt along the chain counts.
@@ -140,41 +153,126 @@ def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
     return rules
 
 
-def load_json_rules(path: Path) -> ir.Ruleset:
-    """A variant given as JSON IR, validated against the IR's JSON Schema."""
-    from rulekit.lang.checks import static_checks
+MAX_JSON_DEPTH = 100  # nesting of JSON IR; deeper exhausts the recursion of its readers
 
-    name = display_name(path)
-    text = _read(path, name)
-    register_source(name, text)
+
+def _json_depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of arrays and objects in a JSON text, and where it is first
+    reached (an offset); strings are skipped."""
+    depth = deepest = at = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, i
+        elif ch in "]}":
+            depth -= 1
+    return deepest, at
+
+
+def _offset_loc(name: str, text: str, offset: int) -> Loc:
+    line = text.count("\n", 0, offset) + 1
+    return Loc(name, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _big_numbers(node: object, path: str = "") -> list[str]:
+    """JSON paths of the numbers beyond the language's bound (MAX_NUMBER either way)."""
+    from rulekit.lang.parser import MAX_NUMBER
+
+    if isinstance(node, bool):
+        return []
+    if isinstance(node, int):
+        return [path or "(top)"] if abs(node) > MAX_NUMBER else []
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _big_numbers(v, f"{path}/{k}".lstrip("/"))]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _big_numbers(v, f"{path}/{i}".lstrip("/"))]
+    return []
+
+
+def _parse_json(text: str, name: str) -> object:
+    """The data of a JSON IR text, or a located error: never a RecursionError or a ValueError
+    from Python's limits."""
+    from rulekit.lang.parser import MAX_NUMBER
+
+    deepest, at = _json_depth(text)
+    if deepest > MAX_JSON_DEPTH:
+        raise RuleError(
+            f"JSON nested more than {MAX_JSON_DEPTH} deep",
+            _offset_loc(name, text, at),
+            "see 'Bounds' in docs/language.md",
+        )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RuleError(f"not valid JSON: {exc.msg}", Loc(name, exc.lineno, exc.colno)) from None
+    except (ValueError, RecursionError) as exc:  # a number too long for Python's int()
+        raise RuleError(f"not valid JSON IR: {str(exc)[:80]}", Loc(name, 1, 1)) from None
+    big = _big_numbers(data)
+    if big:
+        raise RuleError(
+            f"{big[0]}: a number beyond {MAX_NUMBER:,}",
+            Loc(name, 1, 1),
+            "see 'Bounds' in docs/language.md",
+        )
+    return data
+
+
+# jsonschema's messages are those of the published schema, but its time grows exponentially
+# with the nesting of conditions (every alternative is tried at every level): past this depth
+# the model's own (linear) messages are given instead.
+_SCHEMA_MESSAGES_DEPTH = 14
+
+
+def _schema_errors(data: object, top: Loc) -> list[RulekitError]:
+    """The JSON Schema's words for what is wrong (empty if the data is too deep to ask)."""
+    if _json_depth(json.dumps(data))[0] > _SCHEMA_MESSAGES_DEPTH:
+        return []
     import jsonschema  # only JSON IR needs it: keep it out of every other command's start-up
 
     validator = jsonschema.Draft202012Validator(ir_schema())
-    problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if problems:
-        raise RuleErrors(
-            [
-                RuleError(
-                    f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}",
-                    Loc(name, 1, 1),
-                )
-                for p in problems[:10]
-            ]
-        )
+    problems = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    return [
+        RuleError(f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}", top)
+        for p in problems[:10]
+    ]
+
+
+def _pydantic_errors(exc: ValidationError, top: Loc) -> list[RulekitError]:
+    return [
+        RuleError(f"{'/'.join(map(str, e['loc']))}: {e['msg']}", top) for e in exc.errors()[:10]
+    ]
+
+
+def load_json_rules(path: Path) -> ir.Ruleset:
+    """A variant given as JSON IR, validated against the IR's JSON Schema, then checked like
+    a rule file: every card it names in the deck, every table size playable."""
+    from rulekit.lang.checks import check_void_every_deal, playable_checks, static_checks
+
+    name = display_name(path)
+    text = _read(path, name)
+    register_source(name, text)
+    data = _parse_json(text, name)
+    top = Loc(name, 1, 1)
     try:
-        rules = ir.Ruleset.model_validate(data)
+        rules = ir.Ruleset.model_validate_json(text, strict=True)  # no "7" for 7, as the schema
     except ValidationError as exc:
-        raise RuleErrors(
-            [
-                RuleError(f"{'/'.join(map(str, e['loc']))}: {e['msg']}", Loc(name, 1, 1))
-                for e in exc.errors()[:10]
-            ]
-        ) from None
-    errors = static_checks(rules)
+        raise RuleErrors(_schema_errors(data, top) or _pydantic_errors(exc, top)) from None
+    unknown = ir.unknown_references(rules)
+    if unknown:
+        raise RuleErrors([RuleError(p, top) for p in unknown[:10]])
+    errors = playable_checks(rules, {}, top) or check_void_every_deal(rules, {}, top)
+    errors = errors or static_checks(rules)
     if errors:
         raise RuleErrors(errors)
     return rules

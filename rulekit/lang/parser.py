@@ -34,23 +34,75 @@ _TERMINAL_WORDS = {
 }
 _MAX_EXPECTED = 8
 
+# Bounds on what a rule file may write (docs/language.md, "Bounds"): deeper nesting or longer
+# numbers are mistakes, and would otherwise exhaust Python's recursion or int-conversion limits.
+MAX_NUMBER = 1_000_000
+MAX_NESTING = 32
+MAX_TERMS = 200  # '+' and '-' in one statement: a long sum is a deep tree
+_NUMBERS = ("INT", "SIGNED_INT", "MULT")
+
 
 class _ParenLines:
     """Postlexer: a newline inside parentheses does not end the statement. (A line that starts
-    with `and` or `or` continues the one above: the grammar's _NL does not match before it.)"""
+    with `and` or `or` continues the one above: the grammar's _NL does not match before it.)
+    It also holds numbers and nesting to their bounds, with the token's location."""
 
     always_accept = ("_NL",)
 
+    def __init__(self) -> None:
+        self.filename = "<rules>"
+
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        depth = 0
+        depth = nots = terms = 0
         for token in stream:
+            nots = nots + 1 if token.type == "NOT" else 0
+            if nots > MAX_NESTING:
+                raise self.bound(
+                    token,
+                    f"more than {MAX_NESTING} 'not' in a row",
+                    "a condition this deep is a mistake; see 'Bounds' in docs/language.md",
+                )
+            if token.type in ("PLUS", "MINUS"):
+                terms += 1
+                if terms > MAX_TERMS:
+                    raise self.bound(
+                        token,
+                        f"more than {MAX_TERMS} '+' and '-' in one statement",
+                        "name a set once and use its name; see 'Bounds' in docs/language.md",
+                    )
             if token.type == "LPAR":
                 depth += 1
+                if depth > MAX_NESTING:
+                    raise self.bound(
+                        token,
+                        f"parentheses nested more than {MAX_NESTING} deep",
+                        "a condition this deep is a mistake; see 'Bounds' in docs/language.md",
+                    )
             elif token.type == "RPAR":
                 depth = max(0, depth - 1)
             elif token.type == "_NL" and depth:
                 continue
+            elif token.type == "_NL":
+                terms = 0
+            elif token.type in _NUMBERS:
+                digits = str(token.value).lstrip("x+-")
+                if len(digits) > 7 or int(digits) > MAX_NUMBER:
+                    raise self.bound(
+                        token,
+                        f"the number {_short(token.value)} is too large",
+                        f"numbers are at most {MAX_NUMBER:,}; see 'Bounds' in docs/language.md",
+                    )
             yield token
+
+    def bound(self, token: Token, message: str, hint: str) -> RuleError:
+        width = min(len(str(token.value)), 40)
+        return RuleError(
+            message, Loc(self.filename, token.line or 1, token.column or 1, width), hint
+        )
+
+
+def _short(value: str) -> str:
+    return value if len(value) <= 12 else f"{value[:6]}...({len(value)} digits)"
 
 
 @lru_cache(maxsize=1)
@@ -101,10 +153,16 @@ def _describe_token(token: Token) -> str:
 def parse_text(text: str, filename: str) -> Tree[Token]:
     """Parse a rule file's text; raise a located RuleError on the first syntax error."""
     register_source(filename, text)
+    parser = _parser()
+    postlex = parser.options.postlex
+    assert isinstance(postlex, _ParenLines)
+    postlex.filename = filename
     try:
-        return _parser().parse(text if text.endswith("\n") else text + "\n")
+        return parser.parse(text if text.endswith("\n") else text + "\n")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, filename) from None
+    except RecursionError:
+        raise RuleError("the file is nested too deeply to read", Loc(filename, 1, 1)) from None
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:

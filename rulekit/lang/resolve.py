@@ -556,6 +556,21 @@ class Resolver:
         return ir.FieldMultiplier(tiers=tuple(tiers), per_card=per_card, step=step)
 
     # ------------------------------------------------------------ round mechanics
+    def play_locs(self) -> dict[str, Loc | None]:
+        """Where the statements that decide whether a deal can be played are written: the
+        places `checks.playable_checks` reports at."""
+        locs: dict[str, Loc | None] = {}
+        seats = self.d.mechanics.get("seats")
+        if seats:
+            locs["seats"] = (seats.get("max") or seats["min"]).loc
+        if self.d.setup:
+            locs["setup"] = self.d.setup[0].loc
+        if self.d.void is not None:
+            locs["void"] = self.d.void.loc
+        for at, opts in self.d.deal_sizes.items():
+            locs["deal" if at is None else f"deal@{at}"] = opts["hand"].loc
+        return locs
+
     def options(self, kind: str) -> dict[str, Any]:
         """The options written for a mechanic (merged along `extends`), by name: the names are
         those of the IR model's fields, so what is not written takes the IR's default."""
@@ -573,7 +588,6 @@ class Resolver:
         deal = self.deal()
         if deal:
             result["deal"] = deal
-            self.check_deal_fits(result["seats"], deal)
         rounds = self.d.mechanics.get("rounds", {}).get("rounds")
         if rounds is not None and rounds.value == 0:  # a number written is never negative
             self.error(
@@ -665,29 +679,6 @@ class Resolver:
             deal.append(ir.DealSize(seats=at, **{name: o.value for name, o in opts.items()}))
         return tuple(sorted(deal, key=lambda d: -1 if d.seats is None else d.seats))
 
-    def check_deal_fits(self, seats: ir.Seats, deal: tuple[ir.DealSize, ...]) -> None:
-        """Every seated player's hand, and the hands of a round's players with the field, come
-        from one deck (with the joker at its table size)."""
-        by_seats = {d.seats: d for d in deal}
-        joker = self.d.mechanics.get("joker", {}).get("seats")
-        for d in deal:
-            counts = range(seats.min, seats.max + 1) if d.seats is None else (d.seats,)
-            for n in counts:
-                if by_seats.get(n, d) is not d:
-                    continue  # `deal at N seats` decides there
-                cards = len(self.card_ids) + (1 if joker is not None and joker.value == n else 0)
-                playing = seats.playing(n)
-                need = max(n * d.hand, playing * d.hand + d.field)
-                if need > cards:
-                    most = min(cards // n, (cards - d.field) // playing)
-                    self.error(
-                        f"deal {d.hand} to each, {d.field} to the field: {n} players need"
-                        f" {need} cards, and the deck has {cards}",
-                        self.d.deal_sizes[d.seats]["hand"].loc,
-                        f"at most {most} to each of {n} players" if most > 0 else None,
-                    )
-                    break
-
     def setup(self) -> tuple[str, ...]:
         if self.d.setup is None:
             default: tuple[str, ...] = ir.Ruleset.model_fields["setup"].default
@@ -732,6 +723,7 @@ class Resolver:
             any_target="any_target" in flags,
             collects_month="collects_month" in flags,
             respects_hiki="respects_hiki" in flags,
+            lay_when_blocked="lay_when_blocked" in flags,
         )
 
     def teams(self) -> tuple[ir.Teams, ...]:

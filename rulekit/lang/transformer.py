@@ -38,6 +38,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "pay_half": ("if_unfinished", "pay_half"),
     "earn_half": ("if_unfinished", "earn_half"),
     "forfeit": ("if_unfinished", "forfeit"),
+    "outstopped_forfeit": ("if_other_stops", "forfeit"),
+    "outstopped_keep": ("if_other_stops", "keep"),
     "koi_multiplier": ("multiplier_per_yaku", True),
     "play_on": ("ends_round", False),
     "difference": ("method", "difference"),
@@ -47,12 +49,17 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "only_without_yaku": ("only_without_yaku", True),
     "always": ("only_without_yaku", False),
     "opponents_lose": ("opponents_lose", True),
+    "teams_pool": ("team_cards", "pooled"),
+    "teams_apart": ("team_cards", "apart"),
+    "tie_draw": ("tie", "draw"),
+    "tie_first": ("tie", "first"),
     "winner_deals": ("winner_deals", True),
     "drawn_keeps": ("drawn_keeps_dealer", True),
     "dealer_rotates": ("rotate", True),
     "wild_any": ("any_target", True),
     "wild_collects": ("collects_month", True),
     "wild_respects_hiki": ("respects_hiki", True),
+    "wild_lay_when_blocked": ("lay_when_blocked", True),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -457,6 +464,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.opt(meta, "beaten", ",".join(x for x in c if x))
 
     def if_unfinished(self, c: list[ast.Opt]) -> ast.Opt:
+        return c[0]
+
+    def if_other_stops(self, c: list[ast.Opt]) -> ast.Opt:
         return c[0]
 
     @v_args(meta=True)

@@ -4,17 +4,20 @@ scores, teyaku shown, yaku progress."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rulekit import ir
+from rulekit import ir, output
+from rulekit.cards import CardIndex
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import Amount
+from rulekit.engine.ledger import Amount, Payment
 from rulekit.engine.round import Round
 from rulekit.engine.view import PlayerView
 from rulekit.output import amount_text
+from rulekit.play.session import Move
 
 STYLE = {"light": "bold yellow", "animal": "green", "ribbon": "red", "plain": "white"}
 TAG_STYLE = {"blue": "bold blue", "poetry": "bold magenta"}
@@ -104,7 +107,7 @@ def table(
         mark = " (dealer)" if s == view.dealer else ""
         you = " (you)" if s == view.seat else ""
         pile = sorted_ids(view, view.captured[s])
-        made = ", ".join(view.yaku_made.get(s, []))
+        made = ", ".join(labels(rules, view.yaku_made.get(s, [])))
         going = progress_text(view, s)
         yaku = Text(made, style="bold green")
         if going:
@@ -124,9 +127,33 @@ def table(
     lines.append(piles)
     for s, names_shown in view.teyaku.items():
         shown = sorted_ids(view, view.revealed.get(s, 0))
-        label = ", ".join(rules.teyaku.entry(n).label if rules.teyaku else n for n in names_shown)
-        lines.append(Text(f"{names[s]} shows {label}: ", style="bold") + cards_line(rules, shown))
+        label = ", ".join(labels(rules, names_shown))
+        lines.append(
+            Text(f"{says(names[s], 'show')} {label}: ", style="bold") + cards_line(rules, shown)
+        )
     return Group(*lines)
+
+
+def swap_block(
+    view: PlayerView, names: Sequence[str], totals: Sequence[Amount], round_no: int, rounds: int
+) -> RenderableType:
+    """The table before the non-dealer has looked at his hand: no hand, no cards, only where
+    the game stands and the question to come."""
+    rules = view.compiled.rules
+    header = Text(
+        f"{rules.title}  ·  round {round_no} of {rounds}  ·  dealer {names[view.dealer]}",
+        style="bold cyan",
+    )
+    return Group(
+        header,
+        scores_line(names, totals),
+        Text(""),
+        Text(
+            f"{names[view.dealer]} has dealt. Before you look at your hand you may swap it,"
+            " unseen, for the dealer's.",
+            style="bold",
+        ),
+    )
 
 
 def hand_block(view: PlayerView) -> RenderableType:
@@ -152,3 +179,117 @@ def hand_ids(view: PlayerView) -> list[int]:
 def action_line(rnd: Round, names: Sequence[str], seat: int, action: int) -> str:
     """One line for a move made, in the same words the player types."""
     return f"{names[seat]}: {A.describe(action, rnd.ix)}"
+
+
+# ---------------------------------------------------------------- words
+
+
+def labels(rules: ir.Ruleset, entries: Sequence[str]) -> list[str]:
+    """Teyaku and yaku by the labels the rule file gives them."""
+    return [label(rules, n) for n in entries]
+
+
+def label(rules: ir.Ruleset, name: str) -> str:
+    for table in (rules.yaku, rules.teyaku):
+        if table is not None:
+            for e in table.entries:
+                if e.name == name:
+                    return e.label or name
+    return name
+
+
+def is_you(name: str) -> bool:
+    """The person is addressed in the second person when he plays as "You"."""
+    return name.strip().lower() == "you"
+
+
+def verb(name: str, word: str) -> str:
+    """`word` conjugated for `name`: "play" for you, "plays" for Alice."""
+    if is_you(name):
+        return word
+    if word == "have":
+        return "has"
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def says(name: str, word: str) -> str:
+    """Subject and verb: "You show", "Alice shows"."""
+    return f"{name} {verb(name, word)}"
+
+
+def call_word(rules: ir.Ruleset) -> str:
+    """The call that continues after a yaku, as the rule file names it ("koi-koi",
+    "sage"); "continue" when it has no name."""
+    return rules.continuation.label.strip().lower() or "continue"
+
+
+def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
+    """An action in the words of the rules: the continuation by its name."""
+    if action == A.CONTINUE:
+        return call_word(rules)
+    return A.describe(action, ix)
+
+
+def _cards(ix: CardIndex, ids: Sequence[int]) -> str:
+    return " and ".join(ix.short(i) for i in ids)
+
+
+def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) -> str:
+    """A move made, as one sentence by person: the play, the draw after it, what they took,
+    and any yaku made ("Alice plays 10 crane and takes 11 pine_ribbon; she draws ...")."""
+    name = names[move.seat]
+    a = move.action
+    if A.is_play(a):
+        text = f"{says(name, 'play')} {ix.short(ix.ids[A.played_card(a)])}"
+        text += (
+            f" and {verb(name, 'take')} {_cards(ix, _others(move.took, ix.ids[A.played_card(a)]))}"
+            if move.took
+            else " to the field"
+        )
+    elif A.TAKE <= a < A.JOIN:
+        text = f"{says(name, 'take')} {_cards(ix, move.took)}"
+    elif a == A.CONTINUE:
+        call = call_word(rules)
+        text = says(name, "continue") if call == "continue" else f"{says(name, 'call')} {call}"
+    elif a == A.SWAP:
+        text = f"{says(name, 'swap')} hands with the dealer, unseen"
+    elif a == A.KEEP:
+        text = f"{says(name, 'keep')} the hand dealt"
+    elif a in (A.JOIN, A.FOLD, A.STOP):
+        text = says(name, A.describe(a, ix))
+    else:
+        text = f"{name}: {A.describe(a, ix)}"
+    if move.drawn is not None:
+        drawn = ix.short(move.drawn)
+        text += f"; {'you' if is_you(name) else name} {verb(name, 'draw')} {drawn}"
+        if move.draw_waits:
+            text += ", which matches two field cards"
+        elif move.draw_to_field:
+            text += " to the field"
+        else:
+            text += f" and {verb(name, 'take')} {_cards(ix, move.draw_took)}"
+    if move.made:
+        text += f" — {verb(name, 'make')} {', '.join(labels(rules, move.made))}"
+    return text
+
+
+def _others(took: Sequence[int], played: int) -> list[int]:
+    """The field cards a play took (the played card itself left out)."""
+    return [c for c in took if c != played]
+
+
+def ledger_lines(
+    rules: ir.Ruleset, ledger: Sequence[Payment], names: Sequence[str], empty: str = "(no payments)"
+) -> list[str]:
+    """The payments, each on a line, with teyaku and yaku by their labels."""
+    return output.ledger_lines([_labelled(rules, p) for p in ledger], names, empty=empty)
+
+
+def _labelled(rules: ir.Ruleset, p: Payment) -> Payment:
+    if not p.detail:
+        return p
+    parts = [n.strip() for n in p.detail.split(",")]
+    named = [label(rules, n) for n in parts]
+    if named == parts:
+        return p
+    return replace(p, detail=", ".join(named))

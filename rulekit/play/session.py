@@ -11,6 +11,7 @@ from typing import Any
 from rulekit.agents import make_agent
 from rulekit.agents.base import Agent
 from rulekit.agents.search import SearchAgent
+from rulekit.engine import actions as A
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import Amount
 from rulekit.engine.round import Round, RoundResult
@@ -107,12 +108,19 @@ class Session:
         self.views = [PlayerView(self.round, s) for s in range(len(self.seats))]
         return self.round
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: int) -> Move:
+        """Make a move; what it did, to narrate it (the draw that follows a play included)."""
         rnd = self.round
         assert rnd is not None
         seat = rnd.current
+        stock = len(rnd.stock)
+        top = rnd.stock[-1] if rnd.stock else None
+        pile = rnd.captured[seat]
+        made = set(rnd.yaku_made.get(seat, ()))
         rnd.apply(action)  # a MoveError leaves the round and the log unchanged
         self.moves.append((seat, action))
+        drew = top if top is not None and len(rnd.stock) == stock - 1 else None
+        return _move(rnd, seat, action, rnd.captured[seat] & ~pile, drew, made)
 
     def bot_action(self) -> int:
         rnd = self.round
@@ -175,6 +183,54 @@ class Session:
     def save(self, path: Path) -> None:
         """Write the game as a scenario file; never a half-written one."""
         write_atomic(path, to_toml(self.document()), doing="save the game to")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move made, as the table saw it: the cards (ids) the move took, the card drawn after
+    it and what that took, and the yaku it made."""
+
+    seat: int
+    action: int
+    took: tuple[int, ...] = ()
+    drawn: int | None = None
+    draw_took: tuple[int, ...] = ()
+    draw_to_field: bool = False
+    draw_waits: bool = False  # the drawn card matches two field cards: its drawer chooses
+    made: tuple[str, ...] = ()
+
+
+def _move(rnd: Round, seat: int, action: int, new: int, drew: int | None, made: set[str]) -> Move:
+    """Split what a turn captured between the play and the draw that followed it."""
+    ix = rnd.ix
+    months = ix.month_mask_of_bit
+    yaku = tuple(n for n in rnd.yaku_made.get(seat, ()) if n not in made)
+    if drew is None:
+        return Move(seat, action, _ids(rnd, new), made=yaku)
+    if rnd.drawn == drew:
+        return Move(seat, action, _ids(rnd, new), ix.ids[drew], draw_waits=True, made=yaku)
+    if rnd.field >> drew & 1:
+        return Move(seat, action, _ids(rnd, new), ix.ids[drew], draw_to_field=True, made=yaku)
+    by_draw = new & months[drew]
+    if A.is_play(action):
+        played = 1 << A.played_card(action)
+        target = A.play_target(action)
+        own = played | (1 << target if target is not None else 0)
+        if months[drew] & played:  # the same month: the play took its target, the draw the rest
+            by_draw &= ~own
+    took_by_draw = by_draw & ~(1 << drew)
+    return Move(
+        seat,
+        action,
+        _ids(rnd, new & ~by_draw),
+        ix.ids[drew],
+        draw_took=_ids(rnd, took_by_draw),
+        made=yaku,
+    )
+
+
+def _ids(rnd: Round, mask: int) -> tuple[int, ...]:
+    return tuple(sorted(rnd.ix.ids_of(mask)))
 
 
 def _net(rnd: Round) -> list[Amount]:

@@ -13,12 +13,12 @@ from pathlib import Path
 from rich.console import Console
 
 from rulekit.agents.search import SearchAgent
-from rulekit.describe import rulebook, to_markdown
+from rulekit.describe import rulebook, to_rich
 from rulekit.engine import actions as A
 from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError, UsageError
-from rulekit.output import amount_text, check_writable, ledger_lines
+from rulekit.output import amount_text, check_writable
 from rulekit.play import screen
 from rulekit.play.session import Session
 from rulekit.scenario.record import chosen_card
@@ -76,6 +76,12 @@ class Terminal:
         except (Quit, KeyboardInterrupt, EOFError):
             self._saved_and_how_to_resume()
             return
+        except (BrokenPipeError, SystemExit) as exc:  # rich exits on a closed output
+            if isinstance(exc, SystemExit) and not self._output_closed():
+                self._saved_and_how_to_resume()
+                raise
+            self._saved_when_output_closed()
+            return
         except Exception:
             try:
                 self._saved_and_how_to_resume()
@@ -87,6 +93,35 @@ class Terminal:
         self.console.print(
             f"the game is saved to {where} (it replays with rulekit test)", soft_wrap=True
         )
+
+    def _output_closed(self) -> bool:
+        """Whether the screen's output was closed (`rulekit play ... | head`): rich then
+        points it at the null device and exits."""
+        try:
+            self.console.file.write("")
+            self.console.file.flush()
+        except (BrokenPipeError, ValueError):
+            return True
+        try:
+            return os.path.samefile(f"/proc/self/fd/{self.console.file.fileno()}", os.devnull)
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def _saved_when_output_closed(self) -> None:
+        """The output was closed: the game is saved all the same, and said on stderr."""
+        self._silence_stdout()
+        self.console = Console(stderr=True, highlight=False)
+        self._saved_and_how_to_resume()
+
+    def _silence_stdout(self) -> None:
+        """Point a closed standard output at the null device, so that nothing written to it
+        later fails again."""
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.console.file.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
 
     def _saved_and_how_to_resume(self) -> None:
         where = self.save()
@@ -123,18 +158,18 @@ class Terminal:
         while not s.game.is_over:
             rnd = s.round or s.start_round()
             if not s.moves:
-                self.console.rule(f"round {s.game.round_no + 1}: {s.names[rnd.dealer]} deals")
+                dealer = s.names[rnd.dealer]
+                self.console.rule(f"round {s.game.round_no + 1}: {screen.says(dealer, 'deal')}")
             while not rnd.is_terminal:
                 seat = rnd.current
-                if s.seats[seat].bot is None:
-                    action = self.ask(s.views[seat])
-                else:
-                    action = s.bot_action()
-                    self.console.print(screen.action_line(rnd, s.names, seat, action), style="dim")
-                    if self.watch_delay is not None:
-                        self._show(s.views[seat])
-                        time.sleep(self.watch_delay)
-                s.apply(action)
+                bot = s.seats[seat].bot is not None
+                action = s.bot_action() if bot else self.ask(s.views[seat])
+                move = s.apply(action)
+                said = screen.narrate(s.compiled.rules, rnd.ix, s.names, move)
+                self.console.print(said, style="dim" if bot else "bold", soft_wrap=True)
+                if bot and self.watch_delay is not None:  # the board after the move it shows
+                    self._show(s.views[seat])
+                    time.sleep(self.watch_delay)
             self._round_over(rnd)
 
     def _round_over(self, rnd: Round) -> None:
@@ -145,7 +180,9 @@ class Terminal:
             return
         winner = "nobody (a drawn round)" if result.winner is None else names[result.winner]
         self.console.print(f"round over ({result.ended_by}); it goes to {winner}", style="bold")
-        self.last_ledger = ledger_lines(result.ledger, names, empty="no payments")
+        self.last_ledger = screen.ledger_lines(
+            self.s.compiled.rules, result.ledger, names, empty="no payments"
+        )
         for line in self.last_ledger:
             self.console.print("  " + line)
         self.console.print(screen.scores_line(names, self.s.totals()))
@@ -170,7 +207,15 @@ class Terminal:
 
     # ------------------------------------------------------------ the person's turn
     def ask(self, view: PlayerView) -> int:
-        self._show(view)
+        if view.phase == SWAP:  # asked before the hand is seen: nothing of it on the screen
+            s = self.s
+            self.console.print(
+                screen.swap_block(
+                    view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds
+                )
+            )
+        else:
+            self._show(view)
         while True:
             line = self.read(self._question(view)).strip()
             if not line:
@@ -182,7 +227,7 @@ class Terminal:
                 self.console.print(HELP)
                 continue
             if word == "rules":
-                self.console.print(to_markdown(rulebook(view.compiled.rules)))
+                self._rules(view)
                 continue
             if word == "why":
                 self._why(view)
@@ -202,9 +247,10 @@ class Terminal:
         if phase == FOLD:
             return "join or fold? "
         if phase == SWAP:
-            return "swap hands with the dealer (unseen), or keep yours? (swap/keep) "
+            return "swap your hand, unseen, for the dealer's, or keep it? (swap/keep) "
         if phase == DECIDE:
-            return f"{self._stop_value(view)} stop or continue? "
+            call = screen.call_word(view.compiled.rules)
+            return f"{self._stop_value(view)} stop or {call}? (stop/{call}) "
         if phase == TAKE:
             options = self._options(view, view.legal_actions())
             return f"the drawn card matches {options}: take which? "
@@ -214,11 +260,13 @@ class Terminal:
         rules = view.compiled.rules
         cont = rules.continuation
         made = view.made_value[view.seat]
+        yaku = ", ".join(screen.labels(rules, view.yaku_made.get(view.seat, [])))
+        what = f"{yaku} ({made})" if yaku else str(made)
         if cont.paid == "stop":
             koi = view.continues[view.seat] + 1 if cont.multiplier_per_yaku else 1
             pays = made * koi * view.multiplier * (len(view.order) - 1)
-            return f"you have made {made}; stopping now pays you {pays}."
-        return "you have been paid for your yaku; stopping ends the round."
+            return f"you have made {what}; stopping now pays you {pays}."
+        return f"you have made {what} and been paid for it; stopping ends the round."
 
     def _options(self, view: PlayerView, actions: list[int]) -> str:
         ix = view.compiled.index
@@ -238,12 +286,14 @@ class Terminal:
         phase = view.phase
         join, fold, swap, keep = A.JOIN, A.FOLD, A.SWAP, A.KEEP
         stop, more = A.STOP, A.CONTINUE
+        call = screen.call_word(view.compiled.rules)
+        calls = {call, call.replace("-", ""), call.replace(" ", ""), call.split("-")[0]}
         choices = {
             FOLD: {"join": join, "j": join, "1": join, "fold": fold, "f": fold, "2": fold},
             SWAP: {"swap": swap, "s": swap, "1": swap, "keep": keep, "k": keep, "2": keep},
             DECIDE: {
                 "stop": stop, "s": stop, "1": stop,
-                "continue": more, "c": more, "koi": more, "sage": more, "2": more,
+                "continue": more, "c": more, "2": more, **dict.fromkeys(calls, more),
             },
         }  # fmt: skip
         if phase in choices:
@@ -317,8 +367,20 @@ class Terminal:
         )
 
     # ------------------------------------------------------------ commands
+    def _rules(self, view: PlayerView) -> None:
+        """The rulebook as rich tables, in a pager when the screen is a terminal."""
+        parts = to_rich(rulebook(view.compiled.rules))
+        if not self.console.is_terminal:
+            for part in parts:
+                self.console.print(part)
+            return
+        with self.console.pager(styles=False):
+            for part in parts:
+                self.console.print(part)
+
     def _why(self, view: PlayerView) -> None:
-        lines = ledger_lines(view.ledger, self.s.names) if view.ledger else []
+        rules = view.compiled.rules
+        lines = screen.ledger_lines(rules, view.ledger, self.s.names) if view.ledger else []
         if lines:
             self.console.print("payments this round:")
         elif self.last_ledger:
@@ -333,8 +395,9 @@ class Terminal:
         bot = SearchAgent(f"hint:{view.turn}", rollouts=2000, think_ms=self.hint_ms)
         estimates = bot.evaluate(view)
         best = estimates[0]
+        rules, ix = view.compiled.rules, view.compiled.index
         self.console.print(
-            f"the search bot would {A.describe(best.action, view.compiled.index)}", style="bold"
+            f"the search bot would {screen.action_words(rules, best.action, ix)}", style="bold"
         )
         if best.rollouts:
             self.console.print(
@@ -343,6 +406,6 @@ class Terminal:
             )
             for e in estimates[:4]:
                 self.console.print(
-                    f"  {A.describe(e.action, view.compiled.index):40} {e.mean:+8.1f}"
+                    f"  {screen.action_words(rules, e.action, ix):40} {e.mean:+8.1f}"
                     f"  over {e.rollouts} deals"
                 )

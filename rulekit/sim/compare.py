@@ -27,7 +27,8 @@ from rulekit.engine.playout import play_deal
 from rulekit.engine.round import RoundResult
 from rulekit.errors import UsageError
 from rulekit.sim.backends import chunks, run_chunks
-from rulekit.sim.simulate import compiled_rules
+from rulekit.sim.simulate import MAX_COUNT, compiled_rules
+from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
 from rulekit.sim.tally import Moments, t95
 
 BATCHES = 20
@@ -143,6 +144,7 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     n = plan.seats
     for i in range(start, stop):
         figures = []
+        named: list[dict[str, float]] = []
         for v, c in enumerate(compiled):
             _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
             t = part.tallies[v]
@@ -170,6 +172,7 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
             ).items():
                 t.yaku_paid[name] = t.yaku_paid.get(name, 0.0) + paid
             figures.append((by_position, f))
+            named.append(_named_figures(result))
         base_position, base = figures[0]
         for v in range(1, len(compiled)):
             position, f = figures[v]
@@ -178,7 +181,38 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
                 d.setdefault(f"position {pos}", Moments()).add(position[pos] - base_position[pos])
             for key in PER_ROUND:
                 d.setdefault(key, Moments()).add(f[key] - base[key])
+            _add_named_differences(d, named[v], named[0])
     return part
+
+
+NAMED = ("teyaku:", "teyaku paid:", "yaku:", "yaku paid:")  # per-entry paired rows, by prefix
+
+
+def _named_figures(result: RoundResult) -> dict[str, float]:
+    """Per-entry figures of one round: how often each teyaku and yaku was made, and what was
+    paid for it (only the non-zero ones)."""
+    out: dict[str, float] = {}
+    for kind, made in (("teyaku", result.teyaku), ("yaku", result.yaku)):
+        for names in made.values():
+            for name in names:
+                out[f"{kind}:{name}"] = out.get(f"{kind}:{name}", 0.0) + 1.0
+    for name, paid in _paid(result.ledger, ("teyaku",)).items():
+        out[f"teyaku paid:{name}"] = paid
+    for name, paid in _paid(result.ledger, ("yaku", "special", "penalty", "liability")).items():
+        out[f"yaku paid:{name}"] = paid
+    return out
+
+
+def _add_named_differences(
+    d: dict[str, Moments], mine: dict[str, float], base: dict[str, float]
+) -> None:
+    """One round's paired per-entry differences. Only non-zero ones are added: a round where
+    neither variant made the entry is a difference of 0, counted in when reported."""
+    for key in mine.keys() | base.keys():
+        x = mine.get(key, 0.0) - base.get(key, 0.0)
+        m = d.setdefault(key, Moments())
+        if x:
+            m.add(x)
 
 
 def _worker(args: tuple[ComparePlan, int, int]) -> ComparePart:
@@ -227,12 +261,17 @@ def jackknife(
     whole = value(None)
     k = len(used)
     if k < 2:
-        return {"mean": whole, "ci95": None, "significant": False}
+        return {"mean": whole, "ci95": None, "significant": False, "p_value": 1.0}
     left = [value(j) for j in used]
     centre = sum(left) / k
     se = math.sqrt((k - 1) / k * sum((x - centre) ** 2 for x in left))
     ci = t95(k - 1) * se
-    return {"mean": whole, "ci95": ci, "significant": abs(whole) > ci}
+    return {
+        "mean": whole,
+        "ci95": ci,
+        "significant": abs(whole) > ci,
+        "p_value": p_value(whole, ci, k - 1),
+    }
 
 
 def compare(
@@ -271,17 +310,25 @@ def compare(
             raise UsageError(f"{name} cannot seat {seats} players: {refusal}", hint=hint)
     if rounds < 2:
         raise UsageError("compare needs at least 2 rounds")
+    if rounds > MAX_COUNT:
+        raise UsageError(f"at most {MAX_COUNT:,} rounds: more would not end")
     chosen = bots or ["greedy"]
     for b in chosen:
         make_agent(b)
     plan = ComparePlan(
         tuple(variants), seats, tuple(chosen[s % len(chosen)] for s in range(seats)), seed, rounds
     )
-    work = [(plan, a, b) for a, b in chunks(rounds, CHUNK)]
+    work = ((plan, a, b) for a, b in chunks(rounds, CHUNK))  # made as handed out, never listed
     started = time.perf_counter()
     total = ComparePart([VariantTally(seats) for _ in variants], [{} for _ in variants[1:]])
     parts = run_chunks(
-        _worker, work, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+        _worker,
+        work,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+        total=rounds,
     )
     for part in parts:
         total.merge(part)
@@ -297,18 +344,91 @@ def _allowed(seats: ir.Seats) -> str:
 
 
 def _named(
-    counts: Counter[str], paid: dict[str, float], rounds: int
-) -> dict[str, dict[str, float]]:
+    counts: Counter[str], paid: dict[str, float], rounds: int, table: ir.YakuTable | None
+) -> dict[str, dict[str, Any]]:
     return {
-        name: {"count": n, "per_round": n / rounds, "average_payment": paid.get(name, 0.0) / n}
+        name: {
+            "count": n,
+            "per_round": n / rounds,
+            "average_payment": paid.get(name, 0.0) / n,
+            "label": _label_of(table, name),
+        }
         for name, n in counts.most_common()
     }
+
+
+def _label_of(table: ir.YakuTable | None, name: str) -> str:
+    """An entry's label from the rule file (its name when the table does not have it)."""
+    return next((e.label for e in table.entries if e.name == name), name) if table else name
+
+
+def _tested(m: Moments, rounds: int | None = None) -> dict[str, Any]:
+    """A paired difference with its p-value; `rounds`: the number of paired rounds when only
+    the non-zero differences were added."""
+    if rounds is not None:
+        m = Moments(rounds, m.total, m.squares)
+    return {**m.report(), "p_value": p_value(m.mean, m.ci95, m.n - 1)}
+
+
+def _named_differences(
+    d: dict[str, Moments], kind: str, labels: dict[str, str], rounds: int
+) -> dict[str, dict[str, Any]]:
+    """Per teyaku or yaku: the paired difference in how often it is made, and in what is paid
+    for it, per round."""
+    names = sorted({k.split(":", 1)[1] for k in d if k.startswith((f"{kind}:", f"{kind} paid:"))})
+    return {
+        name: {
+            "label": labels.get(name, name),
+            "per_round": _tested(d.get(f"{kind}:{name}", Moments()), rounds),
+            "paid_per_round": _tested(d.get(f"{kind} paid:{name}", Moments()), rounds),
+        }
+        for name in names
+    }
+
+
+def _correct(difference: dict[str, Any]) -> None:
+    """Holm's correction over every figure tested in one paired comparison: each gets its
+    adjusted p-value and a corrected verdict, and the comparison notes the family (figures
+    identical in every round, or with too few rounds for an interval, are not tested)."""
+    tested = [*difference["figures"].values(), difference["fairness"], difference["spread"]]
+    for kind in ("teyaku", "yaku"):
+        for row in difference[kind].values():
+            tested += [row["per_round"], row["paid_per_round"]]
+    for entry in tested:  # a figure equal in every paired round, or untestable: not a test
+        entry["p_adjusted"] = 1.0
+        entry["significant_corrected"] = False
+    family = [t for t in tested if t["ci95"] is not None and (t["ci95"] > 0 or t["mean"] != 0)]
+    for entry, adjusted in zip(family, holm([t["p_value"] for t in family]), strict=True):
+        entry["p_adjusted"] = adjusted
+        entry["significant_corrected"] = adjusted < ALPHA
+    difference["correction"] = {
+        "method": METHOD,
+        "alpha": ALPHA,
+        "figures": len(family),
+        "identical": len(tested) - len(family),
+    }
+
+
+def _changes(a: ir.Ruleset, b: ir.Ruleset) -> list[dict[str, Any]]:
+    """What differs in the rules, from rulekit.diff, in words."""
+    from rulekit.diff import diff
+
+    return [
+        {
+            "section": c.section,
+            "what": c.what,
+            "before": c.before,
+            "after": c.after,
+            "text": c.sentence(),
+        }
+        for c in diff(a, b)
+    ]
 
 
 def _report(
     total: ComparePart, plan: ComparePlan, names: list[str], seconds: float
 ) -> dict[str, Any]:
-    variants = []
+    variants: list[dict[str, Any]] = []
     for v, t in enumerate(total.tallies):
         rules = plan.variants[v]
         continued = t.figures["continued"].total
@@ -333,8 +453,8 @@ def _report(
                     "paid_off": int(t.figures["paid_off"].total),
                     "paid_off_rate": t.figures["paid_off"].total / continued if continued else None,
                 },
-                "teyaku": _named(t.teyaku, t.teyaku_paid, t.rounds),
-                "yaku": _named(t.yaku, t.yaku_paid, t.rounds),
+                "teyaku": _named(t.teyaku, t.teyaku_paid, t.rounds, rules.teyaku),
+                "yaku": _named(t.yaku, t.yaku_paid, t.rounds, rules.yaku),
                 "histogram": {str(k): n for k, n in sorted(t.histogram.items())},
             }
         )
@@ -345,14 +465,22 @@ def _report(
             "fairness": jackknife(fairness, a.batch_position, b.batch_position),
             "spread": jackknife(spread, a.batch_position, b.batch_position),
         }
-        differences.append(
-            {
-                "rules": names[v],
-                "against": names[0],
-                "figures": {k: m.report() for k, m in d.items()},
-                **composite,
-            }
-        )
+        labels = {
+            kind: {n: e["label"] for x in variants for n, e in x[kind].items()}
+            for kind in ("teyaku", "yaku")
+        }
+        paired = d.get("turns", Moments()).n
+        difference: dict[str, Any] = {
+            "rules": names[v],
+            "against": names[0],
+            "figures": {k: _tested(m) for k, m in d.items() if not k.startswith(NAMED)},
+            **composite,
+            "teyaku": _named_differences(d, "teyaku", labels["teyaku"], paired),
+            "yaku": _named_differences(d, "yaku", labels["yaku"], paired),
+            "changes": _changes(plan.variants[0], plan.variants[v]),
+        }
+        _correct(difference)
+        differences.append(difference)
     return {
         "rounds": plan.rounds,
         "seats": plan.seats,

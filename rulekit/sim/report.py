@@ -1,11 +1,14 @@
-"""A comparison as a document: a self-contained HTML or Markdown report (tables, and plots drawn
-with matplotlib and embedded as images), and the plots alone as one PNG."""
+"""A comparison as a document: a self-contained HTML or Markdown report that opens with what
+differs in the rules and the verdict in words, then the tables (paired differences with their
+intervals, verdicts after a multiple-testing correction) and the plots (drawn with matplotlib,
+embedded as images, axes labelled); and the plots alone as one PNG."""
 
 from __future__ import annotations
 
 import base64
 import html
 import io
+import math
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,11 @@ LABELS = {
 }
 
 
+SMALL = 30  # a rate from fewer events than this shows its count
+NET_X = "net score of a seat in a round (points)"
+NET_Y = "share of seat-rounds at or below (ECDF)"
+
+
 def _label(figure: str) -> str:
     """A paired figure's name for a person ("position 1" is the seat after the dealer)."""
     if figure.startswith("position "):
@@ -38,58 +46,91 @@ def _label(figure: str) -> str:
     return LABELS.get(figure, figure)
 
 
+def variant_names(result: dict[str, Any]) -> list[str]:
+    """Each variant by its title; two variants with one title are told apart by their rule
+    file's name, or by their place on the command line."""
+    vs = result["variants"]
+    titles = [v["title"] for v in vs]
+    out = []
+    for i, v in enumerate(vs):
+        name = v["title"]
+        if titles.count(name) > 1:
+            stem = Path(v["rules"]).stem
+            stems = [Path(x["rules"]).stem for x, t in zip(vs, titles, strict=True) if t == name]
+            name += f" ({stem})" if stems.count(stem) == 1 else f" (#{i + 1})"
+        out.append(name)
+    return out
+
+
+def _corrected(d: dict[str, Any]) -> bool:
+    """The verdict after the multiple-testing correction (raw flag for older results)."""
+    return bool(d.get("significant_corrected", d.get("significant", False)))
+
+
 def _sig(d: dict[str, Any]) -> list[str]:
     """A difference and its verdict, as two cells."""
     ci = d.get("ci95")
     if ci is None:
         return [f"{d['mean']:+.3f}", "too few rounds to say"]
-    return [
-        f"{d['mean']:+.3f} ± {ci:.3f}",
-        "significant" if d["significant"] else "not significant",
-    ]
+    verdict = "significant" if _corrected(d) else "not significant"
+    if "p_adjusted" in d and (ci > 0 or d["mean"] != 0):
+        verdict += f" (adjusted p {_p(d['p_adjusted'])})"
+    elif ci == 0 and d["mean"] == 0:
+        verdict = "identical in every round"
+    return [f"{d['mean']:+.3f} ± {ci:.3f}", verdict]
+
+
+def _p(x: float) -> str:
+    return "< 0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def _ci(mean: float, ci: float | None, fmt: str = ".2f") -> str:
+    return f"{mean:{fmt}}" + (f" ± {ci:{fmt}}" if ci is not None else "")
+
+
+def _share(x: float, rounds: int, count: int | None = None) -> str:
+    """A share with its 95% interval (normal approximation), and its count when small."""
+    n = round(x * rounds) if count is None else count
+    half = 1.959964 * math.sqrt(max(x * (1 - x), 0.0) / rounds) if rounds > 1 else None
+    text = f"{x:.1%}" + (f" ± {half:.1%}" if half is not None else "")
+    return text + (f" ({n} of {rounds})" if n < SMALL else "")
 
 
 def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """The report's tables: (title, header, rows)."""
     vs = result["variants"]
-    names = [f"{v['rules']}" for v in vs]
-    out = []
-    rows = [
-        ["title", *[v["title"] for v in vs]],
-        ["rounds (void deals redealt)", *[f"{v['rounds']} ({v['voids']})" for v in vs]],
-        ["rounds ended by yaku", *[f"{v['ended_by'].get('yaku', 0):.1%}" for v in vs]],
-        ["rounds ended by the count", *[f"{v['ended_by'].get('count', 0):.1%}" for v in vs]],
-        [
-            "rounds drawn or won at once",
-            *[f"{v['ended_by'].get('draw', 0) + v['ended_by'].get('instant', 0):.1%}" for v in vs],
-        ],
-        ["rounds with a teyaku", *[f"{v['rounds_with_teyaku']:.1%}" for v in vs]],
-        ["turns per round", *[f"{v['turns']:.1f}" for v in vs]],
-        ["continued (per round)", *[f"{v['continuation']['per_round']:.3f}" for v in vs]],
-        ["continues that paid off", *[_rate(v["continuation"]["paid_off_rate"]) for v in vs]],
-        ["spread (sd of a seat's net)", *[f"{v['spread']['value']:.1f}" for v in vs]],
-        ["fairness (best - worst seat)", *[f"{v['fairness']['value']:.2f}" for v in vs]],
-        ["decisiveness (largest payment share)", *[f"{v['decisiveness']['mean']:.1%}" for v in vs]],
-    ]
-    out.append(("Summary", ["", *names], rows))
+    names = variant_names(result)
+    out = [("Summary", ["", *names], _summary_rows(vs))]
     seats = len(vs[0]["position"])
     rows = []
     for k in range(seats):
         label = "dealer" if k == 0 else f"dealer + {k}"
         rows.append([label, *[_pm(v["position"][k]) for v in vs]])
     out.append(("Mean net score per seat position (dealer advantage)", ["position", *names], rows))
-    for d in result["differences"]:
+    for i, d in enumerate(result["differences"], start=1):
         paired = {**d["figures"], "fairness": d["fairness"], "spread": d["spread"]}
         # Significant differences first: they are what the comparison found.
-        order = sorted(paired, key=lambda k: not paired[k].get("significant", False))
+        order = sorted(paired, key=lambda k: not _corrected(paired[k]))
         rows = [[_label(k), *_sig(paired[k])] for k in order]
+        against = f"{names[i]} against {names[0]}"
         out.append(
             (
-                f"{d['rules']} against {d['against']}: paired differences",
+                f"{against}: paired differences",
                 ["figure", "difference (95% CI)", "verdict"],
                 rows,
             )
         )
+        for kind in ("teyaku", "yaku"):
+            entries = d.get(kind) or {}
+            if entries:
+                out.append(
+                    (
+                        f"{against}: paired differences per {kind}",
+                        [kind, "made per round (95% CI)", "verdict", "paid per round (95% CI)",
+                         "verdict"],
+                        _named_rows(entries),
+                    )
+                )  # fmt: skip
     for key in ("teyaku", "yaku"):
         every = sorted({n for v in vs for n in v[key]})
         if not every:
@@ -97,69 +138,244 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         rows = []
         for n in every:
             cells = []
+            label = n
             for v in vs:
                 e = v[key].get(n)
-                cells.append(f"{e['per_round']:.4f} / {e['average_payment']:.1f}" if e else "-")
-            rows.append([n, *cells])
+                label = e.get("label", label) if e else label
+                cells.append(_frequency(e, v["rounds"]) if e else "-")
+            rows.append([label, *cells])
         out.append(
             (f"{key.capitalize()}: frequency per round / average payment", [key, *names], rows)
         )
     return out
 
 
-def _rate(x: float | None) -> str:
-    return "-" if x is None else f"{x:.1%}"
+def _summary_rows(vs: list[dict[str, Any]]) -> list[list[str]]:
+    """Each variant's whole-run figures, with the intervals the result has."""
+
+    def ended(v: dict[str, Any], *how: str) -> str:
+        return _share(sum(v["ended_by"].get(h, 0) for h in how), v["rounds"])
+
+    return [
+        ["rounds (void deals redealt)", *[f"{v['rounds']} ({v['voids']})" for v in vs]],
+        ["rounds ended by yaku", *[ended(v, "yaku") for v in vs]],
+        ["rounds ended by the count", *[ended(v, "count") for v in vs]],
+        ["rounds drawn or won at once", *[ended(v, "draw", "instant") for v in vs]],
+        ["rounds with a teyaku", *[_share(v["rounds_with_teyaku"], v["rounds"]) for v in vs]],
+        ["turns per round", *[f"{v['turns']:.1f}" for v in vs]],
+        ["continued (per round)", *[f"{v['continuation']['per_round']:.3f}" for v in vs]],
+        ["continues that paid off", *[_paid_off(v["continuation"]) for v in vs]],
+        ["spread (sd of a seat's net)", *[_ci(v["spread"]["value"], v["spread"]["ci95"], ".1f")
+                                          for v in vs]],
+        ["fairness (best - worst seat)", *[_ci(v["fairness"]["value"], v["fairness"]["ci95"])
+                                           for v in vs]],
+        ["decisiveness (largest payment share)",
+         *[_share_ci(v["decisiveness"]) for v in vs]],
+    ]  # fmt: skip
+
+
+def _share_ci(m: dict[str, Any]) -> str:
+    ci = m.get("ci95")
+    return f"{m['mean']:.1%}" + (f" ± {ci:.1%}" if ci is not None else "")
+
+
+def _paid_off(c: dict[str, Any]) -> str:
+    if c["paid_off_rate"] is None:
+        return "-"
+    return _share(c["paid_off_rate"], c["continued"], c["paid_off"])
+
+
+def _frequency(e: dict[str, Any], rounds: int) -> str:
+    count = f" ({e['count']})" if e["count"] < SMALL else ""
+    return f"{e['per_round']:.4f}{count} / {e['average_payment']:.1f}"
+
+
+def _named_rows(entries: dict[str, Any]) -> list[list[str]]:
+    """Per entry: the paired difference in how often it is made and in what it pays, the
+    significant first; the entries identical in every round share one last row."""
+
+    def same(n: str) -> bool:
+        return all(
+            entries[n][k]["mean"] == 0 and not entries[n][k]["ci95"]
+            for k in ("per_round", "paid_per_round")
+        )
+
+    differ = sorted(
+        (n for n in entries if not same(n)),
+        key=lambda n: (
+            not any(_corrected(entries[n][k]) for k in ("per_round", "paid_per_round")),
+            entries[n]["label"],
+        ),
+    )
+    rows = [
+        [entries[n]["label"], *_sig(entries[n]["per_round"]), *_sig(entries[n]["paid_per_round"])]
+        for n in differ
+    ]
+    alike = sorted(entries[n]["label"] for n in entries if same(n))
+    if alike:
+        rows.append([", ".join(alike), "0", "identical in every round", "0", ""])
+    return rows
 
 
 def _pm(m: dict[str, Any]) -> str:
-    ci = m.get("ci95")
-    return f"{m['mean']:+.2f}" + (f" ± {ci:.2f}" if ci is not None else "")
+    return _ci(m["mean"], m.get("ci95")) if m["mean"] < 0 else "+" + _ci(m["mean"], m.get("ci95"))
 
 
-def figures(result: dict[str, Any]) -> list[tuple[str, bytes]]:
-    """The plots, as PNG images: distribution of net, yaku frequency, dealer advantage."""
+# ---------------------------------------------------------------- words
+
+
+def changes(result: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """What differs in the rules, for each variant against the first: (heading, sentences)."""
+    names = variant_names(result)
+    out = []
+    for i, d in enumerate(result["differences"], start=1):
+        said = [c["text"] for c in d.get("changes", [])]
+        out.append((f"{names[i]} against {names[0]}", said or ["the rules are the same"]))
+    return out
+
+
+def verdict(result: dict[str, Any]) -> str:
+    """The finding in one paragraph: which figures differ beyond chance, after correction."""
+    names = variant_names(result)
+    parts = []
+    for i, d in enumerate(result["differences"], start=1):
+        found = _findings(d)
+        rules = len(d.get("changes", []))
+        changed = (
+            f"changes {rules} rule{'s' if rules != 1 else ''}" if rules else "has the same rules"
+        )
+        tested = d.get("correction", {}).get("figures")
+        if found:
+            parts.append(
+                f"{names[i]} {changed} against {names[0]}, and it plays differently: "
+                + "; ".join(found)
+                + "."
+            )
+        elif tested == 0:
+            parts.append(
+                f"{names[i]} {changed} against {names[0]}, and plays exactly alike: every"
+                " figure is identical round by round."
+            )
+        else:
+            parts.append(
+                f"{names[i]} {changed} against {names[0]}, and no figure differs beyond"
+                f" chance in {result['rounds']} rounds (more rounds may show a smaller effect)."
+            )
+    return " ".join(parts)
+
+
+def _findings(d: dict[str, Any]) -> list[str]:
+    """The corrected significant differences in words, largest evidence first."""
+    rows: list[tuple[float, str]] = []
+    figures = {**d["figures"], "fairness": d["fairness"], "spread": d["spread"]}
+    for k, f in figures.items():
+        if _corrected(f):
+            rows.append((f.get("p_adjusted", 0.0), f"{_label(k)} {_move(f)}"))
+    for kind in ("teyaku", "yaku"):
+        for e in (d.get(kind) or {}).values():
+            for key, what in (
+                ("per_round", "made per round"),
+                ("paid_per_round", "paid per round"),
+            ):
+                if _corrected(e[key]):
+                    rows.append(
+                        (e[key].get("p_adjusted", 0.0), f"{e['label']} {what} {_move(e[key])}")
+                    )
+    return [text for _, text in sorted(rows)[:6]] + (
+        [f"and {len(rows) - 6} more"] if len(rows) > 6 else []
+    )
+
+
+def _move(f: dict[str, Any]) -> str:
+    ci = f.get("ci95") or 0.0
+    way = "rises" if f["mean"] > 0 else "falls"
+    return f"{way} by {abs(f['mean']):.3g} (± {ci:.2g})"
+
+
+def correction_note(result: dict[str, Any]) -> str:
+    """How many figures were tested, and how chance findings are kept out."""
+    notes = [d.get("correction") for d in result["differences"]]
+    tested = sum(n["figures"] for n in notes if n)
+    identical = sum(n.get("identical", 0) for n in notes if n)
+    method = (
+        "Holm's step-down method"
+        if all(n and n["method"] == "holm" for n in notes)
+        else ("no correction")
+    )
+    return (
+        f"Multiple testing: {tested} paired figures were tested (figures identical in every"
+        f" round, {identical} of them, are not tests). With that many, some would pass a plain"
+        " 5% test by chance alone, so the p-values are adjusted by "
+        f"{method}: a figure is called significant only if its adjusted p-value is below 0.05,"
+        " which keeps the chance of any false finding among them at 5%."
+    )
+
+
+# ---------------------------------------------------------------- plots
+
+
+def _net_ecdf(ax: Any, result: dict[str, Any]) -> None:
+    """The net-score distribution of each variant as an empirical CDF: a step per variant, so
+    that shifts and tails compare by eye."""
+    for v, name in zip(result["variants"], variant_names(result), strict=True):
+        hist = {int(k): n for k, n in v["histogram"].items()}
+        xs = sorted(hist)
+        total = sum(hist.values()) or 1
+        ys, running = [], 0
+        for x in xs:
+            running += hist[x]
+            ys.append(running / total)
+        ax.step(xs, ys, where="post", label=name)
+    ax.set_xlabel(NET_X)
+    ax.set_ylabel(NET_Y)
+    ax.set_ylim(0, 1)
+    ax.grid(True, alpha=0.3)
+    ax.set_title("Distribution of net score (ECDF)")
+    ax.legend()
+
+
+# A plot: its title, its axis labels, and the PNG.
+Plot = tuple[str, str, str, bytes]
+
+
+def plots(result: dict[str, Any]) -> list[Plot]:
+    """The plots with their axis labels: net-score ECDF, yaku frequency, dealer advantage."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     vs = result["variants"]
+    names = variant_names(result)
     out = []
 
     fig, ax = plt.subplots(figsize=(8, 4))
-    for v in vs:
-        hist = {int(k): n for k, n in v["histogram"].items()}
-        xs = sorted(hist)
-        total = sum(hist.values())
-        ax.plot(xs, [hist[x] / total for x in xs], drawstyle="steps-mid", label=v["rules"])
-    ax.set_xlabel("net score of a seat in a round")
-    ax.set_ylabel("share of seat-rounds")
-    ax.set_title("Distribution of net score")
-    ax.set_yscale("log")
-    ax.legend()
-    out.append(("Distribution of net score per variant", _png(fig, plt)))
+    _net_ecdf(ax, result)
+    out.append(("Distribution of net score per variant (ECDF)", NET_X, NET_Y, _png(fig, plt)))
 
-    names = sorted({n for v in vs for n in v["yaku"]})
-    if names:
-        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(names) + 1)))
+    keys = sorted({n for v in vs for n in v["yaku"]})
+    if keys:
+        labels = {n: e.get("label", n) for v in vs for n, e in v["yaku"].items()}
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(keys) + 1)))
         height = 0.8 / len(vs)
-        for i, v in enumerate(vs):
+        for i, (v, name) in enumerate(zip(vs, names, strict=True)):
             ax.barh(
-                [k + i * height for k in range(len(names))],
-                [v["yaku"].get(n, {}).get("per_round", 0) for n in names],
+                [k + i * height for k in range(len(keys))],
+                [v["yaku"].get(n, {}).get("per_round", 0) for n in keys],
                 height,
-                label=v["rules"],
+                label=name,
             )
-        ax.set_yticks([k + 0.4 - height / 2 for k in range(len(names))], names)
-        ax.set_xlabel("per round")
+        ax.set_yticks([k + 0.4 - height / 2 for k in range(len(keys))], [labels[n] for n in keys])
+        ax.set_xlabel("made per round")
+        ax.set_ylabel("yaku")
         ax.set_title("Yaku frequency")
         ax.legend()
-        out.append(("Yaku frequency", _png(fig, plt)))
+        out.append(("Yaku frequency", "made per round", "yaku", _png(fig, plt)))
 
     fig, ax = plt.subplots(figsize=(8, 4))
     seats = len(vs[0]["position"])
     width = 0.8 / len(vs)
-    for i, v in enumerate(vs):
+    for i, (v, name) in enumerate(zip(vs, names, strict=True)):
         means = [p["mean"] for p in v["position"]]
         errors = [p["ci95"] or 0 for p in v["position"]]
         ax.bar(
@@ -168,18 +384,27 @@ def figures(result: dict[str, Any]) -> list[tuple[str, bytes]]:
             width,
             yerr=errors,
             capsize=4,
-            label=v["rules"],
+            label=name,
         )
     ax.set_xticks(
         [k + 0.4 - width / 2 for k in range(seats)],
         ["dealer" if k == 0 else f"dealer+{k}" for k in range(seats)],
     )
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_ylabel("mean net per round (95% CI)")
+    x_label, y_label = "seat position", "mean net per round (95% CI)"
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
     ax.set_title("Dealer advantage")
     ax.legend()
-    out.append(("Dealer advantage, with 95% confidence intervals", _png(fig, plt)))
+    out.append(
+        ("Dealer advantage, with 95% confidence intervals", x_label, y_label, _png(fig, plt))
+    )
     return out
+
+
+def figures(result: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """The plots, as PNG images, with their titles."""
+    return [(title, png) for title, _, _, png in plots(result)]
 
 
 def _png(fig: Any, plt: Any) -> bytes:
@@ -197,13 +422,28 @@ def _heading(result: dict[str, Any]) -> str:
     )
 
 
+def _title(result: dict[str, Any]) -> str:
+    names = variant_names(result)
+    return f"Comparing {names[0]} with {', '.join(names[1:])}"
+
+
+def _files(result: dict[str, Any]) -> str:
+    return "Rule files: " + "; ".join(
+        f"{n}: {v['rules']}" for n, v in zip(variant_names(result), result["variants"], strict=True)
+    )
+
+
 def to_html(result: dict[str, Any]) -> str:
+    e = html.escape
     parts = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>rulekit comparison</title>",
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{e(_title(result))}</title>",
         "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-        "td:first-child,th:first-child{text-align:left}img{max-width:100%}</style>",
+        "td:first-child,th:first-child{text-align:left}img{max-width:100%}"
+        "#verdict{font-size:1.1em;background:#f4f7fb;padding:.8em;border-left:4px solid #36c}"
+        "figcaption{color:#555;font-size:.9em}</style>",
         # On load, the page notes how many images decoded and how many tables it holds
         # (the browser test reads them).
         "<script>window.addEventListener('load',function(){var b=document.body;"
@@ -211,31 +451,43 @@ def to_html(result: dict[str, Any]) -> str:
         "function(i){return i.complete&&i.naturalWidth>0}).length;"
         "b.dataset.tables=document.querySelectorAll('table').length;});</script>",
         "</head><body>",
-        f"<h1>Comparing {html.escape(' / '.join(v['rules'] for v in result['variants']))}</h1>",
-        f"<p>{html.escape(_heading(result))}</p>",
+        f"<h1>{e(_title(result))}</h1>",
+        f"<p>{e(_heading(result))}</p>",
+        "<section id='changes'><h2>What differs</h2>",
+    ]
+    for heading, said in changes(result):
+        parts.append(f"<h3>{e(heading)}</h3><ul>")
+        parts.extend(f"<li>{e(line)}</li>" for line in said)
+        parts.append("</ul>")
+    parts += [
+        "</section>",
+        f"<section><h2>Verdict</h2><p id='verdict'>{e(verdict(result))}</p>",
+        f"<p id='correction'>{e(correction_note(result))}</p></section>",
+        f"<p><small>{e(_files(result))}</small></p>",
     ]
     for title, header, rows in tables(result):
-        parts.append(f"<h2>{html.escape(title)}</h2><table><tr>")
-        parts.extend(f"<th>{html.escape(h)}</th>" for h in header)
+        parts.append(f"<h2>{e(title)}</h2><table><tr>")
+        parts.extend(f"<th>{e(h)}</th>" for h in header)
         parts.append("</tr>")
         for row in rows:
-            parts.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+            parts.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
         parts.append("</table>")
-    for title, png in figures(result):
+    for title, x_label, y_label, png in plots(result):
         data = base64.b64encode(png).decode()
-        name = html.escape(title)
-        parts.append(f"<h2>{name}</h2><img alt='{name}' src='data:image/png;base64,{data}'>")
+        parts.append(
+            f"<figure data-x-label='{e(x_label)}' data-y-label='{e(y_label)}'>"
+            f"<h2>{e(title)}</h2><img alt='{e(title)}' src='data:image/png;base64,{data}'>"
+            f"<figcaption>x axis: {e(x_label)}; y axis: {e(y_label)}</figcaption></figure>"
+        )
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
 def to_markdown(result: dict[str, Any]) -> str:
-    out = [
-        f"# Comparing {' / '.join(v['rules'] for v in result['variants'])}",
-        "",
-        _heading(result),
-        "",
-    ]
+    out = [f"# {_title(result)}", "", _heading(result), "", "## What differs", ""]
+    for heading, said in changes(result):
+        out += [f"### {heading}", "", *[f"- {line}" for line in said], ""]
+    out += ["## Verdict", "", verdict(result), "", correction_note(result), "", _files(result), ""]
     for title, header, rows in tables(result):
         out += [
             f"## {title}",
@@ -245,11 +497,13 @@ def to_markdown(result: dict[str, Any]) -> str:
         ]
         out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
         out.append("")
-    for title, png in figures(result):
+    for title, x_label, y_label, png in plots(result):
         out += [
             f"## {title}",
             "",
             f"![{title}](data:image/png;base64,{base64.b64encode(png).decode()})",
+            "",
+            f"x axis: {x_label}; y axis: {y_label}",
             "",
         ]
     return "\n".join(out)
@@ -299,7 +553,7 @@ def write_plot(result: dict[str, Any], path: Path) -> None:
     import matplotlib.image as mpimg
     import matplotlib.pyplot as plt
 
-    images = [mpimg.imread(io.BytesIO(png), format="png") for _, png in figures(result)]
+    images = [mpimg.imread(io.BytesIO(png), format="png") for *_, png in plots(result)]
     fig, axes = plt.subplots(len(images), 1, figsize=(8, 4 * len(images)))
     for ax, img in zip(axes, images, strict=True):
         ax.imshow(img)

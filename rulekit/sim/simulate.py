@@ -29,6 +29,9 @@ from rulekit.sim.tally import Tally
 __all__ = ["Plan", "compiled_rules", "game_winners", "play_round", "report", "run_part", "simulate"]
 
 CHUNK = 250  # rounds (or games / 12) per unit of work handed to a process
+# The most rounds (or games) a run may ask for: a thousand years at a million rounds a second.
+# Any count up to it streams in constant memory; past it, no one is waiting for the answer.
+MAX_COUNT = 10**16
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ def simulate(
     count = games if games is not None else (rounds if rounds is not None else 1000)
     if count < 1:
         raise UsageError("the number of rounds or games must be at least 1")
+    if count > MAX_COUNT:
+        raise UsageError(f"at most {MAX_COUNT:,} rounds or games: more would not end")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if record is not None and backend != "local":
@@ -183,11 +188,17 @@ def simulate(
         rules_ref,
     )
     size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
-    work = [(plan, a, b) for a, b in chunks(count, size)]
+    work = ((plan, a, b) for a, b in chunks(count, size))  # made as handed out, never listed
     total = Tally(seats)
     started = time.perf_counter()
     parts = run_chunks(
-        _worker, work, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+        _worker,
+        work,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+        total=count,
     )
     for part in parts:
         total.merge(part)

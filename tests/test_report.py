@@ -1,0 +1,140 @@
+"""The compare report reads as a finding: what differs, a verdict, intervals everywhere, counts
+behind small rates, per-entry paired rows, and Holm's correction so that a variant against
+itself (or chance) flags nothing."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulekit.cli import cli
+from rulekit.lang import load_rules
+from rulekit.sim.compare import compare
+from rulekit.sim.report import NET_X, NET_Y, _net_ecdf, to_markdown, variant_names, verdict
+from rulekit.sim.stats import holm, p_value, t_two_sided
+from rulekit.sim.tally import Moments
+from tests.conftest import rules
+from tests.test_compare import HOUSE
+
+
+def test_a_variant_against_itself_flags_nothing_after_correction() -> None:
+    result = CliRunner().invoke(
+        cli, ["compare", "hachihachi", "hachihachi", "--rounds", "2000", "--json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    d = json.loads(result.stdout)["differences"][0]
+    tested = [*d["figures"].values(), d["fairness"], d["spread"]]
+    for kind in ("teyaku", "yaku"):
+        assert d[kind]  # per-entry paired rows are there
+        for row in d[kind].values():
+            tested += [row["per_round"], row["paid_per_round"]]
+    assert len(tested) > 30
+    assert not any(t["significant_corrected"] or t["significant"] for t in tested)
+    assert d["correction"]["method"] == "holm" and d["changes"] == []
+
+
+def test_holm_keeps_chance_findings_out_under_a_simulated_null() -> None:
+    """Independent null differences: a plain 5% test flags about 5% of figures, and a family of
+    40 almost always has one; after Holm a family has a false finding about 5% of the time."""
+    rng = random.Random(7)
+    families, figures, raw_any, corrected_any, raw_count = 200, 40, 0, 0, 0
+    for _ in range(families):
+        ps = []
+        for _ in range(figures):
+            m = Moments()
+            for _ in range(60):
+                m.add(rng.gauss(0, 1))
+            ps.append(p_value(m.mean, m.ci95, m.n - 1))
+        raw = sum(p < 0.05 for p in ps)
+        raw_count += raw
+        raw_any += raw > 0
+        corrected_any += any(p < 0.05 for p in holm(ps))
+    assert 0.03 < raw_count / (families * figures) < 0.07
+    assert raw_any / families > 0.8
+    assert corrected_any / families < 0.1
+
+
+def test_t_tail_matches_the_table() -> None:
+    assert math.isclose(t_two_sided(2.093, 19), 0.05, abs_tol=2e-4)
+    assert math.isclose(t_two_sided(12.706, 1), 0.05, abs_tol=2e-4)
+    assert math.isclose(t_two_sided(1.96, 10_000), 0.05, abs_tol=2e-4)
+    assert t_two_sided(0, 5) == 1.0
+    assert p_value(0.0, 0.0, 10) == 1.0 and p_value(1.0, 0.0, 10) == 0.0
+    assert p_value(1.0, None, 10) == 1.0
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
+def test_holm_never_lowers_a_p_value_and_keeps_the_order(ps: list[float]) -> None:
+    adjusted = holm(ps)
+    assert all(a >= p and a <= 1 for a, p in zip(adjusted, ps, strict=True))
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    assert all(adjusted[i] <= adjusted[j] for i, j in itertools.pairwise(order))
+
+
+def _house_result(tmp_path: Path) -> dict:  # type: ignore[type-arg]
+    path = tmp_path / "house.rk"
+    path.write_text(HOUSE, encoding="utf-8")
+    return compare(
+        [rules("hachihachi"), load_rules(path)], ["hachihachi", str(path)], rounds=600, seed=1
+    )
+
+
+def test_the_report_opens_with_the_diff_and_a_verdict_by_title(tmp_path: Path) -> None:
+    result = _house_result(tmp_path)
+    md = to_markdown(result)
+    names = variant_names(result)
+    assert names == ["Hachi-Hachi (Fudawiki) (hachihachi)", "Hachi-Hachi (Fudawiki) (house)"]
+    assert md.index("## What differs") < md.index("## Verdict") < md.index("## Summary")
+    assert "- triple value: 10 -> 12" in md
+    said = verdict(result)
+    assert "changes 2 rules" in said and "Red (aka) made per round falls" in said
+    assert "\n\n" not in said  # one paragraph
+    assert "Holm" in md and "tested" in md
+    assert str(tmp_path) not in md.split("Rule files:")[0]  # by title, not by path
+    summary = md[md.index("## Summary") :].split("\n\n")[1]
+    assert re.search(r"spread .*\| [\d.]+ ± [\d.]+ \|", summary)  # the JSON's CIs kept
+    assert re.search(r"fairness .*\| [\d.]+ ± [\d.]+ \|", summary)
+    assert re.search(r"Haneken \| 0\.\d+ \(1\) /", md)  # a rare rate shows its count
+    per_teyaku = md[md.index("paired differences per teyaku") :]
+    assert re.search(r"\| Red \(aka\) \| -0\.\d+ ± 0\.\d+ \| significant", per_teyaku)
+
+
+def test_a_same_title_is_told_apart_without_a_path() -> None:
+    result = {"variants": [{"title": "T", "rules": "a/x.rk"}, {"title": "T", "rules": "b/x.rk"}]}
+    assert variant_names(result) == ["T (#1)", "T (#2)"]
+    result["variants"][1]["title"] = "U"
+    assert variant_names(result) == ["T", "U"]
+
+
+def test_the_net_plot_is_an_ecdf_with_labelled_axes(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = _house_result(tmp_path)
+    fig, ax = plt.subplots()
+    _net_ecdf(ax, result)
+    assert ax.get_xlabel() == NET_X and ax.get_ylabel() == NET_Y
+    for line in ax.get_lines():
+        ys = list(line.get_ydata())
+        assert ys == sorted(ys) and math.isclose(ys[-1], 1.0)  # a CDF rises to 1
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == variant_names(result)
+    plt.close(fig)
+
+
+def test_json_keys_are_only_added(tmp_path: Path) -> None:
+    result = _house_result(tmp_path)
+    for figure in result["differences"][0]["figures"].values():
+        assert {"mean", "ci95", "significant", "p_value", "p_adjusted"} <= set(figure)
+    for v in result["variants"]:
+        for e in v["yaku"].values():
+            assert {"count", "per_round", "average_payment", "label"} <= set(e)
