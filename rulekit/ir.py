@@ -152,6 +152,65 @@ class Dealt(_Frozen):
     captured: bool = False
 
 
+class RoundCmp(_Frozen):
+    """The round's number in the game (the first is 1) compared with `n`: `round >= 6`."""
+
+    kind: Literal["round"] = "round"
+    op: Op
+    n: int
+
+
+class RoundMonth(_Frozen):
+    """How many cards of the round's month are among the cards tested, compared with `n`: the
+    round's month is the deck's first month in round 1, its second in round 2, ... and the first
+    again after the last (`all of round month`: op "=", n = that month's size)."""
+
+    kind: Literal["round_month"] = "round_month"
+    op: Op
+    n: int
+    all: bool = Field(False, description="`all of round month`: every card of that month")
+
+
+class IsDealer(_Frozen):
+    """The player the condition is tested for deals this round (`dealer`; `not dealer`)."""
+
+    kind: Literal["dealer"] = "dealer"
+
+
+class Continued(_Frozen):
+    """Continues called this round, compared with `n`: by the player himself (`continued`,
+    `continued 2 or more times`) or by any one of his opponents (`an opponent continued`)."""
+
+    kind: Literal["continued"] = "continued"
+    who: Literal["self", "opponent"] = "self"
+    op: Op = ">="
+    n: int = 1
+
+
+class ScoreCmp(_Frozen):
+    """The player's score in the round so far, compared with `n`: the base value of the yaku he
+    has made (before the field and continue multipliers); in a scoring step applied to a
+    payment, that payment's base: `score >= 7`."""
+
+    kind: Literal["score"] = "score"
+    op: Op
+    n: int
+
+
+class OnField(_Frozen):
+    """`item` holds for the field as it was laid at the deal: `the field had all of rainman,
+    phoenix`."""
+
+    kind: Literal["field"] = "field"
+    item: Condition
+
+
+class NobodyWon(_Frozen):
+    """The round ended with no winner: a drawn round (scoring steps)."""
+
+    kind: Literal["nobody_won"] = "nobody_won"
+
+
 class And(_Frozen):
     kind: Literal["and"] = "and"
     items: tuple[Condition, ...]
@@ -168,7 +227,23 @@ class Not(_Frozen):
 
 
 Condition = Annotated[
-    AllOf | AnyOf | Count | Shape | PointsCmp | Everyone | Dealt | And | Or | Not,
+    AllOf
+    | AnyOf
+    | Count
+    | Shape
+    | PointsCmp
+    | Everyone
+    | Dealt
+    | RoundCmp
+    | RoundMonth
+    | IsDealer
+    | Continued
+    | ScoreCmp
+    | OnField
+    | NobodyWon
+    | And
+    | Or
+    | Not,
     Field(discriminator="kind"),
 ]
 
@@ -196,6 +271,7 @@ class Yaku(_Frozen):
     at_count: bool = Field(False, description="checked only when the hands are counted")
     paid_to_dealer: bool = False
     cancels: bool = Field(False, description="at the count: cancels the card count and teyaku")
+    flat: bool = Field(False, description="paid as written, not multiplied by the field")
     loc: SourceLoc | None = None
 
 
@@ -210,6 +286,9 @@ class YakuTable(_Frozen):
     entries: tuple[Yaku, ...] = ()
     exclusive: tuple[tuple[str, ...], ...] = Field(
         (), description="groups of which only the highest-valued entry counts"
+    )
+    split: bool = Field(
+        False, description="an entry's value is the total, split between its payers"
     )
 
     def entry(self, name: str) -> Yaku:
@@ -228,6 +307,9 @@ class Tier(_Frozen):
     factor: int
     cards: tuple[int, ...]
     carry_at: int | None = None
+    condition: Condition | None = Field(
+        None, description="any condition on the field (then `cards` only count for the carry)"
+    )
     text: str = ""
 
 
@@ -249,6 +331,12 @@ class Seats(_Frozen):
     min: int = Field(3, ge=2)
     max: int = Field(3, ge=2)
     active: int | None = Field(None, ge=2)
+    sit_out: Literal["fold", "after_dealer", "dealer"] = Field(
+        "fold",
+        description="who sits a round out when more are seated than play: those who fold (the"
+        " fold phase), the players after the dealer in turn, or the dealer (then the players"
+        " after him in turn)",
+    )
 
     @model_validator(mode="after")
     def _seated(self) -> Seats:
@@ -287,6 +375,12 @@ class Fold(_Frozen):
     times_multiplier: bool = True
     forced_fee: int = 0
     start: Literal["dealer", "after_dealer"] = "dealer"
+    payee: Literal["winner", "active", "dealer", "bank"] = Field(
+        "winner",
+        description="who takes the fees: the round winner, the players of the round (shared),"
+        " the dealer, or nobody (the bank)",
+    )
+    before_deal: bool = Field(False, description="players join or fold before seeing a card")
 
 
 class Joker(_Frozen):
@@ -337,6 +431,8 @@ class InstantWin(_Frozen):
     value: int
     condition: Condition
     text: str = ""
+    name: str = "instant_win"
+    label: str = "Instant win"
 
 
 class WildCard(_Frozen):
@@ -393,6 +489,51 @@ class Length(_Frozen):
     winner_deals: bool = True
     drawn_keeps_dealer: bool = True
     rotate: bool = Field(False, description="the deal passes to the next player each round")
+    target: int | None = Field(
+        None, description="the game also ends when a player (or team) has this total"
+    )
+    start: int = Field(0, description="every player's score when the game starts")
+
+
+# ---------------------------------------------------------------- the scoring stage
+
+
+class Factor(_Frozen):
+    """Multiplies the payments of a kind (`on`) by `factor` when `condition` holds for their
+    payee (tested with the payment's base as his score): `x2 if score >= 7`."""
+
+    kind: Literal["factor"] = "factor"
+    factor: int = Field(ge=1)
+    on: Literal["yaku", "teyaku", "count", "all"] = "yaku"
+    condition: Condition | None = None
+    text: str = ""
+
+
+class Award(_Frozen):
+    """A payment the round's end adds when `condition` holds: `value` to the `payee` (a role),
+    from each other player of the round or (`split`) shared between them, flat unless
+    `multiplied` by the field: oya-ken, `the dealer takes 6 if nobody won`."""
+
+    kind: Literal["award"] = "award"
+    name: str
+    label: str = ""
+    payee: Literal["dealer", "winner"]
+    value: int
+    split: bool = False
+    multiplied: bool = False
+    condition: Condition | None = None
+    text: str = ""
+
+
+ScoringStep = Annotated[Factor | Award, Field(discriminator="kind")]
+
+
+class Unit(_Frozen):
+    """The unit table values are counted in (`unit kan = 12 points`): values written where
+    another size of the unit was in force are rescaled to this one."""
+
+    name: str
+    points: int = Field(ge=1)
 
 
 # ---------------------------------------------------------------- the variant
@@ -430,6 +571,13 @@ class Ruleset(_Frozen):
     teams: tuple[Teams, ...] = ()
     count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
     length: Length = Length()
+    instant_wins: tuple[InstantWin, ...] = Field(
+        (), description="dealt hands that win at once, each with its value (a table)"
+    )
+    scoring: tuple[ScoringStep, ...] = Field(
+        (), description="the scoring stage: steps applied, in order, to the round's payments"
+    )
+    unit: Unit | None = None
 
     @property
     def title(self) -> str:
@@ -467,7 +615,7 @@ class Ruleset(_Frozen):
         return self.deal[0]
 
 
-for _model in (Everyone, And, Or, Not):
+for _model in (Everyone, OnField, And, Or, Not):
     _model.model_rebuild()
 
 
