@@ -1,13 +1,16 @@
-"""How strong is the search bot? It plays against greedy and against random bots.
+"""How strong are the bots? Each pairing plays the same deals both ways, in all three games.
 
-    python benchmarks/bench_strength.py [--rounds 2000] [--rollouts 400] [--think-ms 190] [--jobs 2]
+    python benchmarks/bench_strength.py --rounds 600 --rollouts 100 --seed 1 --jobs 2
 
-Each deal is played once with the search bot in every seat in turn (the other seats all
-greedy, or all random): the same deals both ways. A round's figure for the search bot is its
-result minus the average of the others' (for zero-sum games this is proportional to its net);
-the figure per deal is the average over the rotations, and the 95% confidence interval is over
-deals. Also reported: the search bot's mean net score per round, and its time per decision.
-A void deal is redealt (rulekit.engine.playout.play_deal), as in `rulekit simulate`.
+Pairings (bot against opponents): strong against search (at the same rollout budget), strong
+against greedy, search against greedy, greedy against random. Each deal is played once with
+the bot in every seat in turn (the other seats all the opponent): the same deals both ways. A
+round's figure for the bot is its result minus the average of the others' (for zero-sum games
+this is proportional to its net); the figure per deal is the average over the rotations, and
+the 95% confidence interval is over deals. Also reported: the bot's mean net per round and its
+time per decision. The search bots' budget is a number of rollouts (no time cap unless
+--think-ms is given), so a seed gives the same table on any machine, timings apart. A void deal
+is redealt (rulekit.engine.playout.play_deal), as in `rulekit simulate`.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
+from typing import Any
 
-from rulekit.agents import make_agent
-from rulekit.agents.search import SearchAgent, outcome
+from rulekit.agents import Agent, BotOptions, make_agent
+from rulekit.agents.rollouts import outcome
 from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -29,19 +33,23 @@ from rulekit.lang import load_rules
 from rulekit.sim.tally import Moments
 
 GAMES = [("hachihachi/fudawiki", 3), ("koikoi/sloper", 2), ("sakura/hawaii", 3)]
+PAIRINGS = [("strong", "search"), ("strong", "greedy"), ("search", "greedy"), ("greedy", "random")]
 
 
-class TimedSearch(SearchAgent):
-    """The search bot, timing each decision it makes."""
+class Timed:
+    """A bot, timing each decision it makes."""
 
-    def __init__(self, seed: str, rollouts: int, think_ms: float) -> None:
-        super().__init__(seed, rollouts=rollouts, think_ms=think_ms)
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
         self.times: list[float] = []
 
+    def start(self, seed: int | str) -> None:
+        self.inner.start(seed)
+
     def act(self, view: PlayerView) -> int:
-        start = time.perf_counter()
-        action = super().act(view)
-        self.times.append(time.perf_counter() - start)
+        begun = time.perf_counter()
+        action = self.inner.act(view)
+        self.times.append(time.perf_counter() - begun)
         return action
 
 
@@ -51,19 +59,27 @@ def compiled(name: str) -> CompiledRules:
     return CompiledRules(load_rules(name))
 
 
-def rotate(args: tuple[str, int, str, int, int, float]) -> tuple[float, float, list[float]]:
-    """One deal, the search bot in each seat in turn: (advantage, search net, decision times)."""
-    name, seats, opponent, deal, rollouts, think_ms = args
+# (rules, seats, opponent, deal, rollouts, think ms or 0 for none[, bot[, seed]]): the bot is
+# the search bot unless named
+Work = tuple[Any, ...]
+
+
+def rotate(args: Work) -> tuple[float, float, list[float]]:
+    """One deal, the bot in each seat in turn: (advantage, its net, its decision times)."""
+    name, seats, opponent, deal, rollouts, think_ms, *rest = args
+    bot = rest[0] if rest else "search"
+    seed = rest[1] if len(rest) > 1 else 0
+    options = BotOptions(rollouts, think_ms or None)
     c = compiled(name)
     advantages, nets, times = [], [], []
     for k in range(seats):
-        agents = [make_agent(opponent) for _ in range(seats)]
-        search = TimedSearch("", rollouts, think_ms)  # play_deal seeds every bot per deal
-        agents[k] = search
-        rnd, result, _ = play_deal(c, seats, deal, agents, seed="strength")
+        agents: list[Agent | Timed] = [make_agent(opponent, 0, options) for _ in range(seats)]
+        timed = Timed(make_agent(bot, 0, options))  # play_deal seeds every bot per deal
+        agents[k] = timed
+        rnd, result, _ = play_deal(c, seats, deal, agents, seed=f"strength:{seed}")
         advantages.append(outcome(rnd, k))
         nets.append(float(result.net[k]))
-        times.extend(search.times)
+        times.extend(timed.times)
     return statistics.mean(advantages), statistics.mean(nets), times
 
 
@@ -75,10 +91,14 @@ def _moments(values: list[float]) -> Moments:
 
 
 def measure(
-    name: str, seats: int, opponent: str, rounds: int, rollouts: int, think_ms: float, jobs: int
-) -> dict[str, object]:
+    name: str, seats: int, bot: str, opponent: str, rounds: int, options: BotOptions, seed: int,
+    jobs: int,
+) -> dict[str, object]:  # fmt: skip
     deals = math.ceil(rounds / seats)
-    work = [(name, seats, opponent, d, rollouts, think_ms) for d in range(deals)]
+    work = [
+        (name, seats, opponent, d, options.rollouts, options.think_ms or 0, bot, seed)
+        for d in range(deals)
+    ]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(rotate, work, chunksize=4))
@@ -88,6 +108,7 @@ def measure(
     return {
         "game": name,
         "seats": seats,
+        "bot": bot,
         "opponents": opponent,
         "rounds": deals * seats,
         "advantage": advantage.mean,
@@ -107,25 +128,33 @@ def _plus_minus(mean: object, ci: object) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--rollouts", type=int, default=400)
-    parser.add_argument("--think-ms", type=float, default=190, help="the time cap per decision")
+    parser.add_argument("--rounds", type=int, default=600)
+    parser.add_argument("--rollouts", type=int, default=100, help="per decision, both searches")
+    parser.add_argument("--think-ms", type=float, help="a time cap per decision (not reproducible)")
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", help="comma-separated rule files (default: all three)")
+    parser.add_argument("--pairings", help="comma-separated bot:opponent (default: all four)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
+    options = BotOptions(args.rollouts, args.think_ms)
+    games = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
+    pairings = PAIRINGS
+    if args.pairings:
+        pairings = [(p.split(":")[0], p.split(":")[1]) for p in args.pairings.split(",")]
     rows = []
-    columns = ["game", "seats", "against", "rounds", "search advantage per round"]
-    columns += ["search net per round", "ms per decision"]
+    columns = ["game", "seats", "bot", "against", "rounds", "advantage per round"]
+    columns += ["net per round", "ms per decision"]
     print("| " + " | ".join(columns) + " |")
-    print("|---|---|---|---|---|---|---|")
-    for name, seats in GAMES:
-        for opponent in ("greedy", "random"):
-            r = measure(name, seats, opponent, args.rounds, args.rollouts, args.think_ms, args.jobs)
+    print("|" + "---|" * len(columns))
+    for name, seats in games:
+        for bot, opponent in pairings:
+            r = measure(name, seats, bot, opponent, args.rounds, options, args.seed, args.jobs)
             rows.append(r)
-            cells = [name, str(seats), opponent, str(r["rounds"])]
+            cells = [name, str(seats), bot, opponent, str(r["rounds"])]
             cells.append(_plus_minus(r["advantage"], r["advantage_ci95"]))
             cells.append(_plus_minus(r["net"], r["net_ci95"]))
-            cells.append(f"{r['ms_per_decision']:.0f} (max {r['ms_per_decision_max']:.0f})")
+            cells.append(f"{r['ms_per_decision']:.1f} (max {r['ms_per_decision_max']:.0f})")
             print("| " + " | ".join(cells) + " |", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

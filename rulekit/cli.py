@@ -85,6 +85,26 @@ def _bots_option(default: str, help: str) -> Callable[[F], F]:
     return click.option("--bots", default=default, show_default=True, callback=_bot_list, help=help)
 
 
+def _budget_options(f: F) -> F:
+    """The search bots' budget (`search`, `strong`): rollouts per decision, and a time cap."""
+    f = click.option(
+        "--think-ms",
+        type=click.FloatRange(min=0, min_open=True),
+        help="Search bots: also stop a decision after this many ms (not reproducible).",
+    )(f)
+    return click.option(
+        "--rollouts",
+        type=click.IntRange(min=1),
+        help="Search bots: rollouts per decision (default 240; the same seed replays exactly).",
+    )(f)
+
+
+def _bot_options(rollouts: int | None, think_ms: float | None) -> Any:
+    from rulekit.agents import BotOptions
+
+    return BotOptions(rollouts, think_ms)
+
+
 def _seed_option(help: str) -> Callable[[F], F]:
     return click.option("--seed", type=int, default=0, show_default=True, help=help)
 
@@ -444,7 +464,10 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
 )
 @click.option("--games", type=int, help="Play N whole games (the file's number of rounds each).")
 @_seats_option("the fewest the file allows")
-@_bots_option("greedy", "Comma-separated bots, one per seat, cycled: greedy,random")
+@_bots_option(
+    "rulewise", "Comma-separated bots, one per seat, cycled: rulewise,greedy,random,search,strong"
+)
+@_budget_options
 @_seed_option("A seed replays the simulation exactly.")
 @_jobs_option()
 @_backend_options
@@ -462,6 +485,8 @@ def simulate(
     games: int | None,
     seats: int | None,
     bots: list[str],
+    rollouts: int | None,
+    think_ms: float | None,
     seed: int,
     jobs: int,
     backend: str,
@@ -501,6 +526,7 @@ def simulate(
             progress=update,
             record=record,
             rules_ref=rules if record is None else rules_ref(rules, record),
+            bot_options=_bot_options(rollouts, think_ms),
         )
     if as_json:
         click.echo(json.dumps(result))
@@ -549,7 +575,8 @@ def _render_simulation(result: dict[str, Any]) -> None:
     help="Rounds of each variant (same deals).",
 )
 @_seats_option("the most of the variants' minimums")
-@_bots_option("greedy", "Bots, one per seat, cycled: greedy,random,search")
+@_bots_option("rulewise", "Bots, one per seat, cycled: rulewise,greedy,random,search,strong")
+@_budget_options
 @_seed_option("The same seed gives the same deals.")
 @_jobs_option()
 @_backend_options
@@ -569,6 +596,8 @@ def compare(
     rounds: int,
     seats: int | None,
     bots: list[str],
+    rollouts: int | None,
+    think_ms: float | None,
     seed: int,
     jobs: int,
     backend: str,
@@ -583,7 +612,8 @@ def compare(
     intervals and a significant / not significant flag: mean net per seat position (dealer
     advantage) and spread; how rounds end; rounds with a teyaku; turns; frequency and average
     payment of each teyaku and yaku; continuing and how often it paid off; fairness and
-    decisiveness.
+    decisiveness. For every rule choice whose terms differ (continue, fold, swap, hiki, wild
+    card), how often the bots exercised it, with a warning when they never did.
 
     \b
     Examples:
@@ -592,7 +622,7 @@ def compare(
       rulekit compare hachihachi my-table.rk --json > compare.json
     """
     from rulekit.sim.compare import compare as run
-    from rulekit.sim.report import check_outputs, tables, write_plot, write_report
+    from rulekit.sim.report import check_outputs, tables, warnings, write_plot, write_report
 
     if len(rules) < 2:
         raise click.UsageError("name two variants or more to compare")
@@ -611,6 +641,7 @@ def compare(
             backend=backend,
             scheduler=scheduler,
             progress=update,
+            bot_options=_bot_options(rollouts, think_ms),
         )
     if report is not None:
         write_report(result, report)
@@ -621,6 +652,8 @@ def compare(
         return
 
     console = _stdout()
+    for said in warnings(result):
+        console.print(f"[bold red]{said}[/]")
     console.print(
         f"[bold]{result['rounds']} rounds[/] of each variant on the same deals,"
         f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit import ir
-from rulekit.agents import make_agent
+from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import RoundResult
 from rulekit.errors import UsageError
 from rulekit.sim.backends import chunks, run_chunks
+from rulekit.sim.exercise import Counting, exercised, per_round_choices
 from rulekit.sim.simulate import MAX_COUNT, compiled_rules
 from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
 from rulekit.sim.tally import Moments, t95
@@ -42,6 +43,9 @@ PER_ROUND = (
     "swing",
     "continued",
     "paid_off",
+    "folds",
+    "swaps",
+    "hikis",
 )
 
 
@@ -59,6 +63,7 @@ class VariantTally:
     yaku: Counter[str] = field(default_factory=Counter)
     yaku_paid: dict[str, float] = field(default_factory=dict)
     histogram: Counter[int] = field(default_factory=Counter)  # net per seat and round
+    choices: Counter[str] = field(default_factory=Counter)  # rule choices offered and taken
 
     def __post_init__(self) -> None:
         self.position = self.position or [Moments() for _ in range(self.seats)]
@@ -77,7 +82,7 @@ class VariantTally:
         for batch, other in zip(self.batch_position, o.batch_position, strict=True):
             for a, b in zip(batch, other, strict=True):
                 a.merge(b)
-        for c in ("ended", "teyaku", "yaku", "histogram"):
+        for c in ("ended", "teyaku", "yaku", "histogram", "choices"):
             getattr(self, c).update(getattr(o, c))
         for d in ("teyaku_paid", "yaku_paid"):
             mine = getattr(self, d)
@@ -85,8 +90,9 @@ class VariantTally:
                 mine[k] = mine.get(k, 0.0) + v
 
 
-def round_figures(result: RoundResult) -> dict[str, float]:
-    """The per-round figures that are paired across variants."""
+def round_figures(result: RoundResult, choices: Counter[str] | None = None) -> dict[str, float]:
+    """The per-round figures that are paired across variants (`choices`: the rule choices
+    the bots took in the round)."""
     payments = [float(p.amount) for p in result.ledger]
     total = sum(payments)
     return {
@@ -98,6 +104,7 @@ def round_figures(result: RoundResult) -> dict[str, float]:
         "swing": sum(abs(float(v)) for v in result.net) / max(1, len(result.net)),
         "continued": float(result.continued),
         "paid_off": float(result.continued_paid_off),
+        **per_round_choices(choices or Counter()),
     }
 
 
@@ -119,6 +126,7 @@ class ComparePlan:
     bots: tuple[str, ...]
     seed: int
     rounds: int
+    options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
 
 
 @dataclass
@@ -139,15 +147,19 @@ class ComparePart:
 def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     """Rounds start..stop-1 of every variant, and their paired differences."""
     compiled = [compiled_rules(r) for r in plan.variants]
-    agents = [make_agent(plan.bots[s]) for s in range(plan.seats)]
+    agents = [Counting(make_agent(plan.bots[s], 0, plan.options)) for s in range(plan.seats)]
     part = ComparePart([VariantTally(plan.seats) for _ in compiled], [{} for _ in compiled[1:]])
     n = plan.seats
     for i in range(start, stop):
         figures = []
         named: list[dict[str, float]] = []
         for v, c in enumerate(compiled):
+            choices: Counter[str] = Counter()
+            for agent in agents:
+                agent.counts = choices
             _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
             t = part.tallies[v]
+            t.choices.update(choices)
             t.rounds += 1
             t.voids += voids
             dealer = result.dealer
@@ -157,7 +169,7 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
                 t.batch_position[i % BATCHES][pos].add(x)
             for amount in result.net:
                 t.histogram[round(float(amount))] += 1
-            f = round_figures(result)
+            f = round_figures(result, choices)
             for key, value in f.items():
                 t.figures[key].add(value)
             t.ended[result.ended_by] += 1
@@ -286,6 +298,7 @@ def compare(
     backend: str = "local",
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    bot_options: BotOptions | None = None,
 ) -> dict[str, Any]:
     """Play `rounds` rounds of every variant on the same deals; the report as one dict."""
     if len(variants) < 2:
@@ -312,11 +325,18 @@ def compare(
         raise UsageError("compare needs at least 2 rounds")
     if rounds > MAX_COUNT:
         raise UsageError(f"at most {MAX_COUNT:,} rounds: more would not end")
-    chosen = bots or ["greedy"]
+    chosen = bots or [DEFAULT_BOT]
     for b in chosen:
         make_agent(b)
+    options = bot_options or BotOptions()
+    options.check()
     plan = ComparePlan(
-        tuple(variants), seats, tuple(chosen[s % len(chosen)] for s in range(seats)), seed, rounds
+        tuple(variants),
+        seats,
+        tuple(chosen[s % len(chosen)] for s in range(seats)),
+        seed,
+        rounds,
+        options,
     )
     work = ((plan, a, b) for a, b in chunks(rounds, CHUNK))  # made as handed out, never listed
     started = time.perf_counter()
@@ -456,6 +476,7 @@ def _report(
                 "teyaku": _named(t.teyaku, t.teyaku_paid, t.rounds, rules.teyaku),
                 "yaku": _named(t.yaku, t.yaku_paid, t.rounds, rules.yaku),
                 "histogram": {str(k): n for k, n in sorted(t.histogram.items())},
+                "choices": dict(sorted(t.choices.items())),
             }
         )
     differences = []
@@ -478,6 +499,9 @@ def _report(
             "teyaku": _named_differences(d, "teyaku", labels["teyaku"], paired),
             "yaku": _named_differences(d, "yaku", labels["yaku"], paired),
             "changes": _changes(plan.variants[0], plan.variants[v]),
+            "mechanics": exercised(
+                plan.variants[0], plan.variants[v], total.tallies[0].choices, a.choices
+            ),
         }
         _correct(difference)
         differences.append(difference)

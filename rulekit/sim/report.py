@@ -14,6 +14,7 @@ from typing import Any
 
 from rulekit.errors import UsageError
 from rulekit.output import check_writable, write_atomic
+from rulekit.sim.exercise import warning
 
 # A report's suffix and its format.
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
@@ -28,6 +29,9 @@ LABELS = {
     "swing": "swing (mean absolute net of a seat)",
     "continued": "continues per round",
     "paid_off": "continues that paid off, per round",
+    "folds": "voluntary folds per round",
+    "swaps": "hand swaps per round",
+    "hikis": "hiki declared per round",
     "fairness": "fairness (best - worst seat)",
     "spread": "spread (sd of a seat's net)",
 }
@@ -113,6 +117,9 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         order = sorted(paired, key=lambda k: not _corrected(paired[k]))
         rows = [[_label(k), *_sig(paired[k])] for k in order]
         against = f"{names[i]} against {names[0]}"
+        mechanics = d.get("mechanics")
+        if mechanics and mechanics["differing"]:
+            out.append(_mechanics_table(mechanics, against, names[0], names[i]))
         out.append(
             (
                 f"{against}: paired differences",
@@ -147,6 +154,30 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         out.append(
             (f"{key.capitalize()}: frequency per round / average payment", [key, *names], rows)
         )
+    return out
+
+
+def _mechanics_table(
+    mechanics: dict[str, Any], against: str, base: str, other: str
+) -> tuple[str, list[str], list[list[str]]]:
+    """How often the bots exercised each rule that differs (taken / offered, per variant)."""
+    rows = []
+    for key, r in mechanics["differing"].items():
+        pairs = zip(r["taken"], r["offered"], strict=True)
+        cells = [f"{t} {r['taken_as']} / {o} offered" for t, o in pairs]
+        seen = "NEVER EXERCISED" if key in mechanics["unseen"] else "exercised"
+        rows.append([r["label"], *cells, seen])
+    header = ["rule that differs", base, other, "seen by the bots"]
+    return (f"{against}: the differing rules, as the bots exercised them", header, rows)
+
+
+def warnings(result: dict[str, Any]) -> list[str]:
+    """One warning per comparison whose differing rules the bots never exercised."""
+    out = []
+    for d in result["differences"]:
+        said = warning(d.get("mechanics") or {}, result["rounds"])
+        if said:
+            out.append(f"{d['rules']} against {d['against']}: {said}")
     return out
 
 
@@ -237,7 +268,7 @@ def changes(result: dict[str, Any]) -> list[tuple[str, list[str]]]:
 def verdict(result: dict[str, Any]) -> str:
     """The finding in one paragraph: which figures differ beyond chance, after correction."""
     names = variant_names(result)
-    parts = []
+    parts = warnings(result)
     for i, d in enumerate(result["differences"], start=1):
         found = _findings(d)
         rules = len(d.get("changes", []))

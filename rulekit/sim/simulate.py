@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulekit import ir
-from rulekit.agents import make_agent
+from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
 from rulekit.engine.playout import play_deal, play_round
@@ -43,6 +43,7 @@ class Plan:
     games: bool  # count games of the file's length, rather than single rounds
     record: str | None = None  # a folder to write every round (or game) to, as a scenario
     rules_ref: str = ""  # how the scenarios name the rule file
+    options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
 
 
 _COMPILED: dict[int, tuple[ir.Ruleset, CompiledRules]] = {}
@@ -65,7 +66,7 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
     """The tally of rounds (or games) start..stop-1 of the plan."""
     c = compiled_rules(plan.rules)
     tally = Tally(plan.seats)
-    agents = [make_agent(plan.bots[s], 0) for s in range(plan.seats)]
+    agents = [make_agent(plan.bots[s], 0, plan.options) for s in range(plan.seats)]
     recorder = _Recorder(plan) if plan.record else None
     for i in range(start, stop):
         if plan.games:
@@ -150,6 +151,7 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     record: Path | None = None,
     rules_ref: str = "",
+    bot_options: BotOptions | None = None,
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
     runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
@@ -158,7 +160,9 @@ def simulate(
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
         raise UsageError(refusal)
-    names = bots or ["greedy"]
+    names = bots or [DEFAULT_BOT]
+    options = bot_options or BotOptions()
+    options.check()
     for name in names:
         make_agent(name)  # an unknown bot is a usage error before anything runs
     chosen = tuple(names[s % len(names)] for s in range(seats))
@@ -186,6 +190,7 @@ def simulate(
         games is not None,
         str(record) if record else None,
         rules_ref,
+        options,
     )
     size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
     work = ((plan, a, b) for a, b in chunks(count, size))  # made as handed out, never listed

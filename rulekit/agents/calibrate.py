@@ -1,0 +1,149 @@
+"""Decisions taken once per deal, estimated once per variant: join or fold, swap or keep.
+
+These choices come before any card is played, so their value depends on the rules far more
+than on the moment: a fold fee, what a swap gives. Weighing them by rollouts at every deal
+would cost a whole round's play-outs per decision; instead a few hundred deals of the variant
+are played once, each such decision in them weighed by paired play-outs (join and fold, swap
+and keep, in the same sampled worlds), and the rule kept:
+
+- fold: join when the hand's strength (its cards' worth plus its teyaku) reaches the threshold
+  that would have earned most over those decisions (always join, never join, or in between);
+- swap: swap only when swapping earned significantly more than keeping (95% interval).
+
+The estimates are cached by the rule set's content and the number of seats, and come from a
+fixed seed: every process computes the same policy, so a run split over processes is
+unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rulekit.agents.greedy import GreedyAgent, card_worth
+from rulekit.agents.rollouts import Tally, play_world
+from rulekit.engine import actions as A
+from rulekit.engine.playout import play_out
+from rulekit.engine.round import Phase, Round
+from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
+from rulekit.sim.tally import Moments
+
+CALIBRATION_DEALS = 600
+CALIBRATION_SEED = "calibrate"
+
+
+@dataclass(frozen=True)
+class DealPolicy:
+    """The variant's pre-play decisions: a join threshold on hand strength (None: never
+    join by choice) and whether to swap; with the figures they rest on."""
+
+    join_at: float | None
+    swap: bool
+    fold_samples: int = 0
+    swap_gain: float = 0.0
+    swap_samples: int = 0
+
+
+def strength(view: PlayerView) -> float:
+    """A hand's promise: its cards' worth (points and yaku shares, from the rule file) plus the
+    value of the teyaku it holds."""
+    c = view.compiled
+    worth = card_worth(c)
+    hand = view.hand
+    total = 0.0
+    h = hand
+    while h:
+        low = h & -h
+        total += worth[low.bit_length() - 1]
+        h ^= low
+    table = c.teyaku
+    if table is not None:
+        counted = table.counted(table.match_play(hand), hand)
+        total += sum(table.value(i, hand) for i in counted)
+    return total
+
+
+def best_threshold(samples: list[tuple[float, float]]) -> float | None:
+    """The strength from which joining earns most, from (strength, join minus fold) samples:
+    None when folding always earned more than any joining."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples, reverse=True)
+    best, best_at = 0.0, None  # joining with no hand at all: nothing gained
+    running = 0.0
+    for s, gain in ordered:
+        running += gain
+        if running > best:
+            best, best_at = running, s
+    return best_at
+
+
+class _Recorder(GreedyAgent):
+    """Plays the calibration deals greedily, weighing each pre-play decision on the way."""
+
+    def __init__(self, rng: random.Random, policy: GreedyAgent, worlds: int) -> None:
+        super().__init__(CALIBRATION_SEED)
+        self.sample_rng = rng
+        self.policy = policy
+        self.worlds = worlds
+        self.folds: list[tuple[float, float]] = []
+        self.swaps = Moments()
+
+    def act(self, view: PlayerView) -> int:
+        phase = view.phase
+        if phase in (Phase.FOLD, Phase.SWAP):
+            first, second = (A.JOIN, A.FOLD) if phase == Phase.FOLD else (A.SWAP, A.KEEP)
+            tally = Tally.of([first, second])
+            observation = view.observe()
+            for _ in range(self.worlds):
+                play_world(observation.sample(self.sample_rng), [first, second], view.seat,
+                           self.policy, tally)  # fmt: skip
+            if tally.counts[first] and tally.counts[second]:
+                gain = tally.mean(first) - tally.mean(second)
+                if phase == Phase.FOLD:
+                    self.folds.append((strength(view), gain))
+                else:
+                    self.swaps.add(gain)
+        return super().act(view)
+
+
+def calibrate(compiled: CompiledRules, seats: int, deals: int = CALIBRATION_DEALS) -> DealPolicy:
+    """Play `deals` deals and weigh every fold and swap decision in them (see the module)."""
+    rng = random.Random(CALIBRATION_SEED)
+    policy = GreedyAgent(f"{CALIBRATION_SEED}:rollouts")
+    recorder = _Recorder(rng, policy, worlds=1)
+    players = [recorder] * seats
+    for i in range(deals):
+        rnd = Round(compiled, seats, i % seats, seed=CALIBRATION_SEED, deal_no=i, round_no=i)
+        play_out(rnd, players)
+    swaps = recorder.swaps
+    ci = swaps.ci95
+    return DealPolicy(
+        join_at=best_threshold(recorder.folds),
+        swap=ci is not None and swaps.mean > ci,
+        fold_samples=len(recorder.folds),
+        swap_gain=swaps.mean,
+        swap_samples=swaps.n,
+    )
+
+
+@lru_cache(maxsize=64)
+def _content_key(compiled: CompiledRules) -> str:
+    """The rule set's content, hashed: two files with the same meaning share a policy."""
+    text = compiled.rules.model_dump_json()
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_POLICIES: dict[tuple[str, int], DealPolicy] = {}
+
+
+def deal_policy(compiled: CompiledRules, seats: int) -> DealPolicy:
+    """The variant's pre-play policy at this table size, computed once per process."""
+    key = (_content_key(compiled), seats)
+    hit = _POLICIES.get(key)
+    if hit is None:
+        hit = _POLICIES[key] = calibrate(compiled, seats)
+    return hit

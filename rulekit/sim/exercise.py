@@ -1,0 +1,147 @@
+"""Which rule choices the bots met and took, so that a comparison can say what it cannot see.
+
+A comparison measures the rules through the bots' play: a rule about continuing shows no
+effect if the bots never continue, nor a fold fee if nobody folds. Each bot is wrapped to count
+the choices the rules offered it in the real rounds (not in a search's rollouts) and what it
+chose; for every mechanic whose terms differ between two variants, the report says how often
+it was exercised, and warns when it never was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit import ir
+from rulekit.agents.base import Agent
+from rulekit.engine import actions as A
+from rulekit.engine.round import Phase
+from rulekit.engine.view import PlayerView
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """A rule choice: its key, its name for a person, and the choice that exercises it."""
+
+    key: str
+    label: str
+    taken: str  # what the count of exercises is called ("continues", "folds")
+
+
+MECHANICS = (
+    Mechanic("continue", "stop or continue", "continues"),
+    Mechanic("fold", "join or fold", "folds"),
+    Mechanic("swap", "swap hands or keep", "swaps"),
+    Mechanic("hiki", "hiki (a month seen whole)", "hikis"),
+    Mechanic("wild", "the wild card's target", "wild card plays"),
+)
+_PHASE_CHOICE = {
+    Phase.DECIDE: ("continue", A.CONTINUE),
+    Phase.FOLD: ("fold", A.FOLD),
+    Phase.SWAP: ("swap", A.SWAP),
+}
+
+
+class Counting:
+    """A bot that counts, into `counts`, the rule choices it is offered ("fold offered") and
+    those it takes ("fold"). `counts` may be swapped between rounds."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.counts: Counter[str] = Counter()
+
+    def start(self, seed: int | str) -> None:
+        self.inner.start(seed)
+
+    def act(self, view: PlayerView) -> int:
+        action = self.inner.act(view)
+        phase = view.phase
+        choice = _PHASE_CHOICE.get(phase)
+        if choice is not None:
+            key, taken = choice
+            self.counts[f"{key} offered"] += 1
+            if action == taken:
+                self.counts[key] += 1
+        elif phase == Phase.PLAY:
+            self._count_play(view, action)
+        return action
+
+    def _count_play(self, view: PlayerView, action: int) -> None:
+        rules = view.compiled.rules
+        if rules.hiki:
+            if any(a >= A.HIKI for a in view.legal_actions()):
+                self.counts["hiki offered"] += 1
+            if action >= A.HIKI:
+                self.counts["hiki"] += 1
+        wild = rules.wild
+        if wild is not None and A.is_play(action):
+            bit = view.compiled.index.bit.get(wild.card, -1)
+            if view.hand >> bit & 1 if bit >= 0 else False:
+                self.counts["wild offered"] += 1
+                if A.played_card(action) == bit:
+                    self.counts["wild"] += 1
+
+
+def per_round_choices(choices: Counter[str]) -> dict[str, float]:
+    """A round's rule choices as paired figures (continues are counted by the engine)."""
+    return {
+        "folds": float(choices["fold"]),
+        "swaps": float(choices["swap"]),
+        "hikis": float(choices["hiki"]),
+    }
+
+
+def _scoring_mentions_continuing(rules: ir.Ruleset) -> str:
+    return "".join(s.model_dump_json() for s in rules.scoring if "continu" in s.model_dump_json())
+
+
+def _terms(rules: ir.Ruleset, key: str) -> object:
+    """What the rules say of a mechanic, to tell whether two variants differ in it."""
+    if key == "continue":
+        return (rules.continuation, rules.liability, _scoring_mentions_continuing(rules))
+    if key == "fold":
+        return (rules.fold, "fold" in rules.setup)
+    if key == "swap":
+        return "swap" in rules.setup
+    if key == "hiki":
+        return rules.hiki
+    return rules.wild
+
+
+def exercised(
+    base: ir.Ruleset, other: ir.Ruleset, base_counts: Counter[str], counts: Counter[str]
+) -> dict[str, Any]:
+    """For every mechanic whose terms differ between the two variants: how often it was
+    offered and taken in each; and the list of those never exercised in either (`unseen`)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for m in MECHANICS:
+        if _terms(base, m.key) == _terms(other, m.key):
+            continue
+        rows[m.key] = {
+            "label": m.label,
+            "taken_as": m.taken,
+            "offered": [base_counts[f"{m.key} offered"], counts[f"{m.key} offered"]],
+            "taken": [base_counts[m.key], counts[m.key]],
+        }
+    unseen = [k for k, r in rows.items() if not any(r["taken"])]
+    return {"differing": rows, "unseen": unseen}
+
+
+def warning(mechanics: dict[str, Any], rounds: int) -> str | None:
+    """The warning a report shows first when a differing rule was never exercised."""
+    unseen = mechanics.get("unseen") or []
+    if not unseen:
+        return None
+    rows = mechanics["differing"]
+    said = "; ".join(
+        f"{rows[k]['label']}: 0 {rows[k]['taken_as']} in {rounds} rounds of each variant"
+        f" (offered {sum(rows[k]['offered'])} times)"
+        for k in unseen
+    )
+    return (
+        f"CANNOT SEE: the variants differ in rules the bots never exercised ({said}); the"
+        " figures cannot show what these rules do. Try other bots (--bots), more rounds, or"
+        " another table size."
+    )
