@@ -131,6 +131,13 @@ class UsageError(RulekitError):
     """A command-line argument is wrong (an unknown card, a bad count, ...)."""
 
 
+class InternalError(RulekitError):
+    """rulekit itself failed on an input (a bug), reported for that input so that a run of many
+    goes on; the fuzzer counts it as a crash."""
+
+    kind = "internal error"
+
+
 class RuleErrors(RuleError):
     """Several rule errors found in one pass; `check` reports them all."""
 

@@ -152,6 +152,8 @@ def parse_scenario(text: str, name: str) -> Scenario:
         line, col = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
         reason = re.sub(r" \(at .*\)$", "", msg)
         raise ScenarioError(f"not valid TOML: {reason}", Loc(name, line, col)) from None
+    except (ValueError, RecursionError) as exc:  # a number too long for int(), nesting too deep
+        raise ScenarioError(f"not valid TOML: {str(exc)[:80]}", Loc(name, 1, 1)) from None
     e = _first_error(data)
     if e is not None:
         path: KeyPath = tuple(e.absolute_path)
@@ -185,7 +187,7 @@ def load_scenario(path: Path) -> tuple[Scenario, str, str]:
     """The scenario of a file, its display name, and its text."""
     name = display_name(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is not text
     except UnicodeDecodeError:
         raise ScenarioError(f"{name} is not UTF-8 text", Loc(name, 1, 1)) from None
     except OSError as exc:

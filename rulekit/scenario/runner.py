@@ -20,8 +20,18 @@ from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
-from rulekit.errors import Loc, MoveError, ScenarioError, UsageError, did_you_mean
+from rulekit.errors import (
+    InternalError,
+    Loc,
+    MoveError,
+    RulekitError,
+    ScenarioError,
+    UsageError,
+    did_you_mean,
+    register_source,
+)
 from rulekit.lang import find_rules, load_rules
+from rulekit.lang.files import display_name
 from rulekit.lang.loader import load_rules_text
 from rulekit.output import amount_text, ledger_lines
 from rulekit.scenario import model as m
@@ -79,9 +89,18 @@ class _RulesCache:
         key = (str(base.resolve()), sc.house_rules or "")
         if key not in self.compiled:
             if sc.house_rules:
-                first = (line_of(text, ("house_rules",)) or 0) + 1
+                key_line = line_of(text, ("house_rules",)) or 1
+                lines = text.split("\n")
+                written = lines[key_line - 1] if key_line <= len(lines) else ""
+                # `house_rules = """` then a newline: the rules start on the next line;
+                # `house_rules = "seats 2"`: on the key's own line
+                after = written.split("=", 1)[-1].strip()
+                first = key_line + 1 if after in ('"""', "'''") else key_line
                 source = f'extends "{base.as_posix()}"\n' + sc.house_rules
-                rules = load_rules_text(source, name, path, first_line=first - 1)
+                try:
+                    rules = load_rules_text(source, name, path, first_line=first - 1)
+                finally:  # errors quote the scenario's own lines, not the padded rules
+                    register_source(name, text)
             else:
                 rules = load_rules(base)
             self.compiled[key] = CompiledRules(rules)
@@ -196,14 +215,45 @@ class ScenarioRun:
         dealt = [c for h in hands for c in h if c]
         laid = list(field_) + list(stock)
         for group in (dealt, laid):  # the field may come from folded hands (field after the fold)
-            dupes = sorted({c for c in group if group.count(c) > 1})
-            if dupes:
-                raise self.error(
-                    path, f"dealt twice: {', '.join(self.c.index.short(c) for c in dupes)}"
-                )
+            self.no_dupes(group, path, "dealt twice")
+        in_stock = sorted(set(dealt) & set(stock))
+        if in_stock:
+            raise self.error(
+                (*path, "stock"), f"in a hand and in the stock: {self.shown(in_stock)}"
+            )
+        steps = self.c.rules.setup
+        folds_first = "fold" in steps[
+            : steps.index("field")
+        ] and self.n > self.c.rules.seats.playing(self.n)
+        on_field = sorted(set(dealt) & set(field_))
+        if on_field and not folds_first:
+            raise self.error(
+                (*path, "field"), f"in a hand and on the field: {self.shown(on_field)}"
+            )
         rest = tuple(c for c in self.c.index.ids if c not in dealt and c not in laid)
         restock = self.cards(d.restock, (*path, "restock")) if d.restock is not None else None
+        if restock is not None:
+            self.check_restock(restock, field_, (*path, "restock"))
         return StackedDeal(tuple(hands), field_, stock + rest, restock)
+
+    def shown(self, cards: list[int]) -> str:
+        return ", ".join(self.c.index.short(c) if c else "joker" for c in cards)
+
+    def no_dupes(self, cards: list[int], path: KeyPath, what: str) -> None:
+        dupes = sorted({c for c in cards if cards.count(c) > 1})
+        if dupes:
+            raise self.error(path, f"{what}: {self.shown(dupes)}")
+
+    def check_restock(
+        self, restock: tuple[int, ...], field_: tuple[int, ...], path: KeyPath
+    ) -> None:
+        """The stock after the fold: real cards, each once, none of them on the field."""
+        if 0 in restock:
+            raise self.error(path, "the joker is dealt only in a hand, not in the restock")
+        self.no_dupes(list(restock), path, "in the restock twice")
+        both = sorted(set(restock) & set(field_))
+        if both:
+            raise self.error(path, f"on the field and in the restock: {self.shown(both)}")
 
     def play(self, rnd: Round, spec: m.RoundSpec, prefix: KeyPath, number: int) -> bool:
         """Apply the moves, then let the bot play the rest; False if the round went astray."""
@@ -465,5 +515,15 @@ def _show(v: object) -> str:
 
 
 def run_scenario(path: Path) -> Outcome:
-    """Play a scenario file and check it; a located RulekitError if it is malformed."""
-    return ScenarioRun(path).run()
+    """Play a scenario file and check it; a located RulekitError if it is malformed. Whatever
+    goes wrong stays with this file: a run of many files reports it and goes on."""
+    try:
+        return ScenarioRun(path).run()
+    except RulekitError:
+        raise
+    except Exception as exc:  # one file's failure must not end the run
+        raise InternalError(
+            f"rulekit failed on this scenario ({type(exc).__name__}: {str(exc)[:120]})",
+            Loc(display_name(path), 1, 1),
+            "this is a bug in rulekit: please report it with the file",
+        ) from exc
