@@ -76,6 +76,9 @@ class Expect(_Strict):
     net: dict[str, int | float] | None = None
     points: dict[str, int] | None = Field(None, description="captured card points")
     captured: dict[str, list[CardRef]] | None = Field(None, description="cards in each seat's pile")
+    shown: dict[str, list[CardRef]] | None = Field(
+        None, description="exactly the cards each seat showed for its teyaku"
+    )
     winner: SeatRef | None = Field(None, description="a seat, or 'none' for a drawn round")
     next_dealer: SeatRef | None = None
     ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None

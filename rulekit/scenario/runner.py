@@ -384,6 +384,8 @@ class ScenarioRun:
             self.check_payments(n, rnd.ledger, e.ledger, (*path, "ledger"), exact=True)
         if e.captured is not None:
             self.check_piles(rnd, e.captured, n, (*path, "captured"))
+        if e.shown is not None:
+            self.check_shown(rnd, e.shown, n, (*path, "shown"))
         needs_end = [
             k
             for k in ("net", "points", "winner", "next_dealer", "ended_by")
@@ -432,6 +434,23 @@ class ScenarioRun:
                     f"the pile of {name}",
                     "holding " + ", ".join(ix.short(c) for c in missing),
                     held,
+                )
+
+    def check_shown(
+        self, rnd: Round, shown: dict[str, list[m.CardRef]], n: int, path: KeyPath
+    ) -> None:
+        """Exactly the cards each named seat showed for its teyaku."""
+        ix = self.c.index
+        for name, cards in shown.items():
+            s = self.seat(name, (*path, name))
+            want = sorted(self.cards(cards, (*path, name)))
+            got = ix.ids_of(rnd.teyaku_revealed.get(s, 0) & ix.full)
+            if want != got:
+                self.fail(
+                    n,
+                    f"the cards {name} showed",
+                    ", ".join(ix.short(c) for c in want) or "none",
+                    ", ".join(ix.short(c) for c in got) or "none",
                 )
 
     def seat_name(self, seat: int | None) -> str:
