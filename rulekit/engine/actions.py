@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from rulekit.cards import CardIndex
 
+# The one action codec: the engine, bots and recordings encode and decode moves with these.
+CARD_MASK = 63  # a play's card bit
+TARGET_SHIFT = 6  # a play's target bit + 1 sits above it (0: no target chosen)
 TAKE = 4096
 JOIN = 8192
 FOLD = 8193
@@ -35,11 +38,15 @@ KEYWORDS = {
 
 
 def play(card_bit: int, target_bit: int | None = None) -> int:
-    return card_bit | ((target_bit + 1) << 6 if target_bit is not None else 0)
+    return card_bit | ((target_bit + 1) << TARGET_SHIFT if target_bit is not None else 0)
 
 
 def take(target_bit: int) -> int:
     return TAKE + target_bit
+
+
+def hiki(month_index: int) -> int:
+    return HIKI + month_index
 
 
 def is_play(action: int) -> bool:
@@ -47,12 +54,26 @@ def is_play(action: int) -> bool:
 
 
 def played_card(action: int) -> int:
-    return action & 63
+    return action & CARD_MASK
 
 
 def play_target(action: int) -> int | None:
-    t = (action >> 6) - 1
+    t = (action >> TARGET_SHIFT) - 1
     return t if t >= 0 else None
+
+
+def is_take(action: int) -> bool:
+    return TAKE <= action < JOIN
+
+
+def taken_card(action: int) -> int | None:
+    """The field card (bit) a `take` takes; None for any other move."""
+    return action - TAKE if is_take(action) else None
+
+
+def hiki_month(action: int, months: int) -> int | None:
+    """The month index a hiki names (of a deck of `months` months); None for any other move."""
+    return action - HIKI if HIKI <= action < HIKI + months else None
 
 
 def describe(action: int, index: CardIndex) -> str:
@@ -67,10 +88,12 @@ def describe(action: int, index: CardIndex) -> str:
         return f"play {card(played_card(action))}" + (
             f" onto {card(target)}" if target is not None else ""
         )
-    if TAKE <= action < JOIN:
-        return f"take {card(action - TAKE)}"
-    if HIKI <= action < HIKI + len(index.months):
-        return f"hiki {index.deck.months[action - HIKI].name}"
+    taken = taken_card(action)
+    if taken is not None:
+        return f"take {card(taken)}"
+    month = hiki_month(action, len(index.months))
+    if month is not None:
+        return f"hiki {index.deck.months[month].name}"
     for word, value in KEYWORDS.items():
         if value == action:
             return word
@@ -97,7 +120,7 @@ def parse(text: str, index: CardIndex) -> int:
         if verb == "take" and len(words) == 2:
             return take(index.bit[index.parse(words[1])])
         if verb == "hiki" and len(words) == 2:
-            return HIKI + month_index(words[1], index)
+            return hiki(month_index(words[1], index))
     except UsageError as err:
         raise MoveError(err.message, hint=err.hint) from None
     raise MoveError(f"not a move: '{text}'", hint=MOVES_HINT)

@@ -8,6 +8,7 @@ shuffles.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulekit.engine.ledger import Amount
@@ -22,23 +23,38 @@ def first_dealer(compiled: CompiledRules, seated: int, seed: int | str) -> int:
     """Dice (highest, ties re-roll) or a card draw (lowest month; ties by the better card, or a
     re-draw), as the rule file says."""
     rng = random.Random(f"{seed}:first-dealer")
-    method = compiled.rules.first_dealer
+    draw_round = FIRST_DEALER[compiled.rules.first_dealer.method]
     candidates = list(range(seated))
     while len(candidates) > 1:
-        if method.method == "dice":
-            rolls = {s: rng.randint(1, 6) for s in candidates}
-            top = max(rolls.values())
-            candidates = [s for s in candidates if rolls[s] == top]
-        else:
-            ix = compiled.index
-            cards = rng.sample(ix.ids, len(candidates))
-            drawn = {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)}
-            low = min(c.month for c in drawn.values())
-            candidates = [s for s in candidates if drawn[s].month == low]
-            if method.best_card_breaks_ties and len(candidates) > 1:
-                best = min(drawn[s].rank for s in candidates)
-                candidates = [s for s in candidates if drawn[s].rank == best]
+        candidates = draw_round(compiled, rng, candidates)
     return candidates[0]
+
+
+def _by_dice(compiled: CompiledRules, rng: random.Random, candidates: list[int]) -> list[int]:
+    """Each rolls a die: the highest stay in."""
+    rolls = {s: rng.randint(1, 6) for s in candidates}
+    top = max(rolls.values())
+    return [s for s in candidates if rolls[s] == top]
+
+
+def _by_draw(compiled: CompiledRules, rng: random.Random, candidates: list[int]) -> list[int]:
+    """Each draws a card: the lowest month stays in (the better card breaks ties if said)."""
+    ix = compiled.index
+    cards = rng.sample(ix.ids, len(candidates))
+    drawn = {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)}
+    low = min(c.month for c in drawn.values())
+    candidates = [s for s in candidates if drawn[s].month == low]
+    if compiled.rules.first_dealer.best_card_breaks_ties and len(candidates) > 1:
+        best = min(drawn[s].rank for s in candidates)
+        candidates = [s for s in candidates if drawn[s].rank == best]
+    return candidates
+
+
+# ir.FirstDealer.method -> one round of choosing the first dealer (who stays in)
+FIRST_DEALER: dict[str, Callable[[CompiledRules, random.Random, list[int]], list[int]]] = {
+    "dice": _by_dice,
+    "draw": _by_draw,
+}
 
 
 @dataclass

@@ -3,13 +3,19 @@
 An entry moves `amount` from `payer` to `payee`, so transfers are zero-sum by construction; a
 score-style settlement (points counted, not paid) credits or charges a seat against the BANK.
 Amounts are ints, or exact fractions where a rule pays half of an odd value.
+
+This module is the only writer of a round's ledger: `pay` (a base times the field's
+multiplier), `record` (an entry as given: instant wins, fold fees, scores), `void`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulekit.engine.state import RoundState
 
 Amount = int | Fraction
 
@@ -67,3 +73,41 @@ def net(ledger: list[Payment], seats: int) -> list[Amount]:
         if p.payee != BANK:
             totals[p.payee] += p.amount
     return totals
+
+
+def pay(r: RoundState, payer: int, payee: int, base: Amount, reason: str, detail: str) -> None:
+    """`base` times the field's multiplier from payer to payee (nothing to oneself, or of 0)."""
+    if payer == payee or not base:
+        return
+    mult = r.multiplier
+    r.ledger.append(Payment(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
+
+
+def record(
+    r: RoundState,
+    payer: int,
+    payee: int,
+    amount: Amount,
+    reason: str,
+    detail: str = "",
+    multiplier: int = 1,
+    base: Amount | None = None,
+) -> None:
+    """An entry as given (not multiplied by the field): base defaults to the amount."""
+    r.ledger.append(
+        Payment(
+            r.round_no,
+            payer,
+            payee,
+            amount,
+            reason,
+            detail,
+            multiplier,
+            amount if base is None else base,
+        )
+    )
+
+
+def void(r: RoundState) -> None:
+    """A void deal: nothing paid."""
+    r.ledger.clear()

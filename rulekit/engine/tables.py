@@ -14,6 +14,9 @@ from rulekit import ir
 from rulekit.cards import CardIndex, bits
 from rulekit.hands import compare, shape_demands
 
+# ir.YakuTable.policy -> whether only the best entry counts
+POLICIES: dict[str, bool] = {"best": True, "all": False}
+
 _PY_OP = {">=": ">=", "<=": "<=", "=": "==", "!=": "!=", ">": ">", "<": "<"}
 
 
@@ -108,7 +111,7 @@ class CompiledTable:
         self.names = [e.name for e in table.entries]
         self.position = {n: i for i, n in enumerate(self.names)}
         self.values = [e.value for e in table.entries]
-        self.best_only = table.policy == "best"
+        self.best_only = POLICIES[table.policy]
         self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
         self.match_play = self._compile(
             index, [i for i, e in enumerate(self.entries) if not e.at_count]

@@ -128,9 +128,7 @@ def chosen_card(action: int) -> int | None:
     `take` takes; None for any other move."""
     if A.is_play(action):
         return A.play_target(action)
-    if A.TAKE <= action < A.JOIN:
-        return action - A.TAKE
-    return None
+    return A.taken_card(action)
 
 
 def scenario_record(

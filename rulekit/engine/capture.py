@@ -1,0 +1,270 @@
+"""The turn: legal plays, playing a hand card (a match, a choice of two, the wild card, a hiki),
+the draw, a take, the yaku check at the end of the turn, and the next player.
+
+This is the hot path: few calls per turn, plain ints, the action codec's constants inlined.
+"""
+
+from __future__ import annotations
+
+from rulekit.cards import bits
+from rulekit.engine.actions import (
+    CARD_MASK,
+    CONTINUE,
+    FOLD,
+    HIKI,
+    JOIN,
+    KEEP,
+    STOP,
+    SWAP,
+    TAKE,
+    describe,
+)
+from rulekit.engine.actions import TARGET_SHIFT as SHIFT
+from rulekit.engine.continuation import end_of_hands, made
+from rulekit.engine.state import DECIDE, PLAY, RoundState
+from rulekit.engine.state import FOLD as FOLD_PHASE
+from rulekit.engine.state import SWAP as SWAP_PHASE
+from rulekit.engine.state import TAKE as TAKE_PHASE
+from rulekit.errors import MoveError
+
+
+def legal_actions(r: RoundState) -> list[int]:
+    """Every action the current player may take now."""
+    phase = r.phase
+    if phase == PLAY:
+        hand = r.hands[r.current]
+        field_ = r.field
+        months = r.months
+        wild_bit = r.wild_bit
+        out = hiki_actions(r) if r.hiki else []
+        while hand:
+            low = hand & -hand
+            b = low.bit_length() - 1
+            hand ^= low
+            if b == wild_bit:
+                targets = wild_targets(r)
+                out.extend(b | ((t + 1) << SHIFT) for t in bits(targets))
+                if wild_may_lay(r, targets):
+                    out.append(b)
+                continue
+            m = field_ & months[b]
+            if m and m.bit_count() == 2:
+                lo = m & -m
+                out.append(b | ((lo.bit_length()) << SHIFT))
+                out.append(b | (((m ^ lo).bit_length()) << SHIFT))
+            else:
+                out.append(b)
+        return out
+    if phase == TAKE_PHASE:
+        m = r.field & r.months[r.drawn]
+        return [TAKE + b for b in bits(m)]
+    if phase == DECIDE:
+        return [STOP, CONTINUE]
+    if phase == FOLD_PHASE:
+        return [JOIN, FOLD]
+    if phase == SWAP_PHASE:
+        return [SWAP, KEEP]
+    return []
+
+
+def hiki_actions(r: RoundState) -> list[int]:
+    """Every month all of whose cards the player sees, holding at least one of them."""
+    hand = r.hands[r.current]
+    seen = hand | r.field
+    return [HIKI + i for i, mm in enumerate(r.ix.month_masks) if hand & mm and seen & mm == mm]
+
+
+def hiki_months(r: RoundState, seat: int) -> int:
+    """The cards of every month a seat could hiki now."""
+    hand = r.hands[seat]
+    seen = hand | r.field
+    out = 0
+    for mm in r.ix.month_masks:
+        if hand & mm and seen & mm == mm:
+            out |= mm
+    return out
+
+
+def wild_targets(r: RoundState) -> int:
+    """Field cards the wild card may take: any, except one that completes another player's
+    hiki (that player announces it)."""
+    targets = r.field
+    wild = r.rules.wild
+    if wild is not None and wild.respects_hiki and r.hiki:
+        for q in r.order:
+            if q != r.current:
+                targets &= ~hiki_months(r, q)
+    return targets
+
+
+def wild_may_lay(r: RoundState, targets: int) -> bool:
+    """The wild card may be laid on the field when it has no target left, or (if the rules
+    say so) when a hiki blocks one of its targets."""
+    if not targets:
+        return True
+    wild = r.rules.wild
+    return wild is not None and wild.lay_when_blocked and targets != r.field
+
+
+def illegal(r: RoundState, action: int, why: str) -> MoveError:
+    """The error for a refused action, naming the legal ones."""
+    legal = ", ".join(describe(a, r.ix) for a in legal_actions(r)) or "none (the round is over)"
+    return MoveError(
+        f"{why}: {describe(action, r.ix) if action >= 0 else action}", hint=f"legal: {legal}"
+    )
+
+
+def play(r: RoundState, action: int) -> None:
+    """The first half of a turn: a hand card played (or a hiki), then the draw."""
+    if r.hiki and HIKI <= action < HIKI + len(r.ix.month_masks):
+        hiki(r, action)
+        return
+    if not 0 <= action < TAKE:
+        raise illegal(r, action, f"seat {r.current} must play a card")
+    p = r.current
+    b = action & CARD_MASK
+    t = (action >> SHIFT) - 1
+    hand = r.hands[p]
+    bit = 1 << b
+    if not hand & bit:
+        raise illegal(r, action, f"seat {p} does not hold that card")
+    field_ = r.field
+    if b == r.wild_bit:
+        m = wild_play(r, b, t)
+        n = m.bit_count()
+    else:
+        m = field_ & r.months[b]
+        n = m.bit_count()
+        if n == 2:
+            if t < 0 or not m >> t & 1:
+                raise illegal(r, action, "two field cards match: choose which to capture")
+            m = 1 << t
+        elif t >= 0:
+            raise illegal(r, action, "a capture target is only chosen when two field cards match")
+    r.hands[p] = hand ^ bit
+    if n == 0:
+        if r.track_feeders:
+            r.feeders[b] = (p, hand.bit_count())
+        draw(r, p, field_ | bit, 0, 0)
+    else:
+        draw(r, p, field_ & ~m, m | bit, m)
+
+
+def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
+    """The second half of p's turn, after his play left the field `field_` and took `got`
+    (`fed` of it from the field): draw the top stock card and capture with it, then end the
+    turn, unless the drawn card matches two field cards and p must choose one."""
+    stock = r.stock
+    if stock:
+        d = stock.pop()
+        m2 = field_ & r.months[d]
+        if not m2:
+            field_ |= 1 << d
+        elif m2.bit_count() == 2:
+            r.drawn = d
+            r.phase = TAKE_PHASE
+        else:
+            field_ &= ~m2
+            got |= m2 | (1 << d)
+            fed |= m2
+    r.field = field_
+    r.captured[p] |= got
+    r.turn_got = got
+    r.fed_this_turn = fed
+    if r.phase == PLAY:
+        end_turn(r)
+
+
+def wild_play(r: RoundState, b: int, t: int) -> int:
+    """The wild card played from the hand: the field card it takes (0: laid on the field)."""
+    targets = wild_targets(r)
+    if t < 0:
+        if not wild_may_lay(r, targets):
+            raise illegal(r, b, "the wild card takes a field card: choose which")
+        return 0
+    if not targets >> t & 1:
+        blocked = r.field >> t & 1
+        why = (
+            "that card completes another player's hiki" if blocked else "no such card on the field"
+        )
+        raise illegal(r, b | ((t + 1) << SHIFT), why)
+    r.wild_owner = r.current
+    r.wild_month = r.months[t]
+    return 1 << t
+
+
+def hiki(r: RoundState, action: int) -> None:
+    """Capture every card of a month (from the hand and the field), then draw."""
+    p = r.current
+    mm = r.ix.month_masks[action - HIKI]
+    hand = r.hands[p]
+    field_ = r.field
+    if not hand & mm or (hand | field_) & mm != mm:
+        raise illegal(r, action, f"seat {p} does not see every card of that month")
+    r.hands[p] = hand & ~mm
+    draw(r, p, field_ & ~mm, mm, field_ & mm)
+
+
+def preview(r: RoundState, action: int) -> int:
+    """The cards a play would capture (before the draw), for bots weighing their choices."""
+    if HIKI <= action < HIKI + len(r.ix.month_masks):
+        return r.ix.month_masks[action - HIKI]
+    if r.phase == TAKE_PHASE:
+        return (1 << (action - TAKE)) | (1 << r.drawn)
+    b = action & CARD_MASK
+    t = (action >> SHIFT) - 1
+    if t >= 0:
+        return (1 << t) | (1 << b)
+    m = r.field & r.months[b]
+    return m | (1 << b) if m else 0
+
+
+def take(r: RoundState, action: int) -> None:
+    """The drawn card matched two field cards: capture the one chosen, end the turn."""
+    t = action - TAKE
+    m = r.field & r.months[r.drawn]
+    if not 0 <= t < 64 or not m >> t & 1:
+        raise illegal(r, action, f"seat {r.current} must take one of the two matching field cards")
+    r.field &= ~(1 << t)
+    got = (1 << t) | (1 << r.drawn)
+    r.captured[r.current] |= got
+    r.turn_got |= got
+    r.fed_this_turn |= 1 << t
+    r.drawn = -1
+    r.phase = PLAY
+    end_turn(r)
+
+
+def end_turn(r: RoundState) -> None:
+    """Check the player's yaku when he captured; a better one is made; then the next turn."""
+    p = r.current
+    table = r.c.yaku
+    if r.turn_got and table is not None and not r.forfeited[p]:
+        x = r.captured[p]
+        hits = table.match_play(x)
+        if hits and (hits != r.hits[p] or table.has_bonus):
+            r.hits[p] = hits
+            counted = table.counted(hits, x)
+            value = sum(table.value(i, x) for i in counted)
+            if value > r.made_value[p]:
+                made(r, p, counted, value)
+                if r.phase != PLAY:
+                    return
+    next_turn(r)
+
+
+def next_turn(r: RoundState) -> None:
+    """The next player in order who still holds cards; the count when nobody does."""
+    r.turn += 1
+    order = r.order
+    hands = r.hands
+    n = len(order)
+    pos = r.pos
+    for k in range(1, n + 1):
+        s = order[(pos + k) % n]
+        if hands[s]:
+            r.pos = (pos + k) % n
+            r.current = s
+            r.phase = PLAY
+            return
+    end_of_hands(r)

@@ -1,0 +1,276 @@
+"""A yaku made, and what follows: stop or continue, continuers beaten, outstopped or left
+unfinished when the round ends, liability for a fed yaku, and the hands running out.
+
+Each IR option maps to a handler in a table below (PAID, OTHER_STOPS, UNFINISHED); a test
+checks that every option the IR allows has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rulekit.cards import bits
+from rulekit.engine import ledger
+from rulekit.engine.ledger import half
+from rulekit.engine.scoring import count, finish
+from rulekit.engine.state import DECIDE, RoundState
+
+Entries = list[tuple[int, int]]  # (yaku entry, its value)
+
+
+def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
+    """p's yaku grew to `counted` (worth `value`): list and pay them as the rules say, settle
+    the bets of players he beat, then p stops or may continue."""
+    cont = r.rules.continuation
+    table = r.c.yaku
+    assert table is not None
+    paid = PAID[cont.paid]
+    previous = r.made_entries[p]
+    new = [i for i in counted if i not in previous]
+    delta = value - r.made_value[p]
+    r.made_value[p] = value
+    r.made_entries[p] = counted
+    paid.listed(r, p, counted, new)
+    r.last_maker = p
+    if r.continuing[p]:
+        r.continue_wins[p] += 1
+    r.continuing[p] = False  # a new yaku settles his own bet
+    if not cont.ends_round:
+        return
+    cover = _beaten(r, p)
+    for i in new:
+        feeder = liable_feeder(r, p, i)
+        if feeder is not None:
+            r.liable_for[(p, i)] = feeder
+    entries = [(i, table.value(i, r.captured[p])) for i in new]
+    if cover is not None:
+        # The beaten continuer pays the yaku that beat him, for every payer, at once: his
+        # loss is settled whatever the maker does next; the maker's later yaku are paid as
+        # usual (when made, or for what is left when he stops).
+        pay_yaku(r, p, entries, delta, cover=cover)
+        paid.covered(r, p, entries, delta)
+    else:
+        paid.when_made(r, p, entries, delta)
+    if cont.allowed and any(r.hands[s] for s in r.order):
+        r.phase = DECIDE
+        r.current = p
+    else:
+        stop(r, p)
+
+
+def _beaten(r: RoundState, p: int) -> int | None:
+    """Settle the players p's yaku beat after they continued; the one who covers it, if any."""
+    cont = r.rules.continuation
+    if not (cont.refund_half or cont.pay_for_all or cont.beaten_forfeit):
+        return None
+    cover = None
+    for q in r.order:
+        if q == p or not r.continuing[q]:
+            continue
+        r.continuing[q] = False
+        if cont.refund_half and r.stake[q]:
+            for o in r.order:
+                if o != q:
+                    ledger.pay(r, q, o, half(r.stake[q]), "refund", "beaten after continuing")
+        if cont.pay_for_all:
+            cover = q
+        if cont.beaten_forfeit:
+            r.forfeited[q] = True
+    return cover
+
+
+def liable_feeder(r: RoundState, p: int, i: int) -> int | None:
+    """Who fed p the card that completed yaku entry i this turn, holding enough cards."""
+    if i not in r.c.liable or r.rules.liability is None:
+        return None
+    relevant = r.fed_this_turn & r.c.yaku_cards[i]
+    feeder = None
+    for b in bits(relevant):
+        seat, held = r.feeders.get(b, (p, 0))
+        if seat != p and held >= r.rules.liability.min_hand:
+            feeder = seat
+    return feeder
+
+
+def pay_yaku(
+    r: RoundState,
+    p: int,
+    entries: Entries,
+    total: int,
+    factor: int = 1,
+    cover: int | None = None,
+) -> None:
+    """Pay `total` (base) for p's yaku: by a beaten continuer (`cover`) for every payer, by a
+    liable feeder for the entries he fed, otherwise by each other player."""
+    table = r.c.yaku
+    assert table is not None
+    others = [q for q in r.order if q != p]
+    remaining = total
+    for i, value in entries:
+        payer = cover if cover is not None else r.liable_for.get((p, i))
+        if payer is not None:
+            reason = "penalty" if cover is not None else "liability"
+            amount = min(value, remaining) * len(others) * factor
+            ledger.pay(r, payer, p, amount, reason, table.names[i])
+            remaining -= min(value, remaining)
+    if remaining > 0:
+        detail = ", ".join(table.names[i] for i, _ in entries) if entries else "yaku"
+        if cover is not None:
+            ledger.pay(r, cover, p, remaining * len(others) * factor, "penalty", detail)
+        else:
+            for q in others:
+                ledger.pay(r, q, p, remaining * factor, "yaku", detail)
+    if cover is None:
+        r.stake[p] = total * factor
+
+
+def pay_made(r: RoundState, p: int) -> None:
+    """Pay everything p has made and not yet been paid (when he stops, or the round ends)."""
+    table = r.c.yaku
+    assert table is not None
+    x = r.captured[p]
+    factor = r.continues[p] + 1 if r.rules.continuation.multiplier_per_yaku else 1
+    done, base = r.prepaid.get(p, ((), 0))
+    entries = [(i, table.value(i, x)) for i in r.made_entries[p] if i not in done]
+    if r.made_value[p] > base:
+        pay_yaku(r, p, entries, r.made_value[p] - base, factor)
+
+
+def continue_play(r: RoundState) -> None:
+    """The maker continues: his bet is on (play goes on with the next turn)."""
+    p = r.current
+    r.continuing[p] = True
+    r.continues[p] += 1
+
+
+def stop(r: RoundState, p: int) -> None:
+    """p stops: he is paid as the rules say, the continuers are settled, and he wins."""
+    r.continuing[p] = False
+    PAID[r.rules.continuation.paid].at_stop(r, p)
+    close_continuations(r, stopper=p)
+    r.ended_by = "yaku"
+    finish(r, p)
+
+
+def close_continuations(r: RoundState, stopper: int | None = None) -> None:
+    """The round ends (by `stopper`'s stop, or with the hands) while players who continued
+    made no new yaku since."""
+    cont = r.rules.continuation
+    outstopped = OTHER_STOPS[cont.if_other_stops] if stopper is not None else None
+    unfinished = UNFINISHED[cont.if_unfinished]
+    for q in r.order:
+        if not r.continuing[q]:
+            continue
+        r.continuing[q] = False
+        (outstopped or unfinished)(r, q)
+
+
+def end_of_hands(r: RoundState) -> None:
+    """Nobody holds a card: the wild card collects its month, the continuers are settled, the
+    last maker wins unless he forfeited, and the hands are counted when the rules say."""
+    cont = r.rules.continuation
+    winner = None
+    wild = r.rules.wild
+    if r.wild_owner >= 0 and wild is not None and wild.collects_month:
+        got = r.field & r.wild_month
+        r.field &= ~got
+        r.captured[r.wild_owner] |= got
+    if r.last_maker is not None and cont.ends_round:
+        close_continuations(r)
+        if not r.forfeited[r.last_maker]:
+            winner = r.last_maker
+    counted = r.last_maker is None or not r.rules.count.only_without_yaku or not cont.ends_round
+    if counted:
+        count_winner = count(r)
+        if winner is None:
+            winner = count_winner
+    if winner is None:
+        r.ended_by = "draw"
+    else:
+        r.ended_by = "yaku" if winner == r.last_maker and cont.ends_round else "count"
+    finish(r, winner)
+
+
+# ---------------------------------------------------------------- the handlers
+
+
+@dataclass(frozen=True)
+class _Paid:
+    """When yaku are paid (ir.Continuation.paid): what is listed as made, what is paid when
+    made, after a beaten continuer covered them, and when the maker stops."""
+
+    listed: Callable[[RoundState, int, tuple[int, ...], list[int]], None]
+    when_made: Callable[[RoundState, int, Entries, int], None]
+    covered: Callable[[RoundState, int, Entries, int], None]
+    at_stop: Callable[[RoundState, int], None]
+
+
+def _list_paid_so_far(r: RoundState, p: int, counted: tuple[int, ...], new: list[int]) -> None:
+    table = r.c.yaku
+    assert table is not None
+    r.yaku_made.setdefault(p, []).extend(table.names[i] for i in new)
+
+
+def _list_stop_pays(r: RoundState, p: int, counted: tuple[int, ...], new: list[int]) -> None:
+    """What a stop would be paid for (a yaku outgrown is gone)."""
+    table = r.c.yaku
+    assert table is not None
+    r.yaku_made[p] = [table.names[i] for i in counted]
+
+
+def _pay_new(r: RoundState, p: int, entries: Entries, delta: int) -> None:
+    pay_yaku(r, p, entries, delta)
+
+
+def _note_prepaid(r: RoundState, p: int, entries: Entries, delta: int) -> None:
+    """The maker is paid the rest when he stops."""
+    before, base = r.prepaid.get(p, ((), 0))
+    r.prepaid[p] = ((*before, *(i for i, _ in entries)), base + delta)
+
+
+def _nothing(r: RoundState, *args: object) -> None:
+    return None
+
+
+def _forfeit(r: RoundState, q: int) -> None:
+    r.forfeited[q] = True
+
+
+def _keep(r: RoundState, q: int) -> None:
+    """Paid as if he had stopped (nothing more when yaku are paid as made)."""
+    PAID[r.rules.continuation.paid].at_stop(r, q)
+
+
+def _pay_half(r: RoundState, q: int) -> None:
+    for o in r.order:
+        if o != q:
+            ledger.pay(r, q, o, half(r.made_value[q]), "penalty", "continued without a new yaku")
+
+
+def _earn_half(r: RoundState, q: int) -> None:
+    factor = r.continues[q] + 1 if r.rules.continuation.multiplier_per_yaku else 1
+    for o in r.order:
+        if o != q:
+            amount = half(r.made_value[q]) * factor
+            ledger.pay(r, o, q, amount, "half", "continued without a new yaku")
+
+
+# ir.Continuation.paid -> when yaku are paid
+PAID: dict[str, _Paid] = {
+    "made": _Paid(_list_paid_so_far, _pay_new, _nothing, _nothing),
+    "stop": _Paid(_list_stop_pays, _nothing, _note_prepaid, pay_made),
+}
+# ir.Continuation.if_other_stops -> an outstopped continuer (None: as if_unfinished)
+OTHER_STOPS: dict[str | None, Callable[[RoundState, int], None] | None] = {
+    None: None,
+    "keep": _keep,
+    "forfeit": _forfeit,
+}
+# ir.Continuation.if_unfinished -> a continuer when the round ends without his new yaku
+UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {
+    "keep": _keep,
+    "pay_half": _pay_half,
+    "earn_half": _earn_half,
+    "forfeit": _forfeit,
+}

@@ -1,0 +1,107 @@
+"""Dealing: the shuffle from a seed, a deal written down, laying the field, a void field."""
+
+from __future__ import annotations
+
+import hashlib
+
+from rulekit.engine import ledger
+from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
+from rulekit.errors import UsageError
+
+
+def deal_order(seed: str, n: int) -> list[int]:
+    """A uniformly random permutation of range(n) from a seed string: the seed's SHA-512 read
+    as a number in the factorial base (its 512 bits make the bias negligible for n <= 98)."""
+    x = int.from_bytes(hashlib.sha512(seed.encode()).digest(), "big")
+    items = list(range(n))
+    out = []
+    for k in range(n, 0, -1):
+        x, i = divmod(x, k)
+        out.append(items.pop(i))
+    return out
+
+
+def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
+    """Deal the hands from the seed; the rest is the stock (a joker dealt to no hand is out)."""
+    n = len(r.ix.ids) + (1 if r.joker_bit >= 0 else 0)
+    order = deal_order(f"{seed}:{deal_no}", n)
+    h = r.hand_size
+    if r.seated * h > len(order):
+        raise UsageError(f"{r.seated} hands of {h} need more cards than the deck has")
+    for s in range(r.seated):
+        m = 0
+        for b in order[s * h : (s + 1) * h]:
+            m |= 1 << b
+        r.hands[s] = m
+    r.stock = order[r.seated * h :][::-1]
+    if r.joker_bit in r.stock:
+        r.stock.remove(r.joker_bit)
+
+
+def stack(r: RoundState, deal: StackedDeal) -> None:
+    """Deal a written-down deal, checked card by card."""
+    if len(deal.hands) != r.seated:
+        raise UsageError(f"the deal has {len(deal.hands)} hands for {r.seated} seats")
+    for s, hand in enumerate(deal.hands):
+        for c in hand:
+            r.hands[s] |= 1 << stacked_bit(r, c, "in a hand", in_hand=True)
+    r.stock = [stacked_bit(r, c, "in the stock") for c in deal.stock][::-1]
+    for c in deal.field:
+        r.stacked_field |= 1 << stacked_bit(r, c, "on the field")
+    if deal.restock is not None:
+        r.stacked_restock = tuple(
+            stacked_bit(r, c, "in the restock") for c in reversed(deal.restock)
+        )
+
+
+def stacked_bit(r: RoundState, cid: int, where: str, in_hand: bool = False) -> int:
+    """The bit of a card of a written-down deal (`where`: "in the stock", ...); the joker
+    only in a hand."""
+    if cid == JOKER_ID:
+        if not in_hand:
+            raise UsageError(f"the joker is dealt only in a hand, not {where}")
+        if r.joker_bit < 0:
+            raise UsageError("a joker is dealt only at the table size the rule file names")
+        return r.joker_bit
+    b = r.ix.bit.get(cid)
+    if b is None:
+        raise UsageError(f"no card {cid} in the deck ({where})")
+    return b
+
+
+def lay_field(r: RoundState) -> None:
+    """Lay the field (from the stock, or as written down); its multiplier; a void field ends
+    the round; teyaku waiting for the multiplier are paid; the dealer takes a whole month."""
+    if r.stacked is not None:
+        r.field = r.stacked_field
+        held = 0
+        for s in range(r.seated):
+            if not r.folded[s]:
+                held |= r.hands[s]
+        if r.field & held:
+            cards = ", ".join(r.ix.short(c) for c in r.ix.ids_of(r.field & held))
+            raise UsageError(f"the field holds cards still in a player's hand: {cards}")
+    else:
+        if len(r.stock) < r.field_size:
+            raise UsageError("not enough cards left to lay the field")
+        for _ in range(r.field_size):
+            r.field |= 1 << r.stock.pop()
+    r.field_laid = True
+    r.laid_field = r.field
+    factor, r.carry_out = r.c.multiplier.of_field(r.field)
+    r.multiplier = max(factor, r.carry_in)
+    if r.c.void_field is not None and r.c.void_field(r.field):
+        r.void = True
+        r.ended_by = "void"
+        ledger.void(r)
+        r.phase = DONE
+        return
+    for payee, payer, base, name in r.pending_teyaku:
+        ledger.pay(r, payer, payee, base, "teyaku", name)
+    r.pending_teyaku.clear()
+    size = r.rules.dealer_captures
+    if size:  # the dealer takes a month dealt whole to the field
+        for mm in r.ix.month_masks:
+            if (r.field & mm).bit_count() == size:
+                r.captured[r.dealer] |= r.field & mm
+                r.field &= ~mm

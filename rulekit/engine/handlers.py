@@ -1,0 +1,25 @@
+"""Which engine table handles each IR mechanic option: (IR model, field) -> its table, keyed by
+the field's values. tests/test_engine_handlers.py walks the IR's Literal-typed fields and fails
+when an option has no handler here, so a new option cannot be silently ignored by the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rulekit import ir
+from rulekit.engine import continuation, game, scoring, setup, tables
+
+HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
+    (ir.Continuation, "paid"): continuation.PAID,
+    (ir.Continuation, "if_other_stops"): continuation.OTHER_STOPS,
+    (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
+    (ir.Settlement, "method"): scoring.METHODS,
+    (ir.Settlement, "tie"): scoring.TIES,
+    (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,
+    (ir.Ruleset, "setup"): setup.STEPS,
+    (ir.Fold, "start"): setup.FOLD_START,
+    (ir.YakuTable, "between_players"): setup.BETWEEN_PLAYERS,
+    (ir.YakuTable, "policy"): tables.POLICIES,
+    (ir.FirstDealer, "method"): game.FIRST_DEALER,
+}

@@ -1,0 +1,276 @@
+"""The count and the round's end: count-time entries, the card count by the rule file's method
+(par, difference, points, round wins, none), and finishing (winner, fold fees, next dealer).
+
+Each IR option maps to a handler in a table below (METHODS, TIES, TEAM_CARDS); a test checks
+that every option the IR allows has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulekit.engine import ledger
+from rulekit.engine.ledger import BANK, Amount, share
+from rulekit.engine.state import DONE, RoundState
+
+Points = dict[int, int]
+
+
+class _CountContext:
+    """What the count-time entries may ask: every pile, and the dealt hands."""
+
+    def __init__(self, r: RoundState) -> None:
+        self.r = r
+        self.piles = [r.captured[s] for s in r.order]
+        self.player = -1
+
+    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
+        r = self.r
+        table = r.c.teyaku
+        if table is None:
+            return False
+        hand = r.dealt_hands.get(self.player, 0)
+        for i in r.teyaku_counted[self.player]:
+            entry = table.entries[i]
+            for candidate in (entry, *(table.entries[table.position[n]] for n in entry.parts)):
+                if candidate.name not in names:
+                    continue
+                if not captured:
+                    return True
+                if any(m & pile == m for m in r.c.made_masks(candidate.condition, hand)):
+                    return True
+        return False
+
+
+def count(r: RoundState) -> int | None:
+    """Settle the hands: count-time entries, then the card count. Returns the winner."""
+    points = {s: r.ix.points(r.captured[s]) for s in r.order}
+    cancelled, special_winner = _count_entries(r)
+    if cancelled:
+        for p in [p for p in r.ledger if p.reason == "teyaku"]:
+            ledger.record(
+                r, p.payee, p.payer, p.amount, "teyaku returned", p.detail, p.multiplier, p.base
+            )
+        return special_winner
+    return METHODS[r.rules.count.method](r, points)
+
+
+def _count_entries(r: RoundState) -> tuple[bool, int | None]:
+    """Pay the entries checked at the count; whether one cancels the count, and its winner."""
+    table = r.c.yaku
+    order = r.order
+    if table is None or not table.count_bits:
+        return False, None
+    ctx = _CountContext(r)
+    paid_to_dealer: set[int] = set()
+    best = -1
+    special_winner = None
+    cancelled = False
+    for s in order:
+        ctx.player = s
+        x = r.captured[s]
+        hits = table.match_count(x, ctx)
+        if not hits:
+            continue
+        for i in table.counted(hits, x):
+            entry = table.entries[i]
+            value = table.value(i, x)
+            # to the dealer, or to who leads in his place when he sits the round out
+            payee = order[0] if entry.paid_to_dealer else s
+            if entry.paid_to_dealer:
+                if i in paid_to_dealer:
+                    continue
+                paid_to_dealer.add(i)
+            r.yaku_made.setdefault(payee, []).append(entry.name)
+            for q in order:
+                if q != payee:
+                    ledger.pay(r, q, payee, value, "special", entry.name)
+            if entry.cancels:
+                cancelled = True
+                if value > best:
+                    best, special_winner = value, payee
+    return cancelled, special_winner
+
+
+def _par(r: RoundState, points: Points) -> int | None:
+    """Points over par, paid between the players (zero-sum)."""
+    order = r.order
+    par = r.rules.count.par
+    scores = {s: points[s] - par for s in order}
+    negatives = [s for s in order if scores[s] < 0]
+    positives = [s for s in order if scores[s] > 0]
+    if len(negatives) == 1:
+        loser = negatives[0]
+        for s in positives:
+            ledger.pay(r, loser, s, scores[s], "count", f"{points[loser]}/{points[s]} points")
+    elif len(positives) == 1:
+        top = positives[0]
+        for s in negatives:
+            ledger.pay(r, s, top, -scores[s], "count", f"{points[s]}/{points[top]} points")
+    else:
+        _settle_greedy(r, scores, par)
+    return max(order, key=lambda s: (scores[s], -order.index(s)))
+
+
+def _settle_greedy(r: RoundState, scores: dict[int, int], par: int) -> None:
+    """More than one player on each side (4+ players): largest debts to largest credits."""
+    debts = sorted(((-v, s) for s, v in scores.items() if v < 0), reverse=True)
+    credits = sorted(((v, s) for s, v in scores.items() if v > 0), reverse=True)
+    di = ci = 0
+    debt = [d for d, _ in debts]
+    credit = [c for c, _ in credits]
+    while di < len(debts) and ci < len(credits):
+        amount = min(debt[di], credit[ci])
+        payer, payee = debts[di][1], credits[ci][1]
+        detail = f"{scores[payer] + par}/{scores[payee] + par} points"
+        ledger.pay(r, payer, payee, amount, "count", detail)
+        debt[di] -= amount
+        credit[ci] -= amount
+        di += debt[di] == 0
+        ci += credit[ci] == 0
+
+
+def _difference(r: RoundState, points: Points) -> int | None:
+    """Two players: the one behind pays the difference."""
+    order = r.order
+    a, b = order[0], order[-1]
+    diff = points[a] - points[b]
+    if diff > 0:
+        ledger.pay(r, b, a, diff, "count", f"{points[b]}/{points[a]} points")
+    elif diff < 0:
+        ledger.pay(r, a, b, -diff, "count", f"{points[a]}/{points[b]} points")
+    return max(order, key=lambda s: (points[s], -order.index(s)))
+
+
+def _points(r: RoundState, points: Points) -> int | None:
+    return _score(r, points, round_wins=False)
+
+
+def _round_wins(r: RoundState, points: Points) -> int | None:
+    return _score(r, points, round_wins=True)
+
+
+def _no_count(r: RoundState, points: Points) -> int | None:
+    return None
+
+
+def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
+    """Score-style count: each seat scores its card points; each yaku made costs every
+    opposing player (or team, shared by its members) its value. With round wins, only the
+    winning side scores: one round each."""
+    spec = r.rules.count
+    units = r.teams or [[s] for s in r.order]
+    net: dict[int, Amount] = dict(points)
+    charges: list[tuple[int, Amount, str]] = []
+    table = r.c.yaku
+    if table is not None:
+        for u, (maker, i, value) in _unit_yaku(r, units):
+            name = table.names[i]
+            if name not in r.yaku_made.get(maker, ()):  # made by the count's collection
+                r.yaku_made.setdefault(maker, []).append(name)
+            if not spec.opponents_lose:
+                continue
+            for members in (m for v, m in enumerate(units) if v != u):
+                each = share(value, len(members))
+                for m in members:
+                    charges.append((m, each, name))
+                    net[m] -= each
+    totals = [sum(net[m] for m in members) for members in units]
+    best = max(
+        range(len(units)),
+        key=lambda u: (totals[u], -min(r.order.index(m) for m in units[u])),
+    )
+    if TIES[spec.tie](totals, best):
+        if not round_wins:
+            _score_cards(r, points, charges)
+        return None
+    r.winners = sorted(units[best], key=r.order.index)
+    if round_wins:
+        for m in r.winners:
+            ledger.record(r, BANK, m, 1, "round won")
+    else:
+        _score_cards(r, points, charges)
+    return r.winners[0]
+
+
+def _score_cards(r: RoundState, points: Points, charges: list[tuple[int, Amount, str]]) -> None:
+    for s in r.order:
+        if points[s]:
+            ledger.record(r, BANK, s, points[s], "cards")
+    for m, each, name in charges:
+        ledger.record(r, m, BANK, each, "yaku", name)
+
+
+def _unit_yaku(r: RoundState, units: list[list[int]]) -> list[tuple[int, tuple[int, int, int]]]:
+    """Each side's yaku at the count, as (side, (maker, entry, value)): made from each
+    member's pile, or from the side's piles together (the maker is then the member who
+    holds most of its cards, the first in play order on a tie)."""
+    table = r.c.yaku
+    assert table is not None
+    piles_of = TEAM_CARDS[r.rules.count.team_cards]
+    out = []
+    for u, members in enumerate(units):
+        for seat, x in piles_of(r, members):
+            for i in table.counted(table.match_play(x), x):
+                maker = seat
+                if maker < 0:
+                    cards = r.c.yaku_cards[i]
+                    maker = max(
+                        members,
+                        key=lambda m: ((r.captured[m] & cards).bit_count(), -r.order.index(m)),
+                    )
+                out.append((u, (maker, i, table.value(i, x))))
+    return out
+
+
+def _piles_apart(r: RoundState, members: list[int]) -> list[tuple[int, int]]:
+    return [(m, r.captured[m]) for m in members]
+
+
+def _piles_pooled(r: RoundState, members: list[int]) -> list[tuple[int, int]]:
+    """A team's piles together (maker -1: found per yaku); a side of one keeps its pile."""
+    if len(members) == 1:
+        return _piles_apart(r, members)
+    together = 0
+    for m in members:
+        together |= r.captured[m]
+    return [(-1, together)]
+
+
+def finish(r: RoundState, winner: int | None) -> None:
+    """The round is over: fold fees to the winner, the winners, the next dealer."""
+    fold = r.rules.fold
+    for payer, base, voluntary in r.fold_fees:
+        if winner is not None and payer != winner:
+            reason = "fold fee" if voluntary else "forced fold"
+            mult = r.multiplier if fold.times_multiplier else 1
+            ledger.record(r, payer, winner, base * mult, reason, "", mult, base)
+    r.winner = winner
+    if not r.winners and winner is not None:
+        r.winners = [winner]
+    length = r.rules.length
+    if length.rotate or (winner is None and not length.drawn_keeps_dealer):
+        r.next_dealer = (r.dealer + 1) % r.seated
+    elif winner is not None and length.winner_deals:
+        r.next_dealer = winner
+    r.phase = DONE
+
+
+# ir.Settlement.method -> the count
+METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
+    "par": _par,
+    "difference": _difference,
+    "points": _points,
+    "round_wins": _round_wins,
+    "none": _no_count,
+}
+# ir.Settlement.tie -> whether the best score, tied, draws the round
+TIES: dict[str, Callable[[list[Amount], int], bool]] = {
+    "first": lambda totals, best: False,
+    "draw": lambda totals, best: totals.count(totals[best]) > 1,
+}
+# ir.Settlement.team_cards -> the piles a side's yaku are made from
+TEAM_CARDS: dict[str, Callable[[RoundState, list[int]], list[tuple[int, int]]]] = {
+    "apart": _piles_apart,
+    "pooled": _piles_pooled,
+}

@@ -1,0 +1,214 @@
+"""A round's state: one dataclass of its cards, turn and accounts, with a copy made from its
+fields.
+
+The mechanics (deal, setup, capture, continuation, scoring, ledger) are functions over this
+state; `Round` is the facade that runs them. `copy()` is generated from the field types: a list
+or dict field is copied, a dict of lists one level deeper, a field marked `shared` (read-only for
+the whole round: the rules, the card index) is shared, so a new container field can never be
+forgotten by the copy (search and observations play out copies).
+"""
+
+from __future__ import annotations
+
+import dataclasses as dc
+import types
+import typing
+from dataclasses import dataclass, fields
+from enum import IntEnum
+from typing import ClassVar
+
+from rulekit.cards import CardIndex
+from rulekit.engine.ledger import Amount, Payment
+from rulekit.engine.tables import CompiledRules
+from rulekit.ir import Ruleset
+
+
+class Phase(IntEnum):
+    FOLD = 0
+    PLAY = 1
+    TAKE = 2
+    DECIDE = 3
+    DONE = 4
+    SWAP = 5
+
+
+# The hot path compares plain ints (an IntEnum comparison costs a method call).
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP = (int(p) for p in Phase)
+
+JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
+
+
+@dataclass(frozen=True)
+class StackedDeal:
+    """A deal written down: card ids per seat (JOKER_ID for the joker of a large table), the
+    field, the stock from the top, and (when players fold) the stock after the folded hands are
+    shuffled back in."""
+
+    hands: tuple[tuple[int, ...], ...]
+    field: tuple[int, ...]
+    stock: tuple[int, ...]
+    restock: tuple[int, ...] | None = None
+
+
+SHARED = {"shared": True}  # a field read-only for the whole round: a copy shares it
+
+
+@dataclass(eq=False)
+class RoundState:
+    """Everything a round knows. Card sets are bit masks; the stock is a list of card bits with
+    its top at the end."""
+
+    # ---- fixed for the round (shared by copies)
+    c: CompiledRules = dc.field(metadata=SHARED)
+    rules: Ruleset = dc.field(metadata=SHARED)
+    ix: CardIndex = dc.field(metadata=SHARED)
+    seated: int = dc.field(metadata=SHARED)
+    dealer: int = dc.field(metadata=SHARED)
+    round_no: int = dc.field(metadata=SHARED)
+    carry_in: int = dc.field(metadata=SHARED)
+    _setup_seed: str = dc.field(metadata=SHARED)  # the fold reshuffle's RNG, made when needed
+    hand_size: int = dc.field(metadata=SHARED)
+    field_size: int = dc.field(metadata=SHARED)
+    joker_bit: int = dc.field(metadata=SHARED)  # -1: no joker at this table
+    months: list[int] = dc.field(metadata=SHARED)  # the month mask of each card bit
+    track_feeders: bool = dc.field(metadata=SHARED)
+    wild_bit: int = dc.field(metadata=SHARED)
+    hiki: bool = dc.field(metadata=SHARED)
+    teams: list[list[int]] | None = dc.field(metadata=SHARED)
+    stacked: StackedDeal | None = dc.field(metadata=SHARED)
+    # ---- cards
+    hands: list[int] = dc.field(default_factory=list)
+    captured: list[int] = dc.field(default_factory=list)
+    field: int = 0
+    stock: list[int] = dc.field(default_factory=list)  # top at the end
+    stacked_field: int = 0  # a written-down deal's field and restock, as bits
+    stacked_restock: tuple[int, ...] | None = None
+    field_laid: bool = False
+    laid_field: int = 0
+    drawn: int = -1  # the drawn card that matched two field cards (TAKE)
+    initial_hands: list[int] = dc.field(default_factory=list)  # the deal as dealt (recordings)
+    initial_stock: list[int] = dc.field(default_factory=list)
+    restocked: list[int] | None = None
+    # ---- setup
+    steps: list[str] = dc.field(default_factory=list)
+    step: int = 0
+    folded: list[bool] = dc.field(default_factory=list)
+    fold_queue: list[int] = dc.field(default_factory=list)
+    fold_at: int = 0
+    joined: int = 0
+    fold_fees: list[tuple[int, int, bool]] = dc.field(
+        default_factory=list
+    )  # payer, base, voluntary
+    pending_teyaku: list[tuple[int, int, int, str]] = dc.field(default_factory=list)  # payee, payer
+    teyaku_counted: dict[int, tuple[int, ...]] = dc.field(default_factory=dict)
+    teyaku_revealed: dict[int, int] = dc.field(default_factory=dict)
+    dealt_hands: dict[int, int] = dc.field(default_factory=dict)
+    # ---- turns
+    phase: int = PLAY
+    current: int = 0
+    order: list[int] = dc.field(default_factory=list)
+    pos: int = 0  # the current player's index in `order`
+    turn: int = 0
+    total_turns: int = 0
+    turn_got: int = 0
+    fed_this_turn: int = 0
+    feeders: dict[int, tuple[int, int]] = dc.field(default_factory=dict)  # bit -> (seat, held)
+    wild_owner: int = -1
+    wild_month: int = 0  # the month mask of the card the wild card took
+    # ---- yaku and continuation
+    hits: list[int] = dc.field(default_factory=list)  # the yaku table's matches at the last check
+    made_value: list[int] = dc.field(default_factory=list)
+    made_entries: list[tuple[int, ...]] = dc.field(default_factory=list)
+    stake: list[Amount] = dc.field(default_factory=list)  # what a continue bets: the yaku last paid
+    continuing: list[bool] = dc.field(default_factory=list)
+    continues: list[int] = dc.field(default_factory=list)
+    continue_wins: list[int] = dc.field(default_factory=list)  # continues followed by a yaku
+    forfeited: list[bool] = dc.field(default_factory=list)
+    prepaid: dict[int, tuple[tuple[int, ...], int]] = dc.field(default_factory=dict)
+    liable_for: dict[tuple[int, int], int] = dc.field(default_factory=dict)  # (maker, entry)
+    yaku_made: dict[int, list[str]] = dc.field(default_factory=dict)
+    last_maker: int | None = None
+    # ---- accounts and outcome
+    multiplier: int = 1  # the field's, once laid
+    carry_out: int = 1
+    ledger: list[Payment] = dc.field(default_factory=list)
+    void: bool = False
+    winner: int | None = None
+    winners: list[int] = dc.field(default_factory=list)
+    next_dealer: int = 0
+    ended_by: str = ""  # yaku | count | draw | void | instant
+
+    _LISTS: ClassVar[tuple[str, ...]] = ()
+    _DICTS: ClassVar[tuple[str, ...]] = ()
+    _DICTS_OF_LISTS: ClassVar[tuple[str, ...]] = ()
+
+    def copy(self) -> typing.Self:
+        """An independent copy (for search: the copy can be played out)."""
+        twin = object.__new__(type(self))
+        d = twin.__dict__
+        d.update(self.__dict__)
+        for name in self._LISTS:
+            value = d[name]
+            if value is not None:
+                d[name] = list(value)
+        for name in self._DICTS:
+            d[name] = dict(d[name])
+        for name in self._DICTS_OF_LISTS:
+            d[name] = {k: list(v) for k, v in d[name].items()}
+        return twin
+
+
+def _copy_plan() -> None:
+    """Sort the fields by how a copy treats them, from their declared types."""
+    hints = typing.get_type_hints(RoundState)
+    lists: list[str] = []
+    dicts: list[str] = []
+    nested: list[str] = []
+    for f in fields(RoundState):
+        if f.metadata.get("shared"):
+            continue
+        kind = hints[f.name]
+        union = typing.get_origin(kind) in (typing.Union, types.UnionType)
+        options = typing.get_args(kind) if union else (kind,)
+        options = tuple(o for o in options if o is not type(None))
+        origin = typing.get_origin(options[0]) if len(options) == 1 else None
+        if origin is list:
+            lists.append(f.name)
+        elif origin is dict:
+            value = typing.get_args(options[0])[1]
+            (nested if typing.get_origin(value) is list else dicts).append(f.name)
+        elif (
+            typing.get_origin(options[0]) in (set, typing.Union, types.UnionType)
+            or len(options) != 1
+        ):
+            raise TypeError(f"RoundState.{f.name}: say how a copy treats {kind}")
+    RoundState._LISTS = tuple(lists)
+    RoundState._DICTS = tuple(dicts)
+    RoundState._DICTS_OF_LISTS = tuple(nested)
+
+
+_copy_plan()
+
+
+@dataclass
+class RoundResult:
+    round: int
+    dealer: int
+    seated: int
+    active: tuple[int, ...]
+    void: bool
+    multiplier: int
+    carry: int
+    winner: int | None
+    next_dealer: int
+    ended_by: str  # yaku | count | draw | void | instant
+    ledger: list[Payment]
+    net: list[Amount]
+    points: list[int]
+    teyaku: dict[int, list[str]] = dc.field(default_factory=dict)
+    yaku: dict[int, list[str]] = dc.field(default_factory=dict)
+    continued: int = 0
+    continued_paid_off: int = 0
+    turns: int = 0
+    winners: list[int] = dc.field(default_factory=list)  # the winner, or the winning team
+    teams: list[list[int]] | None = None
