@@ -206,14 +206,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     )
     out.append("Setup: " + ", ".join(rules.setup) + ".")
     if s.active is not None and s.max > s.active:
-        f = rules.fold
-        fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
-        forced = "free" if not f.forced_fee else f"{f.forced_fee}"
-        start = "the dealer" if f.start == "dealer" else "the player after the dealer"
-        out.append(
-            f"Fold phase from {start}: a fold costs {fee} (forced folds: {forced}),"
-            " paid to the round winner."
-        )
+        out.append(_sit_out_sentence(rules))
     if rules.joker:
         out.append(
             f"At {rules.joker.seats} seats a joker is added;"
@@ -226,7 +219,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         )
     c = rules.continuation
     if not c.ends_round:
-        out.append("Yaku do not end the round; they are scored at the count.")
+        out.append(
+            "Yaku do not end the round; each is paid as soon as made, the round playing on."
+            if c.paid_in_play
+            else "Yaku do not end the round; they are scored at the count."
+        )
     elif not c.allowed:
         out.append("The first yaku ends the round.")
     else:
@@ -318,6 +315,33 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         deals = "."
     out.append(f"A game is {n.rounds} rounds{deals}")
     return out
+
+
+FEE_PAYEES = {
+    "winner": "paid to the round winner",
+    "active": "shared by the players of the round",
+    "dealer": "paid to the dealer",
+    "bank": "paid to the bank",
+}
+
+
+def _sit_out_sentence(rules: ir.Ruleset) -> str:
+    """Who sits a round out: in turn (no choice, no fee), or those who fold (and what for)."""
+    s, f = rules.seats, rules.fold
+    if s.sit_out == "after_dealer":
+        return "The players after the dealer sit the round out, in turn (no fee)."
+    if s.sit_out == "dealer":
+        return "The dealer sits the round out, then the players after him (no fee)."
+    fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
+    forced = "free" if not f.forced_fee else f"{f.forced_fee}"
+    start = "the dealer" if f.start == "dealer" else "the player after the dealer"
+    when = "Before the deal, each" if f.before_deal else "Fold phase from"
+    if f.before_deal:
+        return (
+            f"{when} player from {start} joins or folds, unseen: a fold costs {fee} (forced"
+            f" folds: {forced}), {FEE_PAYEES[f.payee]}."
+        )
+    return f"{when} {start}: a fold costs {fee} (forced folds: {forced}), {FEE_PAYEES[f.payee]}."
 
 
 def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:

@@ -208,6 +208,11 @@ LABELS = {
     "seats.min": "the fewest players at the table",
     "seats.max": "the most players at the table",
     "seats.active": "players who play each round (the others fold)",
+    "seats.sit_out": "who sits a round out when more are seated than play",
+    "fold.payee": "the fold fees go to",
+    "fold.before_deal": "players join or fold before the deal, before seeing a card",
+    "continuation.paid_in_play": "yaku that do not end the round are paid as soon as made"
+    " (not at the count)",
     "deal": "the deal",
     "setup": "the steps of the deal, in order",
     "fold.fee": "the fee for folding",
@@ -265,6 +270,17 @@ WORDS = {
     "table.policy": {"best": "only a player's highest", "all": "every one made (they add up)"},
     "table.between_players": {"highest": "only the highest", "all": "all of them"},
     "fold.start": {"dealer": "the dealer", "after_dealer": "the player after the dealer"},
+    "seats.sit_out": {
+        "fold": "those who fold",
+        "after_dealer": "the players after the dealer, in turn",
+        "dealer": "the dealer, then the players after him",
+    },
+    "fold.payee": {
+        "winner": "the round winner",
+        "active": "the players of the round, shared",
+        "dealer": "the dealer",
+        "bank": "the bank (nobody)",
+    },
     "first_dealer.method": {"dice": "dice", "draw": "drawing cards"},
     "continuation.paid": {"made": "when made", "stop": "when their maker stops"},
     "continuation.if_other_stops": {

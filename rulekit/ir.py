@@ -399,7 +399,8 @@ class Continuation(_Frozen):
     """What a player may do after making a yaku, and what it costs.
 
     allowed: stop or continue (sage, koi-koi); otherwise the first yaku ends the round.
-    ends_round: False if yaku never end the round (they are scored at the count).
+    ends_round: False if yaku never end the round (they are scored at the count, unless
+      paid_in_play: then paid when made, the round playing on).
     paid: yaku are paid when made, or when the maker stops (or the round ends).
     if_beaten (the continuer is *beaten*: another player makes a yaku after his continue):
       refund half of the yaku his continue followed to each other player; pay the new yaku for
@@ -422,6 +423,11 @@ class Continuation(_Frozen):
     if_other_stops: Literal["keep", "forfeit"] | None = None
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
+    paid_in_play: bool = Field(
+        False,
+        description="when yaku do not end the round: each is paid as soon as made (and paid"
+        " again only if its value rises), not scored at the count",
+    )
 
 
 class InstantWin(_Frozen):

@@ -96,7 +96,9 @@ def test_an_extending_file_can_change_the_table_policy(tmp_path: Path) -> None:
     assert hand_value(rules, "30 31 32 81 82 41 42") == 40
 
 
-def test_multiplier_tiers_are_replaced_by_factor(tmp_path: Path) -> None:
+def test_a_restated_multiplier_section_replaces_the_tiers(tmp_path: Path) -> None:
+    """Issue 11: a restated multiplier section replaces the parent's tiers whole (the x4 of the
+    file extended is not kept beside the new x2 and x3)."""
     rules = load_rules(
         write(
             tmp_path,
@@ -104,7 +106,7 @@ def test_multiplier_tiers_are_replaced_by_factor(tmp_path: Path) -> None:
         )
     )
     factors = {t.factor: t for t in rules.multiplier.tiers}
-    assert sorted(factors) == [2, 3, 4]
+    assert sorted(factors) == [2, 3]
     assert factors[2].carry_at is None
 
 

@@ -1,12 +1,17 @@
 """The variant being assembled: statements of a file chain applied one after another.
 
 A base file defines; a file that `extends` another overrides by name: an entry line with an
-existing name changes only the parts it writes, `remove` drops one, a new name adds one. Names
-are not resolved here (see resolve.py); only the shape of each override is checked.
+existing name changes only the parts it writes, `remove` drops one, a new name adds one. A
+mechanic statement restated replaces the whole of it (what it does not write takes the IR's
+default, never the parent's options); a restated multiplier section replaces the parent's tiers;
+`remove hiki` (liability, wild, teams, joker, ...) drops an inherited statement. Any statement
+given twice in one file is an error. Names are not resolved here (see resolve.py); only the
+shape of each override is checked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean
@@ -79,9 +84,26 @@ class Applier:
         self.overriding = overriding
         self.scope = "deck" if deck_file else "rules"
         self.section: str | None = None  # teyaku | yaku | multiplier
+        self.given: dict[str, Loc] = {}  # statements of this file, by what they set
+        self.tiers_restated = False  # this file's multiplier section replaced the parent's
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         self.d.errors.append(RuleError(message, loc, hint))
+
+    def once(self, key: str, what: str, loc: Loc) -> bool:
+        """True the first time this file sets `key`; a second time is an error at the second,
+        pointing at the first (one file says a thing once; a house rule restates it in its own
+        file)."""
+        first = self.given.get(key)
+        if first is not None:
+            self.error(
+                f"{what} is given twice in this file (first at {first})",
+                loc,
+                "say it once; to change what a file extends, restate it in the extending file",
+            )
+            return False
+        self.given[key] = loc
+        return True
 
     def apply(self, stmts: list[ast.Stmt]) -> None:
         for stmt in stmts:
@@ -148,10 +170,12 @@ class Applier:
         self.d.treats.append(s.reclass)
 
     def on_ViewDecl(self, s: ast.ViewDecl) -> None:
-        self.d.views[s.name.text] = s
+        if self.once(f"view {s.name.text}", f"view '{s.name.text}'", s.name.loc):
+            self.d.views[s.name.text] = s
 
     def on_SetDecl(self, s: ast.SetDecl) -> None:
-        self.d.sets[s.name.text] = s
+        if self.once(f"set {s.name.text}", f"set '{s.name.text}'", s.name.loc):
+            self.d.sets[s.name.text] = s
 
     # ------------------------------------------------------------ sections
     def on_TableHeader(self, s: ast.TableHeader) -> None:
@@ -188,6 +212,9 @@ class Applier:
             table.exclusive.append(s.names)
 
     def on_Remove(self, s: ast.Remove) -> None:
+        if self.section is None or self._names_statements(s):
+            self.remove_statements(s)
+            return
         if self.section == "multiplier":
             for n in s.names:
                 factor = n.text[1:] if n.text.startswith("x") else ""
@@ -215,10 +242,55 @@ class Applier:
                 del table.entries[n.text]
                 table.removed.add(n.text)
 
+    def _names_statements(self, s: ast.Remove) -> bool:
+        """A `remove` line right under a section that names statements, not entries
+        (`remove hiki` after the yaku): the statements are meant."""
+        entries = self.d.tables.get(self.section or "")
+        known = entries.entries if entries is not None else {}
+        return all(n.text in REMOVABLE and n.text not in known for n in s.names)
+
+    def remove_statements(self, s: ast.Remove) -> None:
+        """`remove hiki, liability`: inherited statements dropped by name; what they set takes
+        the IR's default (no hiki, no liability, ...)."""
+        for n in s.names:
+            remover = REMOVABLE.get(n.text)
+            tables = [t for t in self.d.tables.values() if n.text in t.entries]
+            if remover is None and tables:
+                self.error(
+                    f"'{n.text}' is a {tables[0].kind}: remove it under a '{tables[0].kind}' line",
+                    n.loc,
+                    f"{tables[0].kind}\n  remove {n.text}",
+                )
+            elif remover is None:
+                named = [k for k in REMOVABLE if " at " not in k]
+                self.error(
+                    f"'{n.text}' is no statement that can be removed",
+                    n.loc,
+                    did_you_mean(n.text, named)
+                    or "statements removed by name: "
+                    + ", ".join([*sorted(named), "teams at N seats", "deal at N seats"]),
+                )
+            elif not remover(self.d):
+                self.error(
+                    f"no '{n.text}' to remove: the files extended do not say it",
+                    n.loc,
+                    "remove only what a file extended says",
+                )
+
     def on_Entry(self, s: ast.Entry) -> None:
         table = self._table(s.loc, f"entry '{s.name.text}'")
         if table is None:
             return
+        key = f"{table.kind} {s.name.text}"
+        first = self.given.get(key)
+        if first is not None:
+            self.error(
+                f"{table.kind} '{s.name.text}' is defined twice in this file (first at {first})",
+                s.name.loc,
+                "say it once; to change what a file extends, restate it in the extending file",
+            )
+            return
+        self.given[key] = s.loc
         complete = (s.cond is not None or s.parts) and (s.value is not None or s.parts)
         existing = table.entries.get(s.name.text)
         opts = {o.kind: o for o in s.opts}
@@ -270,24 +342,42 @@ class Applier:
             return False
         return True
 
+    def restate_multiplier(self) -> None:
+        """The first tier (or `+N per`) a file writes replaces the multiplier it extends whole:
+        a new x3 tier does not sit beside an old x2 (a section of `remove` lines only edits)."""
+        if not self.tiers_restated:
+            self.tiers_restated = True
+            self.d.tiers.clear()
+            self.d.per_card = None
+
     def on_Tier(self, s: ast.Tier) -> None:
-        if self._in_multiplier(s.loc, f"tier x{s.factor}"):
-            if s.factor in self.d.tiers and not self.overriding:
-                self.error(f"tier x{s.factor} is defined twice", s.loc)
+        if self._in_multiplier(s.loc, f"tier x{s.factor}") and self.once(
+            f"tier x{s.factor}", f"tier x{s.factor}", s.loc
+        ):
+            self.restate_multiplier()
             self.d.tiers[s.factor] = s
 
     def on_PerCard(self, s: ast.PerCard) -> None:
-        if self._in_multiplier(s.loc, "'+N per ...'"):
+        if self._in_multiplier(s.loc, "'+N per ...'") and self.once(
+            "per card", "'+N per ...'", s.loc
+        ):
+            self.restate_multiplier()
             self.d.per_card = s
 
     # ------------------------------------------------------------ mechanics
     def on_Mechanic(self, s: ast.Mechanic) -> None:
-        """Each option replaces the same option of the file extended; the rest stays. A `seats`
-        line is one whole: `seats 2` means exactly two, whatever the file extended said."""
+        """A restated statement replaces the whole of it: `count: round wins` over `count:
+        points; always; opponents lose each yaku` keeps none of the options it does not write
+        (they take the IR's defaults). A statement is given once per file (per table size for
+        `deal at`, `teams at`)."""
+        key, words = statement_key(s)
+        if not self.once(key, words, s.loc):
+            return
         if s.kind == "deal":
             at = s.opt("seats")
-            sizes = self.d.deal_sizes.setdefault(at if isinstance(at, int) else None, {})
-            sizes.update({o.kind: o for o in s.opts if o.kind != "seats"})
+            self.d.deal_sizes[at if isinstance(at, int) else None] = {
+                o.kind: o for o in s.opts if o.kind != "seats"
+            }
         elif s.kind == "setup":
             self.d.setup = s.names
         elif s.kind == "void":
@@ -300,7 +390,101 @@ class Applier:
             self.d.wild = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
-        elif s.kind == "seats":
-            self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
         else:
-            self.d.mechanics.setdefault(s.kind, {}).update({o.kind: o for o in s.opts})
+            self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
+
+
+# How a statement is named in messages (`continue`, not `continuation`).
+STATEMENT_WORDS = {
+    "continuation": "'continue'",
+    "first_dealer": "'first dealer'",
+    "instant_win": "'instant win'",
+    "dealer_captures": "'the dealer captures'",
+    "liable": "'liable'",
+    "sit_out": "'sit out'",
+}
+
+
+def statement_key(s: ast.Mechanic) -> tuple[str, str]:
+    """What a mechanic statement sets (one per file), and how to name it."""
+    words = STATEMENT_WORDS.get(s.kind, f"'{s.kind}'")
+    if s.kind in ("deal", "teams") and isinstance(s.opt("seats"), int):
+        at = s.opt("seats")
+        return f"{s.kind} at {at}", f"'{s.kind} at {at} seats'"
+    return s.kind, words
+
+
+def _drop_mechanic(kind: str) -> Callable[[Draft], bool]:
+    def drop(d: Draft) -> bool:
+        return d.mechanics.pop(kind, None) is not None
+
+    return drop
+
+
+def _drop_attr(attr: str) -> Callable[[Draft], bool]:
+    def drop(d: Draft) -> bool:
+        had = getattr(d, attr) is not None
+        setattr(d, attr, None)
+        return had
+
+    return drop
+
+
+def _drop_teams(d: Draft) -> bool:
+    had = bool(d.teams)
+    d.teams.clear()
+    return had
+
+
+def _drop_instant_wins(d: Draft) -> bool:
+    had = d.instant_win is not None or bool(d.tables.get("instant_wins"))
+    d.instant_win = None
+    d.tables.pop("instant_wins", None)
+    return had
+
+
+def _drop_multiplier(d: Draft) -> bool:
+    had = bool(d.tiers) or d.per_card is not None
+    d.tiers.clear()
+    d.per_card = None
+    return had
+
+
+def _drop_teams_at(n: int) -> Callable[[Draft], bool]:
+    def drop(d: Draft) -> bool:
+        return d.teams.pop(n, None) is not None
+
+    return drop
+
+
+def _drop_deal_at(n: int) -> Callable[[Draft], bool]:
+    def drop(d: Draft) -> bool:
+        return d.deal_sizes.pop(n, None) is not None
+
+    return drop
+
+
+# `remove NAME` outside a section: the statements an extending file may drop, by name. What a
+# removed statement set takes the IR's default. (Seats, deal, count and rounds always hold
+# something: they are restated, not removed.)
+REMOVABLE: dict[str, Callable[[Draft], bool]] = {
+    "hiki": _drop_mechanic("hiki"),
+    "joker": _drop_mechanic("joker"),
+    "dealer captures": _drop_mechanic("dealer_captures"),
+    "the dealer captures": _drop_mechanic("dealer_captures"),
+    "fold": _drop_mechanic("fold"),
+    "sit out": _drop_mechanic("sit_out"),
+    "continue": _drop_mechanic("continuation"),
+    "first dealer": _drop_mechanic("first_dealer"),
+    "liability": _drop_attr("liable"),
+    "liable": _drop_attr("liable"),
+    "wild": _drop_attr("wild"),
+    "void": _drop_attr("void"),
+    "setup": _drop_attr("setup"),
+    "teams": _drop_teams,
+    "instant win": _drop_instant_wins,
+    "instant wins": _drop_instant_wins,
+    "multiplier": _drop_multiplier,
+    **{f"teams at {n} seats": _drop_teams_at(n) for n in range(2, 13)},
+    **{f"deal at {n} seats": _drop_deal_at(n) for n in range(2, 13)},
+}

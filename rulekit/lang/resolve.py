@@ -578,9 +578,9 @@ class Resolver:
 
     def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
         result: dict[str, Any] = {
-            "seats": self.seats(),
+            "seats": self.sit_out(self.seats()),
             "setup": self.setup(),
-            "fold": ir.Fold(**self.options("fold")),
+            "fold": self.fold(),
             "first_dealer": ir.FirstDealer(**self.options("first_dealer")),
             "continuation": self.continuation(),
             "count": ir.Settlement(**self.options("count")),
@@ -707,7 +707,60 @@ class Resolver:
             opts["refund_half"] = "refund_half" in beaten
             opts["pay_for_all"] = "pay_for_all" in beaten
             opts["beaten_forfeit"] = "forfeit" in beaten
-        return ir.Continuation(**opts)
+        return ir.Continuation(**self.paid_in_play(opts))
+
+    def paid_in_play(self, opts: dict[str, Any]) -> dict[str, Any]:
+        """`yaku do not end the round` scores them at the count (Sakura) unless `paid when
+        made` is written: then each is paid as made and the round plays on. `paid at the count`
+        says the default; it needs a round that yaku do not end."""
+        if opts.get("ends_round", True):
+            if opts.get("paid") == "count":
+                self.error(
+                    "'paid at the count': the yaku of this variant end the round",
+                    self.d.mechanics["continuation"]["paid"].loc,
+                    "write it with 'yaku do not end the round'; a yaku that ends the round is"
+                    " 'paid when made' or 'paid when stopping'",
+                )
+                opts.pop("paid")
+            return opts
+        paid = opts.pop("paid", "count")
+        if paid == "stop":
+            self.error(
+                "'paid when stopping': nobody stops when yaku do not end the round",
+                self.d.mechanics["continuation"]["paid"].loc,
+                "write 'paid when made' (paid as made, the round plays on) or 'paid at the count'",
+            )
+        return {**opts, "paid_in_play": paid == "made"}
+
+    def sit_out(self, seats: ir.Seats) -> ir.Seats:
+        """`sit out: ...`: who sits a round out when more are seated than play. A rotating
+        sit-out needs a table where someone sits out."""
+        opt = self.d.mechanics.get("sit_out", {}).get("sit_out")
+        if opt is None or opt.value == "fold":
+            return seats
+        if seats.active is None or seats.active >= seats.max:
+            self.error(
+                f"nobody sits out: at seats {seats.min}"
+                + (f" to {seats.max}" if seats.max != seats.min else "")
+                + " everyone seated plays",
+                opt.loc,
+                "seat more than play: seats 4, 3 play",
+            )
+            return seats
+        return seats.model_copy(update={"sit_out": opt.value})
+
+    def fold(self) -> ir.Fold:
+        """The fold phase; a declaration before the deal needs players who choose to fold."""
+        opts = self.options("fold")
+        sit_out = self.d.mechanics.get("sit_out", {}).get("sit_out")
+        if opts.get("before_deal") and sit_out is not None and sit_out.value != "fold":
+            self.error(
+                "'before the deal': nobody chooses to fold when the players sit out in turn",
+                self.d.mechanics["fold"]["before_deal"].loc,
+                "drop 'before the deal', or write 'sit out: by folding'",
+            )
+            opts.pop("before_deal")
+        return ir.Fold(**opts)
 
     def wild(self, stmt: ast.Mechanic) -> ir.WildCard | None:
         try:

@@ -60,6 +60,17 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "wild_collects": ("collects_month", True),
     "wild_respects_hiki": ("respects_hiki", True),
     "wild_lay_when_blocked": ("lay_when_blocked", True),
+    # seats and roles: who sits out, who takes the fold fees, when the fold is decided
+    "sit_out_fold": ("sit_out", "fold"),
+    "sit_out_after_dealer": ("sit_out", "after_dealer"),
+    "sit_out_dealer": ("sit_out", "dealer"),
+    "fee_to_winner": ("payee", "winner"),
+    "fee_to_players": ("payee", "active"),
+    "fee_to_dealer": ("payee", "dealer"),
+    "fee_to_bank": ("payee", "bank"),
+    "fold_before_deal": ("before_deal", True),
+    "fold_after_deal": ("before_deal", False),
+    "paid_at_count": ("paid", "count"),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -234,8 +245,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Exclusive(self.loc(meta), c[0])
 
     @v_args(meta=True)
-    def remove(self, meta: Meta, c: list[Token]) -> ast.Stmt:
-        return ast.Remove(self.loc(meta), tuple(self.name(t) for t in c))
+    def remove(self, meta: Meta, c: list[Token | ast.Name]) -> ast.Stmt:
+        names = tuple(t if isinstance(t, ast.Name) else self.name(t) for t in c)
+        return ast.Remove(self.loc(meta), names)
+
+    @v_args(meta=True)
+    def phrase(self, meta: Meta, c: list[Token]) -> ast.Name:
+        """A name of several words (`remove instant wins`), one name located over them all."""
+        return ast.Name(" ".join(str(t) for t in c), self.loc(meta))
 
     # ------------------------------------------------------------ entries
     def value(self, c: list[Token]) -> int:
@@ -436,6 +453,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def fold(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "fold", c)
+
+    @v_args(meta=True)
+    def sit_out(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "sit_out", c)
 
     @v_args(meta=True)
     def joker(self, meta: Meta, c: list[Token]) -> ast.Stmt:
