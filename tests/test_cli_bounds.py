@@ -184,7 +184,9 @@ def test_list_names_every_bundled_variant_with_title_sizes_and_source() -> None:
     data = json.loads(invoke("list", "--json").stdout)["variants"]
     names = {v["name"] for v in data}
     rk = {
-        p.relative_to(ROOT / "rules").with_suffix("").as_posix() for p in ROOT.glob("rules/*/*.rk")
+        p.relative_to(ROOT / "rules").with_suffix("").as_posix()
+        for pattern in ("rules/*/*.rk", "rules/*/house/*.rk")  # house rules are variants too
+        for p in ROOT.glob(pattern)
     }
     assert names == rk - {"common/hanafuda"}
     kirisame = next(v for v in data if v["name"] == "hachihachi/kirisame")

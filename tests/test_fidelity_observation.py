@@ -37,12 +37,12 @@ CARD_MASK_MAPS = ("dealt_hands", "teyaku_revealed")
 CARD_BIT_LISTS = ("stock", "initial_stock", "restocked", "stacked_restock")
 OTHER_CARDS = ("stacked", "feeders", "drawn", "_setup_seed")  # checked one by one below
 NO_CARDS = frozenset(
-    """c carry_in carry_out continue_wins continues continuing cover current dealer
-    ended_by field_laid field_size fold_at fold_fees fold_queue folded forfeited hand_size hiki
-    hits ix joined joker_bit last_maker ledger liable_for made_entries made_value months
-    multiplier next_dealer order paid_base pending_teyaku phase pos prepaid round_no rules seated
-    stake step steps teams teyaku_counted total_turns track_feeders turn void wild_bit wild_month
-    wild_owner winner winners yaku_made""".split()
+    """c carry_in carry_out continue_wins continues continuing cover current dealer ended_by
+    field_laid field_size fold_at fold_fees fold_queue folded forfeited hand_size hiki hits ix
+    joined joker_bit last_maker ledger liable_for made_entries made_value declared_value months
+    multiplier next_dealer order paid_base pending_teyaku phase pos prepaid round_no rules
+    seated stake step steps teams teyaku_counted total_turns track_feeders turn void wild_bit
+    wild_month wild_owner winner winners yaku_made""".split()
 )
 
 

@@ -28,8 +28,8 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     paid = PAID[cont.paid]
     previous = r.made_entries[p]
     new = [i for i in counted if i not in previous]
-    delta = value - r.made_value[p]
-    r.made_value[p] = value
+    delta = value - r.declared_value[p]  # over what was last made (paid or declared)
+    r.made_value[p] = r.declared_value[p] = value
     r.made_entries[p] = counted
     paid.listed(r, p, counted, new)
     r.last_maker = p
@@ -37,6 +37,8 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         r.continue_wins[p] += 1
     r.continuing[p] = False  # a new yaku settles his own bet
     if not cont.ends_round:
+        if cont.paid_in_play:  # paid as made, the round playing on (no stop, no continue)
+            pay_yaku(r, p, [(i, table.value(i, r.captured[p])) for i in new], delta)
         return
     cover = _beaten(r, p)
     for i in new:
@@ -57,6 +59,16 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         r.current = p
     else:
         stop(r, p)
+
+
+def changed(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
+    """p's yaku changed without a rise over what he last made: one was lost (a `none of`
+    condition no longer holds). What he has made now is what a stop, the count or a half is
+    reckoned on; what was paid stays paid, and only a rise over what was last made is a new
+    yaku (a new stop-or-continue choice)."""
+    r.made_value[p] = value
+    r.made_entries[p] = counted
+    PAID[r.rules.continuation.paid].listed(r, p, counted, [])
 
 
 def _beaten(r: RoundState, p: int) -> int | None:
@@ -178,8 +190,8 @@ def end_of_hands(r: RoundState) -> None:
         r.captured[r.wild_owner] |= got
     if r.last_maker is not None and cont.ends_round:
         close_continuations(r)
-        if not r.forfeited[r.last_maker]:
-            winner = r.last_maker
+        if not r.forfeited[r.last_maker] and r.made_value[r.last_maker] > 0:
+            winner = r.last_maker  # unless he forfeited, or lost every yaku he made
     counted = r.last_maker is None or not r.rules.count.only_without_yaku or not cont.ends_round
     if counted:
         count_winner = count(r)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 
 from rulekit.cards import bits
-from rulekit.engine.round import SWAP, Round, clone
+from rulekit.engine.round import Round, clone
+from rulekit.engine.state import blind
 
 _HIDDEN_SEED = "hidden"  # the masked round's fold reshuffle: not the real one
 
@@ -29,7 +30,7 @@ def known_cards(rnd: Round, seat: int) -> int:
         known |= 1 << rnd.drawn
     for s in range(rnd.seated):
         if s == seat:
-            if rnd.phase != SWAP:
+            if not blind(rnd):
                 known |= rnd.hands[s] & rnd.ix.full
         else:
             known |= rnd.teyaku_revealed.get(s, 0) & rnd.hands[s]
@@ -44,8 +45,8 @@ class Observation:
         full = rnd.ix.full
         joker = (1 << rnd.joker_bit) if rnd.joker_bit >= 0 else 0
         self.seat = seat
-        blind = rnd.phase == SWAP
-        self.hidden = [s for s in range(rnd.seated) if s != seat or blind]
+        unseen = blind(rnd)
+        self.hidden = [s for s in range(rnd.seated) if s != seat or unseen]
         self.sizes = {s: (rnd.hands[s] & (full | joker)).bit_count() for s in self.hidden}
         known = known_cards(rnd, seat)
         # a joker is unknown only while a hidden hand holds it: otherwise it is out of the game
@@ -65,7 +66,7 @@ class Observation:
         masked._setup_seed = _HIDDEN_SEED
         # of the other dealt hands, only the cards shown for a teyaku are known
         masked.dealt_hands = {
-            s: h if s == seat and not blind else rnd.teyaku_revealed.get(s, 0)
+            s: h if s == seat and not unseen else rnd.teyaku_revealed.get(s, 0)
             for s, h in rnd.dealt_hands.items()
         }
         self.unknown = unknown

@@ -15,6 +15,7 @@ Card sets are bit masks; a wrong action raises a MoveError naming the legal ones
 
 from __future__ import annotations
 
+from rulekit import ir
 from rulekit.cards import bits
 from rulekit.engine import actions as A
 from rulekit.engine import capture, continuation, setup
@@ -100,6 +101,7 @@ class Round(RoundState):
             folded=[False] * seated,
             hits=[0] * seated,
             made_value=[0] * seated,
+            declared_value=[0] * seated,
             made_entries=[()] * seated,
             stake=[0] * seated,
             continuing=[False] * seated,
@@ -108,7 +110,7 @@ class Round(RoundState):
             forfeited=[False] * seated,
             current=dealer,
             next_dealer=dealer,
-            steps=list(r.setup),
+            steps=_steps(r),
         )
         if deal is None:
             shuffle(self, seed, deal_no)
@@ -231,3 +233,13 @@ def card_places(rnd: Round) -> list[int]:
 def clone(rnd: Round) -> Round:
     """An independent copy of a round (for search: the copy can be played out)."""
     return rnd.copy()
+
+
+def _steps(r: ir.Ruleset) -> list[str]:
+    """The setup steps in order; a fold declared before the deal comes before them all (the
+    hands, dealt already, are not seen until it is over)."""
+    steps: list[str] = list(r.setup)
+    if r.fold.before_deal and "fold" in steps:
+        steps.remove("fold")
+        steps.insert(0, "fold")
+    return steps

@@ -117,7 +117,8 @@ class RoundState:
     wild_month: int = 0  # the month mask of the card the wild card took
     # ---- yaku and continuation
     hits: list[int] = dc.field(default_factory=list)  # the yaku table's matches at the last check
-    made_value: list[int] = dc.field(default_factory=list)
+    made_value: list[int] = dc.field(default_factory=list)  # his yaku now (may drop if lost)
+    declared_value: list[int] = dc.field(default_factory=list)  # when last made: a rise's bar
     made_entries: list[tuple[int, ...]] = dc.field(default_factory=list)
     stake: list[Amount] = dc.field(default_factory=list)  # what a continue bets: the yaku last paid
     continuing: list[bool] = dc.field(default_factory=list)
@@ -156,6 +157,12 @@ class RoundState:
         for name in self._DICTS_OF_LISTS:
             d[name] = {k: list(v) for k, v in d[name].items()}
         return twin
+
+
+def blind(r: RoundState) -> bool:
+    """The player to act chooses without seeing his hand: a hand swap, or a fold declared
+    before the deal (ir.Fold.before_deal: his view and observation then hold no hand)."""
+    return r.phase == SWAP or (r.phase == FOLD and r.rules.fold.before_deal)
 
 
 def _copy_plan() -> None:

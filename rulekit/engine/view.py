@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
-from rulekit.engine.round import DONE, Phase, Round
+from rulekit.engine.round import DONE, FOLD, Phase, Round
 from rulekit.engine.tables import CompiledRules
 
 
@@ -55,8 +55,12 @@ class PlayerView:
 
     @property
     def hand(self) -> int:
-        """The player's cards (a joker dealt at a large table is not a card of the deck)."""
-        return self._r.hands[self.seat] & self._r.ix.full
+        """The player's cards (a joker dealt at a large table is not a card of the deck); none
+        while he declares before the deal."""
+        r = self._r
+        if r.phase == FOLD and r.rules.fold.before_deal:
+            return 0
+        return r.hands[self.seat] & r.ix.full
 
     @property
     def holds_joker(self) -> bool:
