@@ -65,7 +65,42 @@ def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return " and ".join(condition_text(i, rules) for i in c.items)
     if isinstance(c, ir.Or):
         return " or ".join(f"({condition_text(i, rules)})" for i in c.items)
-    return f"not ({condition_text(c.item, rules)})"
+    if isinstance(c, ir.Not):
+        if isinstance(c.item, ir.IsDealer):
+            return "not dealer"
+        return f"not ({condition_text(c.item, rules)})"
+    return round_condition_text(c, rules)
+
+
+def _times(n: int) -> str:
+    return "" if n == 1 else f" {n} or more times"
+
+
+def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
+    """A condition that sees the round (its number or month, the dealer, the continues, the
+    score, the field at the deal, a round nobody won), in the words of the rule file."""
+    if isinstance(c, ir.RoundCmp):
+        return f"round {c.op} {c.n}"
+    if isinstance(c, ir.RoundMonth):
+        if c.all:
+            return "all of round month"
+        if c.op == ">=":
+            return f"{c.n} of round month"
+        return f"round month {c.op} {c.n}"
+    if isinstance(c, ir.IsDealer):
+        return "dealer"
+    if isinstance(c, ir.Continued):
+        who = "continued" if c.who == "self" else "an opponent continued"
+        if c.op == ">=":
+            return who + _times(c.n)
+        return f"{who} {c.op} {c.n} times"
+    if isinstance(c, ir.ScoreCmp):
+        return f"score {c.op} {c.n}"
+    if isinstance(c, ir.OnField):
+        return f"the field had {condition_text(c.item, rules)}"
+    if isinstance(c, ir.NobodyWon):
+        return "nobody won"
+    raise AssertionError(f"unhandled condition {c!r}")
 
 
 def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
@@ -86,6 +121,8 @@ def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
         notes.append("paid to the dealer")
     if e.cancels:
         notes.append("cancels the card count and teyaku")
+    if e.flat:
+        notes.append("flat (not multiplied by the field)")
     return notes
 
 
@@ -104,6 +141,8 @@ def _table_section(title: str, table: ir.YakuTable, rules: ir.Ruleset) -> Sectio
             )
     if table.between_players == "highest":
         paras.append("Between players, only the highest is paid.")
+    if table.split:
+        paras.append("An entry's value is the total, split between its payers.")
     rows = []
     for e in table.entries:
         cond = e.text or condition_text(e.condition, rules)
@@ -166,7 +205,7 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
             if t.carry_at
             else ""
         )
-        paras.append(f"x{t.factor} if any of {card_names(rules, t.cards)} is on the field{carry}.")
+        paras.append(tier_sentence(rules, t, carry))
     if m.tiers:
         paras.append("The highest kind present wins.")
     if m.step:
@@ -174,11 +213,40 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     sections.append(Section("Field multiplier", paras or ["None: x1."]))
 
     sections.append(Section("The round", round_paragraphs(rules)))
+    scoring = scoring_paragraphs(rules)
+    if scoring:
+        sections.append(Section("Scoring", scoring))
     if rules.teyaku:
         sections.append(_table_section("Teyaku", rules.teyaku, rules))
     if rules.yaku:
         sections.append(_table_section("Yaku", rules.yaku, rules))
     return sections
+
+
+def tier_sentence(rules: ir.Ruleset, t: ir.Tier, carry: str = "") -> str:
+    """A multiplier tier in words: any of its cards on the field, or its condition."""
+    if t.condition is None:
+        return f"x{t.factor} if any of {card_names(rules, t.cards)} is on the field{carry}."
+    cond = t.text or condition_text(t.condition, rules)
+    carry = carry.replace("of them", f"of {card_names(rules, t.cards)}") if carry else ""
+    return f"x{t.factor} if the field has {cond}{carry}."
+
+
+def instant_win_sentences(rules: ir.Ruleset) -> list[str]:
+    """The dealt hands that win at once, each with its value; a hand with several is paid the
+    highest, and the first such hand in play order from the dealer wins."""
+    wins = rules.instant_wins
+    out = [
+        f"{w.label}: a hand with {w.text or condition_text(w.condition, rules)} wins {w.value}"
+        " at once from each other player."
+        for w in wins
+    ]
+    if len(wins) > 1:
+        out.append(
+            "A hand that makes several of them is paid the highest; the first such hand in play"
+            " order from the dealer wins."
+        )
+    return out
 
 
 def round_paragraphs(rules: ir.Ruleset) -> list[str]:
@@ -269,9 +337,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(
             f"A month of {rules.dealer_captures} dealt to the field is captured by the dealer."
         )
-    if rules.instant_win:
-        iw = rules.instant_win
-        out.append(f"A hand with {iw.text} wins {iw.value} at once from each other player.")
+    out.extend(instant_win_sentences(rules))
     if "swap" in rules.setup:
         out.append("Before looking, the player after the dealer may swap hands with the dealer.")
     for t in rules.teams:
@@ -397,4 +463,43 @@ def to_rich(sections: list[Section]) -> list[Any]:
                 table.add_row(*row)
             out.append(table)
         out.append(Text(""))
+    return out
+
+
+FACTOR_ON = {
+    "yaku": "yaku payments",
+    "teyaku": "teyaku payments",
+    "count": "the count's payments",
+    "all": "every payment",
+}
+
+
+def step_sentence(rules: ir.Ruleset, step: ir.Factor | ir.Award) -> str:
+    """A scoring step in words: a factor on payments of a kind, or an award at the round's
+    end."""
+    cond = ""
+    if step.condition is not None:
+        cond = f" if {step.text or condition_text(step.condition, rules)}"
+    if isinstance(step, ir.Factor):
+        name = f"{step.label}: " if step.label else ""
+        whose = " (tested for the payee, his score being the payment's base)" if cond else ""
+        return f"{name}x{step.factor} on {FACTOR_ON[step.on]}{cond}{whose}."
+    share = "split between the others" if step.split else "from each other player"
+    times = ", times the multiplier" if step.multiplied else ""
+    return f"{step.label}: the {step.payee} takes {step.value} {share}{times}{cond}."
+
+
+def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:
+    """The scoring stage, the unit and the game's target and starting score, in sentences."""
+    out = []
+    if rules.unit is not None:
+        out.append(f"Values are counted in points, {rules.unit.points} to the {rules.unit.name}.")
+    if rules.scoring:
+        out.append("The scoring steps, in order (awards are added at the round's end):")
+        out.extend(step_sentence(rules, s) for s in rules.scoring)
+    n = rules.length
+    if n.start:
+        out.append(f"Every player starts the game with {n.start}.")
+    if n.target is not None:
+        out.append(f"The game ends early when a player (or a team) reaches {n.target} in all.")
     return out

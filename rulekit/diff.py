@@ -14,8 +14,10 @@ from rulekit.describe import card_names, condition_text, entry_options
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
-    "count", "length", "instant_win", "dealer_captures", "wild", "hiki", "teams",
+    "count", "length", "dealer_captures", "wild", "hiki", "teams",
 )  # fmt: skip
+# Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
+NAMED_TABLES = ("instant_wins",)
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,10 @@ def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             )
         ]
     out = []
-    for attr, label in (("policy", "policy"), ("view", "view"), ("between_players", "paid to")):
+    for attr, label in (
+        ("policy", "policy"), ("view", "view"), ("between_players", "paid to"),
+        ("split", "split"),
+    ):  # fmt: skip
         x, y = getattr(ta, attr), getattr(tb, attr)
         if x != y:
             said = _said(f"table.{attr}", x, a), _said(f"table.{attr}", y, b)
@@ -125,7 +130,35 @@ def _tier(t: ir.Tier | None, rules: ir.Ruleset) -> str | None:
     if t is None:
         return None
     carry = f"; carry if {t.carry_at} or more" if t.carry_at else ""
+    if t.condition is not None:
+        return f"{t.text or condition_text(t.condition, rules)}{carry}"
     return f"any of {card_names(rules, t.cards)}{carry}"
+
+
+def _instant_win(rules: ir.Ruleset, w: ir.InstantWin) -> str:
+    return f"{w.label} {w.value}: {w.text or condition_text(w.condition, rules)}"
+
+
+def _instant_wins(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """Instant wins by name, as a yaku table: added, removed, or changed in a part."""
+    wa = {w.name: w for w in a.instant_wins}
+    wb = {w.name: w for w in b.instant_wins}
+    out = []
+    for name in [n for n in wa if n not in wb]:
+        out.append(Change("instant_wins", name, _instant_win(a, wa[name]), None))
+    for name in [n for n in wb if n not in wa]:
+        out.append(Change("instant_wins", name, None, _instant_win(b, wb[name])))
+    for name in [n for n in wa if n in wb]:
+        x, y = wa[name], wb[name]
+        if x.value != y.value:
+            out.append(Change("instant_wins", f"{name} value", str(x.value), str(y.value)))
+        if x.label != y.label:
+            out.append(Change("instant_wins", f"{name} label", x.label, y.label))
+        if x.condition != y.condition:
+            before = x.text or condition_text(x.condition, a)
+            after = y.text or condition_text(y.condition, b)
+            out.append(Change("instant_wins", f"{name} condition", before, after))
+    return out
 
 
 def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
@@ -162,6 +195,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             out.append(Change("views", name, va.get(name), vb.get(name)))
     out += _table("teyaku", a, b)
     out += _table("yaku", a, b)
+    out += _scoring(a, b)
     ta = {t.factor: t for t in a.multiplier.tiers}
     tb = {t.factor: t for t in b.multiplier.tiers}
     for f in sorted(ta.keys() | tb.keys(), reverse=True):
@@ -181,13 +215,11 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
                 else None,
             )
         )
+    out += _instant_wins(a, b)
     if a.void_text != b.void_text or a.void_field != b.void_field:
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
     for name in MECHANICS:
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
-        if name == "instant_win":  # its condition shows as its text
-            fa = {k: v for k, v in fa.items() if ".condition" not in k}
-            fb = {k: v for k, v in fb.items() if ".condition" not in k}
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -198,6 +230,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 
 # ---------------------------------------------------------------- the mechanics in words
 TABLE_LABELS = {
+    "split": "an entry of the {kind} is a total split between its payers",
     "policy": "which {kind} count",
     "view": "the {kind} are counted with the view",
     "between_players": "between players, the {kind} paid",
@@ -251,7 +284,10 @@ LABELS = {
     "length.winner_deals": "the winner of a round deals the next",
     "length.drawn_keeps_dealer": "a drawn round keeps its dealer",
     "length.rotate": "the deal passes to the next player each round",
+    "length.target": "the game also ends when a player (or team) reaches a total of",
+    "length.start": "every player starts the game with",
     "instant_win": "a dealt hand that wins the round at once",
+    "instant_wins": "dealt hands that win the round at once",
     "instant_win.value": "a hand that wins at once is paid by each other player",
     "instant_win.text": "a dealt hand that wins the round at once",
     "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
@@ -311,6 +347,7 @@ WORDS = {
 }
 
 ABSENT = {
+    "length.target": "none (the rounds only)",
     "continuation.label": "none",
     "continuation.if_other_stops": "as when the round ends with no new yaku",
     "seats.active": "everyone seated",
@@ -380,6 +417,8 @@ SECTIONS = {
     "teyaku": "Teyaku",
     "yaku": "Yaku",
     "multiplier": "Field multiplier",
+    "scoring": "Scoring",
+    "instant_wins": "Instant wins (dealt hands that win the round at once)",
     "round": "The round",
 }
 
@@ -397,3 +436,49 @@ def render(changes: list[Change], a: str, b: str, markdown: bool = False) -> str
         lines += ["", f"## {title}" if markdown else f"{title}:"]
         lines += [("- " if markdown else "  ") + c.sentence() for c in mine]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the scoring stage
+def _step_key(step: ir.Factor | ir.Award) -> str:
+    """A step by its name; an unnamed factor by what it says."""
+    if step.name or isinstance(step, ir.Award):
+        return step.name
+    cond = f" if {step.text}" if step.text else ""
+    return f"x{step.factor} on {step.on}{cond}"
+
+
+def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """Scoring steps added, removed, changed or moved (by name), and the unit."""
+    from rulekit.describe import step_sentence
+
+    out = []
+    sa = {_step_key(s): s for s in a.scoring}
+    sb = {_step_key(s): s for s in b.scoring}
+    for key in sa.keys() | sb.keys():
+        x, y = sa.get(key), sb.get(key)
+        if x == y:
+            continue
+        before = step_sentence(a, x) if x is not None else None
+        after = step_sentence(b, y) if y is not None else None
+        if before == after:  # the same words, another condition: say the condition's IR
+            before, after = str(x), str(y)
+        out.append(Change("scoring", f"step {key}", before, after))
+    kept_a = [k for k in sa if k in sb]
+    kept_b = [k for k in sb if k in sa]
+    if kept_a != kept_b:
+        out.append(
+            Change(
+                "scoring",
+                "order",
+                None,
+                None,
+                "the order of the scoring steps: " + ", ".join(kept_a) + " -> " + ", ".join(kept_b),
+            )
+        )
+    if a.unit != b.unit:
+        said = [
+            f"{u.points} points to the {u.name}" if u is not None else "none"
+            for u in (a.unit, b.unit)
+        ]
+        out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))
+    return sorted(out, key=lambda c: c.what)

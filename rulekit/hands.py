@@ -107,31 +107,39 @@ class HandSpace:
         elif isinstance(cond, ir.Not | ir.Everyone):
             self._collect(cond.item, t)
 
-    def _holds(self, cond: ir.Condition, state: tuple[int, ...], t: _Terms) -> bool:
+    def _holds(
+        self, cond: ir.Condition, state: tuple[int, ...], t: _Terms, want: bool = True
+    ) -> bool:
+        """Whether `cond` can come out `want` for these cards: a test of the round (or of what
+        was dealt) can come out either way, so `not (a month of 4 and round = 2)` can hold for
+        a hand with a month of 4 (in another round)."""
         base = 1
         if isinstance(cond, ir.AllOf):
-            return state[base + t.index_mask(cond.cards)] >= len(cond.cards)
+            return (state[base + t.index_mask(cond.cards)] >= len(cond.cards)) is want
         if isinstance(cond, ir.AnyOf):
-            return state[base + t.index_mask(cond.cards)] >= 1
+            return (state[base + t.index_mask(cond.cards)] >= 1) is want
         if isinstance(cond, ir.Count):
-            return compare(cond.op, state[base + t.index_mask(cond.cards)], cond.n)
+            return compare(cond.op, state[base + t.index_mask(cond.cards)], cond.n) is want
         shapes_base = base + len(t.masks)
         if isinstance(cond, ir.Shape):
-            return all(
-                state[shapes_base + t.index_shape(size, months)] >= demand
-                for size, months, demand in shape_demands(cond, self.months)
+            return (
+                all(
+                    state[shapes_base + t.index_shape(size, months)] >= demand
+                    for size, months, demand in shape_demands(cond, self.months)
+                )
+                is want
             )
         if isinstance(cond, ir.PointsCmp):
-            return compare(cond.op, state[-1], cond.n)
-        if isinstance(cond, ir.And):
-            return all(self._holds(i, state, t) for i in cond.items)
-        if isinstance(cond, ir.Or):
-            return any(self._holds(i, state, t) for i in cond.items)
+            return compare(cond.op, state[-1], cond.n) is want
+        if isinstance(cond, ir.And | ir.Or):
+            every = isinstance(cond, ir.And) is want  # an `and` true, or an `or` false
+            items = (self._holds(i, state, t, want) for i in cond.items)
+            return all(items) if every else any(items)
         if isinstance(cond, ir.Not):
-            return not self._holds(cond.item, state, t)
+            return self._holds(cond.item, state, t, not want)
         if isinstance(cond, ir.Everyone):  # one hand stands for every player
-            return self._holds(cond.item, state, t)
-        return True  # Dealt: depends on the round, not on the cards alone
+            return self._holds(cond.item, state, t, want)
+        return True  # Dealt, and the tests of the round: the round decides, not the cards
 
     # ------------------------------------------------------------ search
     def _transitions(

@@ -513,6 +513,8 @@ class Factor(_Frozen):
     on: Literal["yaku", "teyaku", "count", "all"] = "yaku"
     condition: Condition | None = None
     text: str = ""
+    name: str = Field("", description="the step's name (empty: written without one)")
+    label: str = ""
 
 
 class Award(_Frozen):
@@ -568,7 +570,9 @@ class Ruleset(_Frozen):
     void_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
-    instant_win: InstantWin | None = None
+    instant_win: InstantWin | None = Field(
+        None, description="read from old JSON IR only: moved into `instant_wins` on loading"
+    )
     dealer_captures: int | None = Field(
         None, description="the dealer captures a month of N on the field"
     )
@@ -584,6 +588,19 @@ class Ruleset(_Frozen):
         (), description="the scoring stage: steps applied, in order, to the round's payments"
     )
     unit: Unit | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_instant_win(cls, data: object) -> object:
+        """JSON IR written before instant wins were a table has one `instant_win`: it becomes
+        an entry of the table (the field itself is no longer produced, and always left empty:
+        the engine reads only the table)."""
+        if isinstance(data, dict) and "instant_win" in data:
+            data = dict(data)
+            old = data.pop("instant_win")
+            if old is not None:
+                data["instant_wins"] = (*(data.get("instant_wins") or ()), old)
+        return data
 
     @property
     def title(self) -> str:

@@ -112,7 +112,7 @@ def instant_win_before_the_field() -> Round:
     anything = ir.Shape(groups=(ir.ShapeGroup(size=1, count=1),))
     r2 = r.model_copy(
         update={
-            "instant_win": ir.InstantWin(value=5, condition=anything, text="anything"),
+            "instant_wins": (ir.InstantWin(value=5, condition=anything, text="anything"),),
             "fold": r.fold.model_copy(update={"times_multiplier": True}),
             "setup": ("hands", "fold", "instant_win", "joker", "teyaku", "field"),
         }

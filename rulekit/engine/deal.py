@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from rulekit.engine import ledger
+from rulekit.engine.context import RoundView
 from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
 from rulekit.errors import UsageError
 
@@ -88,9 +89,11 @@ def lay_field(r: RoundState) -> None:
             r.field |= 1 << r.stock.pop()
     r.field_laid = True
     r.laid_field = r.field
-    factor, r.carry_out = r.c.multiplier.of_field(r.field)
+    c = r.c
+    ctx = RoundView(r) if c.multiplier.sees_round or c.void_sees_round else None
+    factor, r.carry_out = c.multiplier.of_field(r.field, ctx)
     r.multiplier = max(factor, r.carry_in)
-    if r.c.void_field is not None and r.c.void_field(r.field):
+    if c.void_field is not None and c.void_field(r.field, ctx):
         r.void = True
         r.ended_by = "void"
         ledger.void(r)

@@ -10,19 +10,34 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulekit.engine import ledger
+from rulekit.engine.context import RoundView
 from rulekit.engine.ledger import BANK, Amount, share
 from rulekit.engine.state import DONE, RoundState
 
 Points = dict[int, int]
 
 
-class _CountContext:
-    """What the count-time entries may ask: every pile, and the dealt hands."""
+class _CountContext(RoundView):
+    """What the count-time entries may ask: every pile, the dealt hands, and, when an entry
+    sees the round, the round as the player tested sees it (`look_from`)."""
 
-    def __init__(self, r: RoundState) -> None:
+    def __init__(self, r: RoundState, sees_round: bool) -> None:
         self.r = r
         self.piles = [r.captured[s] for s in r.order]
-        self.player = -1
+        self.seat = -1
+        self.sees_round = sees_round
+        if sees_round:
+            super().__init__(r)
+
+    def look_from(self, seat: int) -> None:
+        if self.sees_round:
+            super().look_from(seat)
+        else:  # a card-only table: only the dealt hands are asked for
+            self.seat = seat
+
+    @property
+    def player(self) -> int:
+        return self.seat
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
         r = self.r
@@ -61,13 +76,13 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
     order = r.order
     if table is None or not table.count_bits:
         return False, None
-    ctx = _CountContext(r)
+    ctx = _CountContext(r, table.sees_round)
     paid_to_dealer: set[int] = set()
     best = -1
     special_winner = None
     cancelled = False
     for s in order:
-        ctx.player = s
+        ctx.look_from(s)
         x = r.captured[s]
         hits = table.match_count(x, ctx)
         if not hits:
@@ -208,10 +223,13 @@ def _unit_yaku(r: RoundState, units: list[list[int]]) -> list[tuple[int, tuple[i
     table = r.c.yaku
     assert table is not None
     piles_of = TEAM_CARDS[r.rules.count.team_cards]
+    ctx = RoundView(r) if table.sees_round else None
     out = []
     for u, members in enumerate(units):
         for seat, x in piles_of(r, members):
-            for i in table.counted(table.match_play(x), x):
+            if ctx is not None:
+                ctx.look_from(seat if seat >= 0 else members[0])  # a pooled side: its first
+            for i in table.counted(table.match_play(x, ctx), x):
                 maker = seat
                 if maker < 0:
                     cards = r.c.yaku_cards[i]
@@ -241,12 +259,10 @@ def finish(r: RoundState, winner: int | None) -> None:
     """The round is over: fold fees to the winner, the winners, the next dealer."""
     fold = r.rules.fold
     for payer, base, voluntary in r.fold_fees:
-        reason = "fold fee" if voluntary else "forced fold"
-        mult = r.multiplier if fold.times_multiplier else 1
-        payees = [q for q in FEE_PAYEES[fold.payee](r, winner) if q != payer]
-        for payee in payees:
-            each = share(base, len(payees))
-            ledger.record(r, payer, payee, each * mult, reason, "", mult, each)
+        if winner is not None and payer != winner:
+            reason = "fold fee" if voluntary else "forced fold"
+            mult = r.multiplier if fold.times_multiplier else 1
+            ledger.record(r, payer, winner, base * mult, reason, "", mult, base)
     r.winner = winner
     if not r.winners and winner is not None:
         r.winners = [winner]
@@ -258,14 +274,6 @@ def finish(r: RoundState, winner: int | None) -> None:
     r.phase = DONE
 
 
-# ir.Fold.payee -> who takes a fold fee (shared between them): the round winner (none on a
-# drawn round), the players of the round, the dealer (whoever he is, folded or not), the bank
-FEE_PAYEES: dict[str, Callable[[RoundState, int | None], list[int]]] = {
-    "winner": lambda r, winner: [] if winner is None else [winner],
-    "active": lambda r, winner: list(r.order),
-    "dealer": lambda r, winner: [r.dealer],
-    "bank": lambda r, winner: [BANK],
-}
 # ir.Settlement.method -> the count
 METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
     "par": _par,

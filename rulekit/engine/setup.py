@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rulekit.cards import bits
 from rulekit.engine import ledger
+from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import end_of_hands
 from rulekit.engine.deal import deal_order, lay_field
 from rulekit.engine.scoring import finish
@@ -62,14 +63,7 @@ def choose_swap(r: RoundState, swap: bool) -> None:
 # ------------------------------------------------------------ the fold phase
 def _fold_phase(r: RoundState) -> bool:
     """When more sit than play, each in turn joins or folds (wait while one must choose)."""
-    out = r.seated - r.rules.seats.playing(r.seated)
-    if out <= 0:
-        return False
-    sitters = SIT_OUT[r.rules.seats.sit_out](r, out)
-    if sitters is not None:  # a rotating sit-out: no decision, no fee
-        for s in sitters:
-            r.folded[s] = True
-        _end_fold(r)
+    if r.seated <= r.rules.seats.playing(r.seated):
         return False
     start = FOLD_START[r.rules.fold.start](r)
     r.fold_queue = [(start + i) % r.seated for i in range(r.seated)]
@@ -156,10 +150,13 @@ def _teyaku(r: RoundState) -> bool:
         return False
     active = active_seats(r)
     made: dict[int, tuple[int, int]] = {}
+    ctx = RoundView(r) if table.sees_round else None
     for s in active:
         hand = r.hands[s]
         r.dealt_hands[s] = hand
-        counted = table.counted(table.match_play(hand), hand)
+        if ctx is not None:
+            ctx.look_from(s)
+        counted = table.counted(table.match_play(hand, ctx), hand)
         r.teyaku_counted[s] = counted
         if counted:
             value = sum(table.value(i, hand) for i in counted)
@@ -179,21 +176,29 @@ def _teyaku(r: RoundState) -> bool:
 
 
 def _instant_win(r: RoundState) -> bool:
-    """A dealt hand that wins at once: paid by each other player, and the round is over."""
-    test = r.c.instant_win
-    spec = r.rules.instant_win
-    if test is None or spec is None:
+    """A dealt hand that wins at once: the first in play order from the dealer whose hand makes
+    an entry of the table is paid its value (its highest entry's, if it makes several) by each
+    other player, flat, and the round is over."""
+    wins = r.c.instant_wins
+    if not wins:
         return False
     seats = [(r.dealer + i) % r.seated for i in range(r.seated)]
+    ctx = RoundView(r)
     for s in seats:
-        if not r.folded[s] and test(r.hands[s] & r.ix.full):
-            for q in seats:
-                if q != s and not r.folded[q]:
-                    ledger.record(r, q, s, spec.value, "instant win", spec.text)
-            r.order = [q for q in seats if not r.folded[q]]
-            r.ended_by = "instant"
-            finish(r, s)
-            return True
+        if r.folded[s]:
+            continue
+        ctx.look_from(s)
+        hand = r.hands[s] & r.ix.full
+        spec = next((w for w, test in wins if test(hand, ctx)), None)
+        if spec is None:
+            continue
+        for q in seats:
+            if q != s and not r.folded[q]:
+                ledger.record(r, q, s, spec.value, "instant win", spec.name)
+        r.order = [q for q in seats if not r.folded[q]]
+        r.ended_by = "instant"
+        finish(r, s)
+        return True
     return False
 
 
@@ -231,13 +236,6 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
 FOLD_START: dict[str, Callable[[RoundState], int]] = {
     "dealer": lambda r: r.dealer,
     "after_dealer": lambda r: (r.dealer + 1) % r.seated,
-}
-# ir.Seats.sit_out -> who sits the round out, given how many must (None: each chooses, in the
-# fold phase)
-SIT_OUT: dict[str, Callable[[RoundState, int], list[int] | None]] = {
-    "fold": lambda r, out: None,
-    "after_dealer": lambda r, out: [(r.dealer + 1 + i) % r.seated for i in range(out)],
-    "dealer": lambda r, out: [(r.dealer + i) % r.seated for i in range(out)],
 }
 # ir.YakuTable.between_players (teyaku) -> whose teyaku are paid
 BETWEEN_PLAYERS: dict[str, Callable[[dict[int, tuple[int, int]]], dict[int, tuple[int, int]]]] = {

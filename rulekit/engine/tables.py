@@ -28,6 +28,55 @@ class CountContext(Protocol):
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool: ...
 
 
+class RoundContext(Protocol):
+    """What a condition that sees the round may ask, for the player it is tested for: the
+    round's number (the first is 1) and its month's cards, whether he deals, the continues he
+    and his opponents called, his score so far, the field as laid at the deal, and whether the
+    round ended with no winner."""
+
+    round: int
+    month_mask: int
+    is_dealer: bool
+    continued: int
+    opponent_continued: int
+    score: int
+    field_at_deal: int
+    nobody_won: bool
+
+
+_ROUND_KINDS = (
+    ir.RoundCmp,
+    ir.RoundMonth,
+    ir.IsDealer,
+    ir.Continued,
+    ir.ScoreCmp,
+    ir.OnField,
+    ir.NobodyWon,
+)
+
+
+def sees_round(cond: ir.Condition) -> bool:
+    """Whether a condition asks about the round (then it is tested with a RoundContext)."""
+    if isinstance(cond, _ROUND_KINDS):
+        return True
+    if isinstance(cond, ir.And | ir.Or):
+        return any(sees_round(i) for i in cond.items)
+    if isinstance(cond, ir.Not | ir.Everyone):
+        return sees_round(cond.item)
+    return False
+
+
+def guarded(cond: ir.Condition, expr: str) -> str:
+    """The code of a condition, false without a RoundContext when it sees the round (even under
+    a `not`: `not dealer` does not hold where there is no round to ask); a card-only condition
+    is left exactly as it was."""
+    return f"(ctx is not None and {expr})" if sees_round(cond) else expr
+
+
+# ir.Continued.who -> the RoundContext attribute that counts those continues
+CONTINUED_WHO: dict[str, str] = {"self": "continued", "opponent": "opponent_continued"}
+
+
 class _Codegen:
     def __init__(self, index: CardIndex) -> None:
         self.index = index
@@ -78,6 +127,29 @@ class _Codegen:
             return "(" + " or ".join(self.expr(i, x) for i in c.items) + ")"
         if isinstance(c, ir.Not):
             return f"(not {self.expr(c.item, x)})"
+        return f"({self.round_expr(c, x)})"
+
+    def round_expr(self, c: ir.Condition, x: str) -> str:
+        """A condition that sees the round, read from the context (`guarded` makes the whole
+        condition false without one)."""
+        if isinstance(c, ir.RoundCmp):
+            return f"ctx.round {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.RoundMonth):
+            if c.all:
+                return f"({x} & ctx.month_mask) == ctx.month_mask"
+            return f"({x} & ctx.month_mask).bit_count() {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.IsDealer):
+            return "ctx.is_dealer"
+        if isinstance(c, ir.Continued):
+            return f"ctx.{CONTINUED_WHO[c.who]} {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.ScoreCmp):
+            return f"ctx.score {_PY_OP[c.op]} {c.n}"
+        if isinstance(c, ir.OnField):
+            name = f"_field{len(self.helpers)}"
+            self.helpers[name] = self.function(c.item)
+            return f"{name}(ctx.field_at_deal, ctx)"
+        if isinstance(c, ir.NobodyWon):
+            return "ctx.nobody_won"
         raise AssertionError(f"unhandled condition {c!r}")
 
     def prologue(self) -> list[str]:
@@ -98,7 +170,7 @@ class _Codegen:
         sub = _Codegen(self.index)
         sub.helpers = self.helpers
         sub.sizes = set()
-        expr = sub.expr(c)
+        expr = guarded(c, sub.expr(c))
         return sub.compile("cond", [f"    return {expr}"])
 
 
@@ -113,6 +185,8 @@ class CompiledTable:
         self.values = [e.value for e in table.entries]
         self.best_only = POLICIES[table.policy]
         self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
+        # some entry asks about the round: its callers pass a RoundContext (the others need none)
+        self.sees_round = any(sees_round(e.condition) for e in self.entries)
         self.match_play = self._compile(
             index, [i for i, e in enumerate(self.entries) if not e.at_count]
         )
@@ -132,7 +206,8 @@ class CompiledTable:
         gen = _Codegen(index)
         body = ["    h = 0"]
         for i in which:
-            body.append(f"    if {gen.expr(self.entries[i].condition)}:")
+            cond = self.entries[i].condition
+            body.append(f"    if {guarded(cond, gen.expr(cond))}:")
             body.append(f"        h |= {1 << i}")
         body.append("    return h")
         return gen.compile("match", body)
@@ -188,15 +263,24 @@ class CompiledMultiplier:
 
     def __init__(self, spec: ir.FieldMultiplier, index: CardIndex) -> None:
         self.tiers = [(t.factor, index.mask(t.cards), t.carry_at) for t in spec.tiers]
+        # a tier with a condition applies when it holds for the field (its cards: the carry)
+        self.tests: list[Callable[..., bool] | None] = [
+            _Codegen(index).function(t.condition) if t.condition is not None else None
+            for t in spec.tiers
+        ]
+        self.sees_round = any(
+            t.condition is not None and sees_round(t.condition) for t in spec.tiers
+        )
         self.per_mask = index.mask(spec.per_card)
         self.step = spec.step
 
-    def of_field(self, field: int) -> tuple[int, int]:
+    def of_field(self, field: int, ctx: RoundContext | None = None) -> tuple[int, int]:
         factor = 1
         carry = 1
-        for tier_factor, mask, carry_at in self.tiers:
+        for (tier_factor, mask, carry_at), test in zip(self.tiers, self.tests, strict=True):
             present = (field & mask).bit_count()
-            if present and tier_factor > factor:
+            applies = test(field, ctx) if test is not None else present
+            if applies and tier_factor > factor:
                 factor = tier_factor
             if carry_at is not None and present >= carry_at and tier_factor > carry:
                 carry = tier_factor
@@ -228,11 +312,12 @@ class CompiledRules:
         self.void_field: Callable[..., bool] | None = (
             _Codegen(self.index).function(rules.void_field) if rules.void_field else None
         )
-        self.instant_win: Callable[..., bool] | None = (
-            _Codegen(self.index).function(rules.instant_win.condition)
-            if rules.instant_win
-            else None
+        # the instant wins, with their tests, highest value first (a hand is paid its highest)
+        self.instant_wins: list[tuple[ir.InstantWin, Callable[..., bool]]] = sorted(
+            ((w, _Codegen(self.index).function(w.condition)) for w in rules.instant_wins),
+            key=lambda wt: -wt[0].value,
         )
+        self.void_sees_round = rules.void_field is not None and sees_round(rules.void_field)
         yaku_entries = rules.yaku.entries if rules.yaku else ()
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()

@@ -131,6 +131,58 @@ class CDealt:
 
 
 @dataclass(frozen=True)
+class CRound:
+    """`round >= 6`: the round's number in the game, the first being 1."""
+
+    op: str
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CRoundMonth:
+    """`all of round month` (`all`), `3 of round month` (n): cards of the round's month."""
+
+    n: int
+    loc: Loc
+    all: bool = False
+
+
+@dataclass(frozen=True)
+class CDealer:
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CContinued:
+    """`continued`, `continued 2 or more times`, `an opponent continued`."""
+
+    who: str  # self | opponent
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CScore:
+    op: str
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CFieldHad:
+    """`the field had <atom>`: the field as it was laid at the deal."""
+
+    item: Cond
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CNobodyWon:
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CAnd:
     items: tuple[Cond, ...]
     loc: Loc
@@ -159,6 +211,13 @@ Cond = (
     | CPoints
     | CEveryone
     | CDealt
+    | CRound
+    | CRoundMonth
+    | CDealer
+    | CContinued
+    | CScore
+    | CFieldHad
+    | CNobodyWon
     | CAnd
     | COr
     | CNot
@@ -302,7 +361,7 @@ class EntryOpt:
 class Entry(Stmt):
     name: Name
     label: str | None
-    value: int | None
+    value: int | Amount | None
     cond: Cond | None
     cond_text: str | None
     parts: tuple[Name, ...]
@@ -311,9 +370,18 @@ class Entry(Stmt):
 
 @dataclass(frozen=True)
 class Tier(Stmt):
+    """`x2 if any of ...` (items; cond None) or `x4 if <any condition>` (cond and its text)."""
+
     factor: int
     items: tuple[SetExpr, ...]
     carry_at: int | None
+    cond: Cond | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class InstantWinsHeader(Stmt):
+    """`instant wins`: the named entries below are dealt hands that win at once."""
 
 
 @dataclass(frozen=True)
@@ -352,3 +420,63 @@ class Mechanic(Stmt):
         if not isinstance(value, int):
             raise AssertionError(f"'{self.kind}' has no number '{kind}'")
         return value
+
+
+# ---------------------------------------------------------------- the scoring stage
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A value written in the declared unit: `2 kan`."""
+
+    n: int
+    unit: Name
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class ScoringHeader(Stmt):
+    """`scoring`: the factor and award lines below are the steps of the scoring stage."""
+
+
+@dataclass(frozen=True)
+class Factor(Stmt):
+    """`seven "Seven or more" x2 on yaku if score >= 7`: the name may be left out when `on` is
+    written (then the step cannot be changed by name)."""
+
+    name: Name | None
+    label: str | None
+    factor: int
+    on: str  # yaku | teyaku | count | all
+    cond: Cond | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Award(Stmt):
+    """`oya_ken "Oya-ken" the dealer takes 6 if nobody won`."""
+
+    name: Name
+    label: str | None
+    payee: str  # dealer | winner
+    value: int | Amount
+    split: bool
+    multiplied: bool
+    cond: Cond | None
+    text: str
+
+
+@dataclass(frozen=True)
+class UnitDecl(Stmt):
+    """`unit kan = 10 points`: the unit table values are counted in."""
+
+    name: Name
+    points: int
+
+
+@dataclass(frozen=True)
+class EveryWorth(Stmt):
+    """`every yaku is worth 25`: every entry of the table, inherited ones too, takes the value."""
+
+    table: str  # teyaku | yaku
+    value: int | Amount

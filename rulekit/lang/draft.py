@@ -22,12 +22,13 @@ from rulekit.lang import ast
 class EntryDraft:
     name: ast.Name
     label: str | None
-    value: int | None
+    value: int | ast.Amount | None
     cond: ast.Cond | None
     cond_text: str | None
     parts: tuple[ast.Name, ...]
     opts: dict[str, ast.EntryOpt]
     loc: Loc
+    value_file: str | None = None  # where the value was written (its unit: resolve.py)
 
 
 @dataclass
@@ -39,6 +40,7 @@ class TableDraft:
     entries: dict[str, EntryDraft] = field(default_factory=dict)
     exclusive: list[tuple[ast.Name, ...]] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
+    split: bool = False  # an entry's value is the total, split between its payers
 
 
 @dataclass
@@ -70,10 +72,15 @@ class Draft:
     wild: ast.Mechanic | None = None
     teams: dict[int, ast.Mechanic] = field(default_factory=dict)
     errors: list[RulekitError] = field(default_factory=list)
+    scoring: dict[str, ast.Factor | ast.Award] = field(default_factory=dict)  # in order
+    unit: ast.UnitDecl | None = None
+    file_units: dict[str, int] = field(default_factory=dict)  # the unit each file declares
 
 
 # Statements that live inside a section; any other statement ends the section.
-_IN_SECTION = (ast.Entry, ast.Exclusive, ast.Remove, ast.Tier, ast.PerCard)
+_IN_SECTION = (
+    ast.Entry, ast.Exclusive, ast.Remove, ast.Tier, ast.PerCard, ast.Factor, ast.Award,
+)  # fmt: skip
 
 
 class Applier:
@@ -192,12 +199,25 @@ class Applier:
                 table.between = "all"
             elif opt.kind == "between_highest":
                 table.between = "highest"
+            elif opt.kind in ("split", "each_payer"):
+                table.split = opt.kind == "split"
 
     def on_MultiplierHeader(self, s: ast.MultiplierHeader) -> None:
         self.section = "multiplier"
 
+    def on_InstantWinsHeader(self, s: ast.InstantWinsHeader) -> None:
+        """Instant wins are a table of named entries: changed and removed by name."""
+        self.section = "instant_wins"
+        self.instant_wins()
+
+    def instant_wins(self) -> TableDraft:
+        table = self.d.tables.get("instant_wins")
+        if table is None:
+            table = self.d.tables["instant_wins"] = TableDraft("instant win")
+        return table
+
     def _table(self, loc: Loc, what: str) -> TableDraft | None:
-        if self.section in ("teyaku", "yaku"):
+        if self.section in ("teyaku", "yaku", "instant_wins"):
             return self.d.tables[self.section]
         where = "the multiplier section" if self.section == "multiplier" else "no section"
         self.error(
@@ -214,6 +234,9 @@ class Applier:
     def on_Remove(self, s: ast.Remove) -> None:
         if self.section is None or self._names_statements(s):
             self.remove_statements(s)
+            return
+        if self.section == "scoring":
+            self.remove_steps(s)
             return
         if self.section == "multiplier":
             for n in s.names:
@@ -246,7 +269,7 @@ class Applier:
         """A `remove` line right under a section that names statements, not entries
         (`remove hiki` after the yaku): the statements are meant."""
         entries = self.d.tables.get(self.section or "")
-        known = entries.entries if entries is not None else {}
+        known = {*(entries.entries if entries is not None else {}), *self.d.scoring}
         return all(n.text in REMOVABLE and n.text not in known for n in s.names)
 
     def remove_statements(self, s: ast.Remove) -> None:
@@ -311,6 +334,7 @@ class Applier:
                 parts=s.parts or existing.parts,
                 opts={**existing.opts, **opts},
                 loc=s.loc,
+                value_file=s.loc.file if s.value is not None else existing.value_file,
             )
             return
         if not complete:
@@ -330,7 +354,7 @@ class Applier:
                 )
             return
         table.entries[s.name.text] = EntryDraft(
-            s.name, s.label, s.value, s.cond, s.cond_text, s.parts, opts, s.loc
+            s.name, s.label, s.value, s.cond, s.cond_text, s.parts, opts, s.loc, s.loc.file
         )
         table.removed.discard(s.name.text)
 
@@ -351,6 +375,11 @@ class Applier:
             self.d.per_card = None
 
     def on_Tier(self, s: ast.Tier) -> None:
+        if self.section == "scoring":  # `x2 if score >= 7`: an unnamed factor on yaku
+            cond = s.cond if s.cond is not None else ast.CAnyOf(s.items, s.loc)
+            text = s.text or "any of " + ", ".join(_set_words(i) for i in s.items)
+            self.on_Factor(ast.Factor(s.loc, None, None, s.factor, "yaku", cond, text))
+            return
         if self._in_multiplier(s.loc, f"tier x{s.factor}") and self.once(
             f"tier x{s.factor}", f"tier x{s.factor}", s.loc
         ):
@@ -384,14 +413,111 @@ class Applier:
             self.d.void = s
         elif s.kind == "liable":
             self.d.liable = s
-        elif s.kind == "instant_win":
+        elif s.kind == "instant_win":  # the one-line form: the table's entry `instant_win`
             self.d.instant_win = s
+            self.instant_wins().entries["instant_win"] = EntryDraft(
+                ast.Name("instant_win", s.loc), "Instant win", s.number("value"), s.cond,
+                s.text, (), {}, s.loc,
+            )  # fmt: skip
         elif s.kind == "wild":
             self.d.wild = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
         else:
             self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
+
+
+    # ------------------------------------------------------------ the scoring stage
+    def on_ScoringHeader(self, s: ast.ScoringHeader) -> None:
+        self.section = "scoring"
+
+    def on_Factor(self, s: ast.Factor) -> None:
+        if self.section != "scoring":
+            self.error(
+                f"factor x{s.factor} outside the scoring section",
+                s.loc,
+                "put it under a 'scoring' line",
+            )
+            return
+        if s.name is None:  # unnamed: added, never replaced
+            self.d.scoring[f"{s.loc.file}:{s.loc.line}"] = s
+            return
+        self.step(s.name, s)
+
+    def on_Award(self, s: ast.Award) -> None:
+        if self.section != "scoring":
+            self.error(
+                f"award '{s.name.text}' outside the scoring section",
+                s.loc,
+                "put it under a 'scoring' line",
+            )
+            return
+        self.step(s.name, s)
+
+    def step(self, name: ast.Name, s: ast.Factor | ast.Award) -> None:
+        """A named step: a new name adds it, an inherited one is replaced whole in its place."""
+        if self.once(f"scoring {name.text}", f"scoring step '{name.text}'", name.loc):
+            self.d.scoring[name.text] = s
+
+    def remove_steps(self, s: ast.Remove) -> None:
+        for n in s.names:
+            if n.text not in self.d.scoring:
+                named = [k for k in self.d.scoring if ":" not in k]
+                self.error(
+                    f"no scoring step named '{n.text}' to remove",
+                    n.loc,
+                    did_you_mean(n.text, named),
+                )
+            else:
+                del self.d.scoring[n.text]
+
+    def on_UnitDecl(self, s: ast.UnitDecl) -> None:
+        if not self.once("unit", "the unit", s.loc):
+            return
+        if self.d.unit is not None and self.d.unit.name.text != s.name.text:
+            self.error(
+                f"the unit is '{self.d.unit.name.text}' in the files extended, not"
+                f" '{s.name.text}'",
+                s.name.loc,
+                f"a unit keeps its name; give its new size: unit {self.d.unit.name.text} ="
+                f" {s.points} points",
+            )
+            return
+        if s.points < 1:
+            self.error(
+                "a unit is worth at least 1 point", s.loc, "for example: unit kan = 10 points"
+            )
+            return
+        self.d.unit = s
+        self.d.file_units[s.loc.file] = s.points
+
+    def on_EveryWorth(self, s: ast.EveryWorth) -> None:
+        """Every entry of the table so far, inherited ones included, takes the value."""
+        if not self.once(f"every {s.table}", f"'every {s.table} is worth'", s.loc):
+            return
+        table = self.d.tables.get(s.table)
+        if table is None or not table.entries:
+            self.error(
+                f"no {s.table} to set: 'every {s.table} is worth' changes the entries written"
+                " before it",
+                s.loc,
+                f"put it after the {s.table} section, or in a file that extends one",
+            )
+            return
+        for name, entry in table.entries.items():
+            table.entries[name] = replace(entry, value=s.value, value_file=s.loc.file)
+
+
+def _set_words(expr: ast.SetExpr) -> str:
+    """A set written back, for the text of a factor written as `x2 if any of ...`."""
+    if isinstance(expr, ast.SName):
+        return expr.name.text
+    if isinstance(expr, ast.SCard):
+        return str(expr.id)
+    if isinstance(expr, ast.SMonth):
+        return f"month {expr.ref.text}"
+    op = "+" if isinstance(expr, ast.SUnion) else "-"
+    return f"{_set_words(expr.left)} {op} {_set_words(expr.right)}"
 
 
 # How a statement is named in messages (`continue`, not `continuation`).

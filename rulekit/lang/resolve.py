@@ -43,6 +43,53 @@ def _plural_stem(word: str) -> str | None:
     return None
 
 
+# Where each condition that sees the round may be written, and what it is called in errors.
+# yaku: tested for a player as he plays; teyaku, instant win: on a dealt hand; void, tier: on
+# the field at the deal; scoring: a scoring step, tested for a payment's payee at the round's
+# end; the field had: inside `the field had ...` (the field's cards, and the round's month).
+_WHERE = {
+    "yaku": "a yaku condition",
+    "teyaku": "a teyaku condition",
+    "instant win": "an instant win",
+    "void": "a void rule",
+    "tier": "a multiplier tier",
+    "scoring": "a scoring step",
+    "the field had": "'the field had ...'",
+}
+_EVERYWHERE = ("yaku", "teyaku", "instant win", "void", "tier", "scoring")
+ROUND_ATOMS: dict[type, tuple[str, tuple[str, ...]]] = {
+    ast.CRound: ("round", _EVERYWHERE),
+    ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had")),
+    ast.CDealer: ("dealer", ("yaku", "teyaku", "instant win", "scoring")),
+    ast.CContinued: ("continued", ("yaku", "scoring")),
+    ast.CScore: ("score", ("scoring",)),
+    ast.CFieldHad: ("the field had", _EVERYWHERE),
+    ast.CNobodyWon: ("nobody won", ("scoring",)),
+}
+
+
+def _named_cards(c: ir.Condition) -> set[int]:
+    """The cards a condition names (a tier's carry counts them on the field)."""
+    if isinstance(c, ir.AllOf | ir.AnyOf | ir.Count):
+        return set(c.cards)
+    if isinstance(c, ir.And | ir.Or):
+        return set().union(*(_named_cards(i) for i in c.items))
+    if isinstance(c, ir.Not | ir.Everyone | ir.OnField):
+        return _named_cards(c.item)
+    return set()
+
+
+def _round_atoms(c: ast.Cond) -> list[ast.Cond]:
+    """The conditions that see the round in `c` (not inside `the field had`, checked apart)."""
+    if type(c) in ROUND_ATOMS:
+        return [c]
+    if isinstance(c, ast.CAnd | ast.COr):
+        return [a for i in c.items for a in _round_atoms(i)]
+    if isinstance(c, ast.CNot | ast.CEveryone):
+        return _round_atoms(c.item)
+    return []
+
+
 class _Unresolved(Exception):
     """A name failed to resolve; the error is already recorded."""
 
@@ -361,7 +408,71 @@ class Resolver:
                 if n.text not in known:
                     self.error(f"unknown teyaku '{n.text}'", n.loc, did_you_mean(n.text, known))
             return ir.Dealt(names=tuple(n.text for n in c.names), captured=c.captured)
+        return self.round_cond(c, classes)
+
+    # ------------------------------------------------------------ conditions that see the round
+    def round_cond(self, c: ast.Cond, classes: ClassMap) -> ir.Condition:
+        """A condition that sees the round, with its numbers checked."""
+        if isinstance(c, ast.CRound):
+            if c.n < 1 or (c.op == "<" and c.n == 1):
+                self.error(
+                    f"round {c.op} {c.n} never holds: the first round of a game is round 1",
+                    c.loc,
+                    "for example: round >= 6, or round = 12",
+                )
+                raise _Unresolved
+            return ir.RoundCmp(op=c.op, n=c.n)
+        if isinstance(c, ast.CRoundMonth):
+            size = self.month_size()
+            if c.all:
+                return ir.RoundMonth(op="=", n=size, all=True)
+            if not 1 <= c.n <= size:
+                self.error(
+                    f"{c.n} of round month: a month has 1 to {size} cards",
+                    c.loc,
+                    "for example: 3 of round month, or all of round month",
+                )
+                raise _Unresolved
+            return ir.RoundMonth(op=">=", n=c.n)
+        if isinstance(c, ast.CDealer):
+            return ir.IsDealer()
+        if isinstance(c, ast.CContinued):
+            if c.n < 1:
+                self.error(
+                    "'continued 0 or more times' always holds",
+                    c.loc,
+                    "for example: continued, or continued 2 or more times",
+                )
+                raise _Unresolved
+            return ir.Continued(who=c.who, op=">=", n=c.n)
+        if isinstance(c, ast.CScore):
+            return ir.ScoreCmp(op=c.op, n=c.n)
+        if isinstance(c, ast.CFieldHad):
+            self.usable(c.item, "the field had")
+            return ir.OnField(item=self.cond(c.item, classes))
+        if isinstance(c, ast.CNobodyWon):
+            return ir.NobodyWon()
         raise AssertionError(f"unhandled condition {c!r}")
+
+    def month_size(self) -> int:
+        return max(
+            (sum(1 for x in self.card_ids if x // 10 == m) for m in self.d.months), default=4
+        )
+
+    def usable(self, c: ast.Cond, where: str) -> bool:
+        """Report each condition that sees the round where it means nothing (`score` in a
+        teyaku, `dealer` in a void rule): a located error that says where it may be used."""
+        ok = True
+        for item in _round_atoms(c):
+            word, places = ROUND_ATOMS[type(item)]
+            if where not in places:
+                ok = False
+                self.error(
+                    f"'{word}' cannot be used in {_WHERE[where]}",
+                    item.loc,
+                    f"'{word}' may be used in " + ", ".join(_WHERE[p] for p in places),
+                )
+        return ok
 
     def conjunction(self, c: ast.CAnd, classes: ClassMap) -> ir.Condition:
         """`and` chains: month shapes in one chain use distinct months; `rest plain` means every
@@ -441,6 +552,7 @@ class Resolver:
             between_players=t.between,
             entries=entries,
             exclusive=tuple(exclusive),
+            split=t.split,
         )
 
     def entry(
@@ -485,10 +597,16 @@ class Resolver:
         if e.cond is not None:
             condition = self.cond(e.cond, classes)
             text = e.cond_text or ""
+            if not self.usable(e.cond, t.kind):
+                raise _Unresolved
         else:
             condition = ir.And(items=tuple(p.condition for p in parts))
             text = " + ".join(p.label for p in parts)
-        value = e.value if e.value is not None else sum(p.value for p in parts)
+        value = (
+            self.amount(e.value, e.value_file, e.name.loc)
+            if e.value is not None
+            else sum(p.value for p in parts)
+        )
         unless: tuple[str, ...] = ()
         bonus = None
         if "unless" in e.opts:
@@ -513,6 +631,7 @@ class Resolver:
             at_count="at_count" in e.opts,
             paid_to_dealer="paid_to_dealer" in e.opts,
             cancels="cancels" in e.opts,
+            flat=bool(e.opts["flat"].amount) if "flat" in e.opts else False,
             loc=_sloc(e.name.loc),
         )
         resolved[e.name.text] = yaku
@@ -528,13 +647,19 @@ class Resolver:
                 "for example: plains >= 10; +1 per extra",
             )
             return None
-        return ir.Bonus(amount=opt.amount, cards=counts[0].cards, over=counts[0].n)
+        amount = self.amount(opt.amount, opt.loc.file, opt.loc)
+        return ir.Bonus(amount=amount, cards=counts[0].cards, over=counts[0].n)
 
     # ------------------------------------------------------------ multiplier
     def multiplier(self) -> ir.FieldMultiplier:
         tiers = []
         for factor in sorted(self.d.tiers, reverse=True):
             tier = self.d.tiers[factor]
+            if tier.cond is not None:
+                resolved = self.condition_tier(tier)
+                if resolved is not None:
+                    tiers.append(resolved)
+                continue
             try:
                 cards = self.union(tier.items, self.default)
             except _Unresolved:
@@ -554,6 +679,33 @@ class Resolver:
             except _Unresolved:
                 pass
         return ir.FieldMultiplier(tiers=tuple(tiers), per_card=per_card, step=step)
+
+    def condition_tier(self, tier: ast.Tier) -> ir.Tier | None:
+        """`x4 if all of rainman, phoenix`: any condition on the field at the deal; its carry
+        counts the cards the condition names."""
+        assert tier.cond is not None
+        try:
+            if not self.usable(tier.cond, "tier"):
+                return None
+            condition = self.cond(tier.cond, self.default)
+        except _Unresolved:
+            return None
+        cards = tuple(sorted(_named_cards(condition)))
+        if tier.carry_at is not None and not cards:
+            self.error(
+                f"tier x{tier.factor}: 'carry if {tier.carry_at} or more' counts the cards the"
+                " tier names, and it names none",
+                tier.loc,
+                "name the cards: x4 if all of rainman, phoenix; carry if 2 or more",
+            )
+            return None
+        return ir.Tier(
+            factor=tier.factor,
+            cards=cards,
+            carry_at=tier.carry_at,
+            condition=condition,
+            text=tier.text,
+        )
 
     # ------------------------------------------------------------ round mechanics
     def play_locs(self) -> dict[str, Loc | None]:
@@ -610,6 +762,7 @@ class Resolver:
             result["hiki"] = self.options("hiki")["enabled"]
         if self.d.void is not None and self.d.void.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                self.usable(self.d.void.cond, "void")
                 result["void_field"] = self.cond(self.d.void.cond, self.default)
                 result["void_text"] = self.d.void.text
         if self.d.liable is not None:
@@ -621,17 +774,55 @@ class Resolver:
                 yaku=tuple(n.text for n in self.d.liable.names),
                 min_hand=self.d.liable.number("min_hand"),
             )
-        if self.d.instant_win is not None and self.d.instant_win.cond is not None:
-            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
-                result["instant_win"] = ir.InstantWin(
-                    value=self.d.instant_win.number("value"),
-                    condition=self.cond(self.d.instant_win.cond, self.default),
-                    text=self.d.instant_win.text,
-                )
+        if "instant_wins" in self.d.tables:
+            result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
         result["teams"] = self.teams()
+        result.update(self.scoring_stage())
         return result
+
+    def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
+        """The table of dealt hands that win at once: a value and a condition each, no options
+        (an instant win is paid as written, by each other player)."""
+        out = []
+        for group in t.exclusive:
+            self.error(
+                "instant wins have no 'exclusive' groups: a hand with several is paid the highest",
+                group[0].loc,
+            )
+        for e in t.entries.values():
+            for opt in e.opts.values():
+                self.error(
+                    f"instant win '{e.name.text}' takes no options",
+                    opt.loc,
+                    'write NAME "Label" VALUE: CONDITION',
+                )
+            if e.parts:
+                self.error(
+                    f"instant win '{e.name.text}' is written with a condition, not parts",
+                    e.name.loc,
+                    'for example: teshi "Teshi (four of a month)" 6: a month of 4',
+                )
+                continue
+            if e.cond is None or e.value is None:
+                continue  # reported by the draft
+            try:
+                if not self.usable(e.cond, "instant win"):
+                    continue
+                condition = self.cond(e.cond, self.default)
+            except _Unresolved:
+                continue
+            out.append(
+                ir.InstantWin(
+                    name=e.name.text,
+                    label=e.label or e.name.text.replace("_", " ").capitalize(),
+                    value=self.amount(e.value, e.value_file, e.name.loc),
+                    condition=condition,
+                    text=e.cond_text or "",
+                )
+            )
+        return tuple(out)
 
     def seats(self) -> ir.Seats:
         """A `seats` line is checked as written: it replaces the seats of the file extended."""
@@ -751,7 +942,7 @@ class Resolver:
 
     def fold(self) -> ir.Fold:
         """The fold phase; a declaration before the deal needs players who choose to fold."""
-        opts = self.options("fold")
+        opts = self.scaled_options("fold", ("fee", "forced_fee"))
         sit_out = self.d.mechanics.get("sit_out", {}).get("sit_out")
         if opts.get("before_deal") and sit_out is not None and sit_out.value != "fold":
             self.error(
@@ -793,3 +984,128 @@ class Resolver:
     def _before(steps: tuple[str, ...], step: str, anchor: str) -> tuple[str, ...]:
         i = steps.index(anchor)
         return (*steps[:i], step, *steps[i:])
+
+    # ------------------------------------------------------------ units and the scoring stage
+    def file_unit(self, file: str | None) -> int | None:
+        """The size of the unit in force where `file` was written: the last one its own file or
+        a file it extends declares."""
+        current = None
+        for f in self.d.files:
+            current = self.d.file_units.get(f, current)
+            if f == file:
+                return current
+        return None
+
+    def amount(self, value: int | ast.Amount, file: str | None, loc: Loc) -> int:
+        """A table value in points: `2 kan` is two of the unit in force; a number written where
+        the unit had another size is rescaled to this one (`unit kan = 12 points` over a file
+        that said 10: 15 -> 18), and must stay whole."""
+        unit = self.d.unit
+        if isinstance(value, ast.Amount):
+            if unit is None:
+                self.error(
+                    f"'{value.n} {value.unit.text}': no unit is declared",
+                    value.unit.loc,
+                    f"declare it first: unit {value.unit.text} = 10 points",
+                )
+                return value.n
+            if value.unit.text != unit.name.text:
+                self.error(
+                    f"unknown unit '{value.unit.text}'",
+                    value.unit.loc,
+                    did_you_mean(value.unit.text, [unit.name.text])
+                    or f"the unit is {unit.name.text}",
+                )
+                return value.n
+            return value.n * unit.points
+        written = self.file_unit(file)
+        if unit is None or written is None or written == unit.points:
+            return value
+        if value * unit.points % written:
+            self.error(
+                f"unit {unit.name.text} = {unit.points} points makes the value {value} written at"
+                f" {loc} (at {written} points to the {unit.name.text}) worth"
+                f" {value * unit.points / written:g}, not a whole number",
+                unit.loc,
+                "restate that value in this file, or choose a size that keeps it whole",
+            )
+            return value
+        return value * unit.points // written
+
+    def scaled_options(self, kind: str, values: tuple[str, ...]) -> dict[str, Any]:
+        """A mechanic's options, its `values` (fees) rescaled to the unit in force."""
+        opts = self.options(kind)
+        for name, opt in self.d.mechanics.get(kind, {}).items():
+            if name in values and isinstance(opt.value, int):
+                opts[name] = self.amount(opt.value, opt.loc.file, opt.loc)
+        return opts
+
+    def scoring_stage(self) -> dict[str, Any]:
+        """The steps of the scoring stage, in order, the unit, and the game's length checks."""
+        result: dict[str, Any] = {"scoring": tuple(self.steps())}
+        if self.d.unit is not None:
+            result["unit"] = ir.Unit(name=self.d.unit.name.text, points=self.d.unit.points)
+        opts = self.d.mechanics.get("rounds", {})
+        target, start = opts.get("target"), opts.get("start")
+        start_value = start.value if start is not None and isinstance(start.value, int) else 0
+        if target is not None and isinstance(target.value, int) and target.value <= start_value:
+            self.error(
+                f"until a score of {target.value}: every player starts at {start_value}, so the"
+                " game would end before it starts",
+                target.loc,
+                "the target is above the starting score: rounds 12; start at 100; until a score"
+                " of 500",
+            )
+        return result
+
+    def steps(self) -> list[ir.Factor | ir.Award]:
+        out: list[ir.Factor | ir.Award] = []
+        for s in self.d.scoring.values():
+            condition = None
+            if s.cond is not None:
+                try:
+                    if not self.usable(s.cond, "scoring"):
+                        continue
+                    condition = self.cond(s.cond, self.default)
+                except _Unresolved:
+                    continue
+            if isinstance(s, ast.Factor):
+                out.append(self.factor_step(s, condition))
+            else:
+                out.append(self.award_step(s, condition))
+        return out
+
+    def factor_step(self, s: ast.Factor, condition: ir.Condition | None) -> ir.Factor:
+        if s.on == "teyaku" and "teyaku" not in self.d.tables:
+            self.error(
+                f"x{s.factor} on teyaku: this game has no teyaku",
+                s.loc,
+                "on yaku, on the count or on everything",
+            )
+        name = s.name.text if s.name else ""
+        return ir.Factor(
+            factor=s.factor,
+            on=s.on,  # the grammar writes one of the four
+            condition=condition,
+            text=s.text,
+            name=name,
+            label=s.label or name.replace("_", " ").capitalize(),
+        )
+
+    def award_step(self, s: ast.Award, condition: ir.Condition | None) -> ir.Award:
+        if s.payee == "winner" and isinstance(condition, ir.NobodyWon):
+            self.error(
+                f"award '{s.name.text}': the winner takes nothing when nobody won",
+                s.loc,
+                "the dealer takes 6 if nobody won",
+            )
+        return ir.Award(
+            name=s.name.text,
+            label=s.label or s.name.text.replace("_", " ").capitalize(),
+            payee=s.payee,  # the grammar writes dealer or winner
+            value=self.amount(s.value, s.loc.file, s.loc),
+            split=s.split,
+            multiplied=s.multiplied,
+            condition=condition,
+            text=s.text,
+        )

@@ -82,6 +82,10 @@ TABLE_OPTIONS = {
 }
 ENTRY_FLAGS = ("at_count", "paid_to_dealer", "cancels")
 
+# The scoring stage: the game's target and start, and split tables.
+OPTIONS.update({"until_score": ("target", None), "start_at": ("start", None)})
+TABLE_OPTIONS.update({"split_payers": "split", "each_payer_pays": "each_payer"})
+
 
 class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def __init__(self, filename: str, text: str) -> None:
@@ -255,8 +259,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Name(" ".join(str(t) for t in c), self.loc(meta))
 
     # ------------------------------------------------------------ entries
-    def value(self, c: list[Token]) -> int:
+    @v_args(meta=True)
+    def value(self, meta: Meta, c: list[Token]) -> int | ast.Amount:
+        """A value in points (`10`), or in the declared unit (`2 kan`)."""
+        if len(c) > 1:
+            return ast.Amount(int(c[0]), self.name(c[1]), self.loc(meta))
         return int(c[0])
+
+    amount = value
 
     @v_args(meta=True)
     def body_cond(self, meta: Meta, c: list[Any]) -> tuple[str, ast.Cond, str]:
@@ -278,7 +288,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def entry(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         name = self.name(c[0])
         label: str | None = None
-        value: int | None = None
+        value: int | ast.Amount | None = None
         cond: ast.Cond | None = None
         cond_text: str | None = None
         parts: tuple[ast.Name, ...] = ()
@@ -286,7 +296,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c[1:]:
             if isinstance(item, Token):
                 label = _strip(item)
-            elif isinstance(item, int):
+            elif isinstance(item, int | ast.Amount):
                 value = item
             elif isinstance(item, ast.EntryOpt):
                 opts.append(item)
@@ -301,9 +311,20 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def tier(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`x2 if any of ...` keeps its old meaning (a set of cards, any one on the field);
+        any other condition is kept whole."""
         factor = int(str(c[0])[1:])
         carry = c[2] if len(c) > 2 else None
-        return ast.Tier(self.loc(meta), factor, c[1], carry)
+        if isinstance(c[1], ast.CAnyOf):
+            return ast.Tier(self.loc(meta), factor, c[1].items, carry)
+        text = self.source_text(meta).split(" if ", 1)[-1]
+        if carry is not None:
+            text = text.rsplit(";", 1)[0].strip()
+        return ast.Tier(self.loc(meta), factor, (), carry, cond=c[1], text=text)
+
+    @v_args(meta=True)
+    def instant_wins_header(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.InstantWinsHeader(self.loc(meta))
 
     @v_args(meta=True)
     def per_card(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -378,6 +399,46 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def captured_dealt(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CDealt(c[0], self.loc(meta), captured=True)
+
+    # ------------------------------------------------------------ conditions on the round
+    @v_args(meta=True)
+    def round_cmp(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CRound(c[0], int(c[1]), self.loc(meta))
+
+    @v_args(meta=True)
+    def all_round_month(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CRoundMonth(0, self.loc(meta), all=True)
+
+    @v_args(meta=True)
+    def n_round_month(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CRoundMonth(int(c[0]), self.loc(meta))
+
+    @v_args(meta=True)
+    def is_dealer(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CDealer(self.loc(meta))
+
+    def times(self, c: list[Token]) -> int:
+        return int(c[0])
+
+    @v_args(meta=True)
+    def continued(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CContinued("self", c[0] if c else 1, self.loc(meta))
+
+    @v_args(meta=True)
+    def opponent_continued(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CContinued("opponent", c[0] if c else 1, self.loc(meta))
+
+    @v_args(meta=True)
+    def score_cmp(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CScore(c[0], int(c[1]), self.loc(meta))
+
+    @v_args(meta=True)
+    def field_had(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CFieldHad(c[0], self.loc(meta))
+
+    @v_args(meta=True)
+    def nobody_won(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CNobodyWon(self.loc(meta))
 
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:
@@ -551,6 +612,117 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def rounds(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "rounds", [self.number(c[0], "rounds"), *c[1:]])
+
+    # ------------------------------------------------------------ the scoring stage
+    @v_args(meta=True)
+    def scoring_header(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.ScoringHeader(self.loc(meta))
+
+    @v_args(meta=True)
+    def every_teyaku_worth(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.EveryWorth(self.loc(meta), "teyaku", c[0])
+
+    @v_args(meta=True)
+    def every_yaku_worth(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.EveryWorth(self.loc(meta), "yaku", c[0])
+
+    def step_name(self, c: list[Any]) -> tuple[ast.Name | None, str | None]:
+        """The name and label a scoring step starts with, if written."""
+        names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
+        labels = [x for x in c if isinstance(x, Token) and x.type == "STRING"]
+        return (
+            self.name(names[0]) if names else None,
+            _strip(labels[0]) if labels else None,
+        )
+
+    # The fixed words of factor and award lines, as (what, value) pairs `factor` and `award` sort.
+    def on_yaku(self, c: list[Any]) -> tuple[str, str]:
+        return ("on", "yaku")
+
+    def on_teyaku(self, c: list[Any]) -> tuple[str, str]:
+        return ("on", "teyaku")
+
+    def on_count(self, c: list[Any]) -> tuple[str, str]:
+        return ("on", "count")
+
+    def on_all(self, c: list[Any]) -> tuple[str, str]:
+        return ("on", "all")
+
+    def payee_dealer(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "dealer")
+
+    def payee_winner(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "winner")
+
+    def from_each_other(self, c: list[Any]) -> tuple[str, bool]:
+        return ("split", False)
+
+    def split_between_others(self, c: list[Any]) -> tuple[str, bool]:
+        return ("split", True)
+
+    def award_multiplied(self, c: list[Any]) -> tuple[str, bool]:
+        return ("multiplied", True)
+
+    def award_flat(self, c: list[Any]) -> tuple[str, bool]:
+        return ("multiplied", False)
+
+    @v_args(meta=True)
+    def factor(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        name, label = self.step_name(c)
+        mult = next(x for x in c if isinstance(x, Token) and x.type == "MULT")
+        cond = _step_cond(c)
+        text = ""
+        if cond is not None:
+            after = " " + " ".join(self.text[mult.end_pos : meta.end_pos].split())
+            text = after.split(" if ", 1)[-1].strip()
+        on = str(_step_words(c).get("on", "yaku"))
+        return ast.Factor(self.loc(meta), name, label, int(str(mult)[1:]), on, cond, text)
+
+    @v_args(meta=True)
+    def award(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        name, label = self.step_name(c)
+        assert name is not None  # the grammar requires it
+        words = _step_words(c)
+        value = next(x for x in c if isinstance(x, int | ast.Amount))
+        cond = _step_cond(c)
+        text = ""
+        if cond is not None:
+            tail = self.source_text(meta).split(" takes ", 1)[-1]
+            text = tail.split(" if ", 1)[-1].split(";", 1)[0].strip()
+        return ast.Award(
+            self.loc(meta),
+            name,
+            label,
+            str(words["payee"]),
+            value,
+            bool(words.get("split", False)),
+            bool(words.get("multiplied", False)),
+            cond,
+            text,
+        )
+
+    @v_args(meta=True)
+    def unit(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return ast.UnitDecl(self.loc(meta), self.name(c[0]), int(c[1]))
+
+    @v_args(meta=True)
+    def flat_entry(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
+        return ast.EntryOpt("flat", self.loc(meta), amount=1)
+
+    @v_args(meta=True)
+    def multiplied_entry(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
+        return ast.EntryOpt("flat", self.loc(meta), amount=0)
+
+
+def _step_words(c: list[Any]) -> dict[str, str | bool]:
+    """The fixed words of a scoring step (SCORING_WORDS pairs), by what they set."""
+    return dict(x for x in c if isinstance(x, tuple))
+
+
+def _step_cond(c: list[Any]) -> ast.Cond | None:
+    """A scoring step's condition: the one child that is neither a token, a word nor a value."""
+    found = [x for x in c if not isinstance(x, Token | tuple | int | ast.Amount)]
+    return found[0] if found else None
 
 
 def to_ast(tree: Tree[Token], filename: str, text: str) -> list[ast.Stmt]:

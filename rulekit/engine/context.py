@@ -1,0 +1,49 @@
+"""The round as a condition that sees it reads it (engine.tables.RoundContext): its number and
+month, and, for the player tested, whether he deals, the continues called, his score so far;
+the field as laid at the deal; whether the round ended with no winner.
+
+Only tables that see the round are given one (`CompiledTable.sees_round`,
+`CompiledMultiplier.sees_round`): a card-only table is tested as fast as ever, without it.
+"""
+
+from __future__ import annotations
+
+from rulekit.engine.state import RoundState
+
+
+class RoundView:
+    """The round seen from one seat (-1: from no seat, as the field and the multiplier are)."""
+
+    def __init__(self, r: RoundState, seat: int = -1, *, nobody_won: bool = False) -> None:
+        self.r = r
+        months = r.ix.month_masks
+        # the rulebook counts rounds from 1; round_no counts them from 0
+        self.round = r.round_no + 1
+        self.month_mask = months[r.round_no % len(months)]
+        self.field_at_deal = r.laid_field  # 0 while the field is not laid yet
+        self.nobody_won = nobody_won
+        self.look_from(seat)
+
+    def look_from(self, seat: int) -> None:
+        """Test for another player: his dealer role, his continues and his opponents', his
+        score (the base value of the yaku he has made)."""
+        r = self.r
+        self.seat = seat
+        self.is_dealer = seat >= 0 and seat == self.leader()
+        continues = r.continues
+        self.continued = continues[seat] if 0 <= seat < len(continues) else 0
+        self.opponent_continued = max(
+            (n for q, n in enumerate(continues) if q != seat and not r.folded[q]), default=0
+        )
+        made = r.made_value
+        self.score = made[seat] if 0 <= seat < len(made) else 0
+
+    def leader(self) -> int:
+        """The dealer, or who leads in his place when he sits the round out: the first seat
+        after him who plays (as the scoring stage's `dealer` reads it)."""
+        r = self.r
+        for i in range(r.seated):
+            s = (r.dealer + i) % r.seated
+            if not r.folded[s]:
+                return s
+        return r.dealer
