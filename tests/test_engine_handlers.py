@@ -24,8 +24,6 @@ NOT_MECHANICS = {
 # Options the IR contract of issue 11 added before the engine plays them (their defaults keep
 # today's meaning). Strict: handling one without removing it here fails too.
 PENDING = {
-    (ir.Seats, "sit_out"),
-    (ir.Fold, "payee"),
     (ir.Factor, "on"),
     (ir.Award, "payee"),
 }

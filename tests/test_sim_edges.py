@@ -354,8 +354,9 @@ def test_the_strength_benchmark_compiles_once_and_redeals(always_void: Path) -> 
         _, _, times = bench.rotate(("koikoi/sloper", 2, "random", deal, 4, 0))
         assert times
     assert bench.compiled.cache_info().misses == 1
-    with deadline(30), pytest.raises(RulekitError, match="void deals in a row"):
-        bench.rotate((str(always_void), 2, "random", 0, 4, 0))  # not a void round scored 0
+    # not a void round scored 0: the file is refused when loaded, or play stops at the limit
+    with deadline(30), pytest.raises(RulekitError, match="void deals in a row|is void"):
+        bench.rotate((str(always_void), 2, "random", 0, 4, 0))
 
 
 def test_play_round_is_shared() -> None:

@@ -21,7 +21,7 @@ from rulekit.engine.actions import (
 )
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.context import RoundView
-from rulekit.engine.continuation import end_of_hands, made
+from rulekit.engine.continuation import changed, end_of_hands, made
 from rulekit.engine.state import DECIDE, PLAY, RoundState
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
@@ -243,14 +243,16 @@ def end_turn(r: RoundState) -> None:
     if r.turn_got and table is not None and not r.forfeited[p]:
         x = r.captured[p]
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
-        if hits and (hits != r.hits[p] or table.has_bonus):
+        if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
             r.hits[p] = hits
             counted = table.counted(hits, x)
             value = sum(table.value(i, x) for i in counted)
-            if value > r.made_value[p]:
+            if value > r.declared_value[p]:  # a real rise over what was last made
                 made(r, p, counted, value)
                 if r.phase != PLAY:
                     return
+            elif counted != r.made_entries[p]:  # a yaku lost (a condition no longer holds)
+                changed(r, p, counted, value)
     next_turn(r)
 
 

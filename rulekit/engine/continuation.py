@@ -132,7 +132,7 @@ def pay_yaku(
             ledger.pay(r, cover, p, remaining * len(others) * factor, "penalty", detail)
         else:
             for q in others:
-                ledger.pay(r, q, p, remaining * factor, "yaku", detail)
+                ledger.pay(r, q, p, remaining * factor, "yaku", detail, score=remaining)
     if cover is None:
         r.stake[p] = total * factor
 

@@ -93,7 +93,18 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.round_no >= self.c.rules.length.rounds
+        """After the rounds, or once a player (or a team) reaches the target score."""
+        length = self.c.rules.length
+        return self.round_no >= length.rounds or (
+            length.target is not None and max(self.totals(), default=0) >= length.target
+        )
+
+    def totals(self) -> list[Amount]:
+        """Each side's total: the starting score plus its net (a team's members' nets added)."""
+        net = self.result().net
+        start = self.c.rules.length.start
+        teams = self.c.rules.teams_for(self.seated) or [[s] for s in range(self.seated)]
+        return [start + sum(net[s] for s in members) for members in teams]
 
     def new_round(self) -> Round:
         return Round(

@@ -19,6 +19,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,
     (ir.Ruleset, "setup"): setup.STEPS,
     (ir.Fold, "start"): setup.FOLD_START,
+    (ir.Fold, "payee"): scoring.FEE_PAYEES,
+    (ir.Seats, "sit_out"): setup.SIT_OUT,
     (ir.YakuTable, "between_players"): setup.BETWEEN_PLAYERS,
     (ir.YakuTable, "policy"): tables.POLICIES,
     (ir.FirstDealer, "method"): game.FIRST_DEALER,

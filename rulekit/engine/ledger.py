@@ -75,11 +75,25 @@ def net(ledger: list[Payment], seats: int) -> list[Amount]:
     return totals
 
 
-def pay(r: RoundState, payer: int, payee: int, base: Amount, reason: str, detail: str) -> None:
-    """`base` times the field's multiplier from payer to payee (nothing to oneself, or of 0)."""
+def pay(
+    r: RoundState,
+    payer: int,
+    payee: int,
+    base: Amount,
+    reason: str,
+    detail: str,
+    score: Amount | None = None,
+) -> None:
+    """`base` times the field's multiplier from payer to payee (nothing to oneself, or of 0),
+    and times the scoring stage's factors that fit it (tested with `score`, the payment's base
+    before the continue multiplier, when the caller knows it)."""
     if payer == payee or not base:
         return
     mult = r.multiplier
+    if r.rules.scoring:
+        from rulekit.engine.stage import factor
+
+        mult *= factor(r, payee, reason, base if score is None else score)
     r.ledger.append(Payment(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rulekit.engine import ledger
+from rulekit.engine import ledger, stage
 from rulekit.engine.context import RoundView
 from rulekit.engine.ledger import BANK, Amount, share
 from rulekit.engine.state import DONE, RoundState
@@ -259,13 +259,17 @@ def finish(r: RoundState, winner: int | None) -> None:
     """The round is over: fold fees to the winner, the winners, the next dealer."""
     fold = r.rules.fold
     for payer, base, voluntary in r.fold_fees:
-        if winner is not None and payer != winner:
-            reason = "fold fee" if voluntary else "forced fold"
-            mult = r.multiplier if fold.times_multiplier else 1
-            ledger.record(r, payer, winner, base * mult, reason, "", mult, base)
+        reason = "fold fee" if voluntary else "forced fold"
+        mult = r.multiplier if fold.times_multiplier else 1
+        payees = [q for q in FEE_PAYEES[fold.payee](r, winner) if q != payer]
+        for payee in payees:
+            each = share(base, len(payees))
+            ledger.record(r, payer, payee, each * mult, reason, "", mult, each)
     r.winner = winner
     if not r.winners and winner is not None:
         r.winners = [winner]
+    if r.rules.scoring:  # awards see the final winner
+        stage.awards(r)
     length = r.rules.length
     if length.rotate or (winner is None and not length.drawn_keeps_dealer):
         r.next_dealer = (r.dealer + 1) % r.seated
@@ -274,6 +278,14 @@ def finish(r: RoundState, winner: int | None) -> None:
     r.phase = DONE
 
 
+# ir.Fold.payee -> who takes a fold fee (shared between them): the round winner (none on a
+# drawn round), the players of the round, the dealer (whoever he is, folded or not), the bank
+FEE_PAYEES: dict[str, Callable[[RoundState, int | None], list[int]]] = {
+    "winner": lambda r, winner: [] if winner is None else [winner],
+    "active": lambda r, winner: list(r.order),
+    "dealer": lambda r, winner: [r.dealer],
+    "bank": lambda r, winner: [BANK],
+}
 # ir.Settlement.method -> the count
 METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
     "par": _par,

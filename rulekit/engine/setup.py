@@ -63,7 +63,14 @@ def choose_swap(r: RoundState, swap: bool) -> None:
 # ------------------------------------------------------------ the fold phase
 def _fold_phase(r: RoundState) -> bool:
     """When more sit than play, each in turn joins or folds (wait while one must choose)."""
-    if r.seated <= r.rules.seats.playing(r.seated):
+    out = r.seated - r.rules.seats.playing(r.seated)
+    if out <= 0:
+        return False
+    sitters = SIT_OUT[r.rules.seats.sit_out](r, out)
+    if sitters is not None:  # a rotating sit-out: no decision, no fee
+        for s in sitters:
+            r.folded[s] = True
+        _end_fold(r)
         return False
     start = FOLD_START[r.rules.fold.start](r)
     r.fold_queue = [(start + i) % r.seated for i in range(r.seated)]
@@ -236,6 +243,13 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
 FOLD_START: dict[str, Callable[[RoundState], int]] = {
     "dealer": lambda r: r.dealer,
     "after_dealer": lambda r: (r.dealer + 1) % r.seated,
+}
+# ir.Seats.sit_out -> who sits the round out, given how many must (None: each chooses, in the
+# fold phase)
+SIT_OUT: dict[str, Callable[[RoundState, int], list[int] | None]] = {
+    "fold": lambda r, out: None,
+    "after_dealer": lambda r, out: [(r.dealer + 1 + i) % r.seated for i in range(out)],
+    "dealer": lambda r, out: [(r.dealer + i) % r.seated for i in range(out)],
 }
 # ir.YakuTable.between_players (teyaku) -> whose teyaku are paid
 BETWEEN_PLAYERS: dict[str, Callable[[dict[int, tuple[int, int]]], dict[int, tuple[int, int]]]] = {

@@ -426,7 +426,6 @@ class Applier:
         else:
             self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
 
-
     # ------------------------------------------------------------ the scoring stage
     def on_ScoringHeader(self, s: ast.ScoringHeader) -> None:
         self.section = "scoring"
@@ -476,8 +475,7 @@ class Applier:
             return
         if self.d.unit is not None and self.d.unit.name.text != s.name.text:
             self.error(
-                f"the unit is '{self.d.unit.name.text}' in the files extended, not"
-                f" '{s.name.text}'",
+                f"the unit is '{self.d.unit.name.text}' in the files extended, not '{s.name.text}'",
                 s.name.loc,
                 f"a unit keeps its name; give its new size: unit {self.d.unit.name.text} ="
                 f" {s.points} points",
