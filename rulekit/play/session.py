@@ -209,7 +209,8 @@ def _move(rnd: Round, seat: int, action: int, new: int, drew: int | None, made: 
         return Move(seat, action, _ids(rnd, new), made=yaku)
     if rnd.drawn == drew:
         return Move(seat, action, _ids(rnd, new), ix.ids[drew], draw_waits=True, made=yaku)
-    if rnd.field >> drew & 1:
+    if rnd.field >> drew & 1 or not new >> drew & 1:
+        # laid on the field (where the round's end may have collected it for another seat)
         return Move(seat, action, _ids(rnd, new), ix.ids[drew], draw_to_field=True, made=yaku)
     by_draw = new & months[drew]
     if A.is_play(action):
