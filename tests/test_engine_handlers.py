@@ -13,7 +13,9 @@ import pydantic
 import pytest
 
 from rulekit import ir
-from rulekit.engine.handlers import HANDLERS
+from rulekit.engine.handlers import HANDLERS, STEPS
+from rulekit.engine.tables import CompiledRules
+from rulekit.lang import load_rules
 
 # Literal fields that are not engine mechanics: the condition language's discriminators and
 # operators (compiled by tables.py's code generator), and the language's own bookkeeping.
@@ -23,10 +25,7 @@ NOT_MECHANICS = {
 }
 # Options the IR contract of issue 11 added before the engine plays them (their defaults keep
 # today's meaning). Strict: handling one without removing it here fails too.
-PENDING = {
-    (ir.Factor, "on"),
-    (ir.Award, "payee"),
-}
+PENDING: set[tuple[type, str]] = set()
 
 
 def _literal_values(annotation: object) -> tuple[object, ...] | None:
@@ -111,3 +110,25 @@ def test_a_missing_handler_is_caught() -> None:
     values = _literal_values(typing.Literal["keep", "new_option"] | None)
     assert values == ("keep", "new_option", None)
     assert "new_option" not in HANDLERS[(ir.Continuation, "if_other_stops")]
+
+
+def _step_types() -> list[type]:
+    """Every type of step the IR's scoring stage may hold (the members of ir.ScoringStep)."""
+    union = typing.get_args(ir.ScoringStep)[0]
+    return list(typing.get_args(union))
+
+
+def test_every_scoring_step_type_has_a_handler() -> None:
+    kinds = _step_types()
+    assert ir.Factor in kinds and ir.Award in kinds
+    for kind in [ir.Settlement, ir.Fold, *kinds]:
+        assert kind in STEPS, f"the scoring stage has no handler for {kind.__name__}"
+    assert set(STEPS) == {ir.Settlement, ir.Fold, *kinds}, "a handler for no step type"
+
+
+def test_the_stage_is_the_count_then_the_fold_fees_then_the_rule_files_steps() -> None:
+    rules = load_rules("koikoi/house/oya-ken")
+    stage = CompiledRules(rules).stage
+    assert stage[0] is rules.count and stage[1] is rules.fold
+    assert list(stage[2:]) == list(rules.scoring) and rules.scoring
+    assert all(type(step) in STEPS for step in stage)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from rulekit.cards import bits
 from rulekit.engine import ledger
-from rulekit.engine.ledger import half
-from rulekit.engine.scoring import count, finish
+from rulekit.engine.ledger import half, share
+from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
 Entries = list[tuple[int, int]]  # (yaku entry, its value)
@@ -82,9 +82,12 @@ def _beaten(r: RoundState, p: int) -> int | None:
             continue
         r.continuing[q] = False
         if cont.refund_half and r.stake[q]:
+            flat = r.stake_flat[q]
             for o in r.order:
                 if o != q:
-                    ledger.pay(r, q, o, half(r.stake[q]), "refund", "beaten after continuing")
+                    detail = "beaten after continuing"
+                    ledger.pay(r, q, o, half(r.stake[q] - flat), "refund", detail)
+                    ledger.pay(r, q, o, half(flat), "refund", detail, flat=True)
         if cont.pay_for_all:
             cover = q
         if cont.beaten_forfeit:
@@ -114,27 +117,61 @@ def pay_yaku(
     cover: int | None = None,
 ) -> None:
     """Pay `total` (base) for p's yaku: by a beaten continuer (`cover`) for every payer, by a
-    liable feeder for the entries he fed, otherwise by each other player."""
+    liable feeder for the entries he fed, otherwise by each other player (a split table: the
+    value is the total, shared by the payers); flat entries are not multiplied by the field."""
     table = r.c.yaku
     assert table is not None
     others = [q for q in r.order if q != p]
+    payers = 1 if table.split else len(others)  # how many payers one pays for
     remaining = total
+    rest: Entries = []  # the entries each other player pays
     for i, value in entries:
         payer = cover if cover is not None else r.liable_for.get((p, i))
-        if payer is not None:
+        if payer is None:
+            rest.append((i, value))
+        else:
             reason = "penalty" if cover is not None else "liability"
-            amount = min(value, remaining) * len(others) * factor
-            ledger.pay(r, payer, p, amount, reason, table.names[i])
-            remaining -= min(value, remaining)
+            part = min(value, remaining)
+            ledger.pay(
+                r, payer, p, part * payers * factor, reason, table.names[i], part, table.flat[i]
+            )
+            remaining -= part
     if remaining > 0:
         detail = ", ".join(table.names[i] for i, _ in entries) if entries else "yaku"
+        flat = _flat_part(r, p, rest, remaining) if table.any_flat else 0
         if cover is not None:
-            ledger.pay(r, cover, p, remaining * len(others) * factor, "penalty", detail)
+            ledger.pay(
+                r, cover, p, (remaining - flat) * payers * factor, "penalty", detail, remaining
+            )
+            ledger.pay(r, cover, p, flat * payers * factor, "penalty", detail, remaining, True)
         else:
-            for q in others:
-                ledger.pay(r, q, p, remaining * factor, "yaku", detail, score=remaining)
+            base, flat = remaining * factor, flat * factor
+            ledger.pay_parts(r, others, p, base, flat, "yaku", detail, table.split, remaining)
     if cover is None:
-        r.stake[p] = total * factor
+        # what a continue bets: what each payer paid for these yaku (its flat part apart)
+        ways = len(others) if table.split and others else 1
+        r.stake[p] = share(total * factor, ways)
+        flat = _flat_part(r, p, entries, total) if table.any_flat else 0
+        r.stake_flat[p] = share(flat * factor, ways)
+
+
+def _flat_part(r: RoundState, p: int, entries: Entries, remaining: int) -> int:
+    """The part of `remaining` (what is left to pay after a liable feeder or a beaten continuer
+    paid theirs) that the flat ones of `entries` (those not paid yet) make up: entries take
+    their values in order; what is left beyond them (a bonus grown) is flat when every yaku p
+    made is."""
+    table = r.c.yaku
+    assert table is not None
+    flat = 0
+    left = remaining
+    for i, value in entries:
+        part = min(value, left)
+        left -= part
+        if table.flat[i]:
+            flat += part
+    if left and all(table.flat[i] for i in r.made_entries[p]):
+        flat += left
+    return flat
 
 
 def pay_made(r: RoundState, p: int) -> None:
@@ -193,15 +230,11 @@ def end_of_hands(r: RoundState) -> None:
         if not r.forfeited[r.last_maker] and r.made_value[r.last_maker] > 0:
             winner = r.last_maker  # unless he forfeited, or lost every yaku he made
     counted = r.last_maker is None or not r.rules.count.only_without_yaku or not cont.ends_round
-    if counted:
-        count_winner = count(r)
-        if winner is None:
-            winner = count_winner
-    if winner is None:
+    finish(r, winner, counted)
+    if r.winner is None:
         r.ended_by = "draw"
     else:
-        r.ended_by = "yaku" if winner == r.last_maker and cont.ends_round else "count"
-    finish(r, winner)
+        r.ended_by = "yaku" if r.winner == r.last_maker and cont.ends_round else "count"
 
 
 # ---------------------------------------------------------------- the handlers
@@ -255,17 +288,39 @@ def _keep(r: RoundState, q: int) -> None:
 
 
 def _pay_half(r: RoundState, q: int) -> None:
-    for o in r.order:
-        if o != q:
-            ledger.pay(r, q, o, half(r.made_value[q]), "penalty", "continued without a new yaku")
+    """q pays each other player half his yaku (a split table: half, shared between them)."""
+    table = r.c.yaku
+    assert table is not None
+    others = [o for o in r.order if o != q]
+    ways = len(others) if table.split else 1
+    made_flat = _made_flat(r, q)
+    field = share(half(r.made_value[q] - made_flat), ways)
+    flat = share(half(made_flat), ways)
+    detail = "continued without a new yaku"
+    for o in others:
+        ledger.pay(r, q, o, field, "penalty", detail)
+        ledger.pay(r, q, o, flat, "penalty", detail, flat=True)
 
 
 def _earn_half(r: RoundState, q: int) -> None:
+    """Each other player pays q half his yaku (a split table: half, shared between them)."""
+    table = r.c.yaku
+    assert table is not None
     factor = r.continues[q] + 1 if r.rules.continuation.multiplier_per_yaku else 1
-    for o in r.order:
-        if o != q:
-            amount = half(r.made_value[q]) * factor
-            ledger.pay(r, o, q, amount, "half", "continued without a new yaku")
+    base = half(r.made_value[q]) * factor
+    flat = half(_made_flat(r, q)) * factor
+    detail = "continued without a new yaku"
+    ledger.pay_parts(r, list(r.order), q, base, flat, "half", detail, table.split)
+
+
+def _made_flat(r: RoundState, q: int) -> int:
+    """The part of q's yaku made of flat entries."""
+    table = r.c.yaku
+    assert table is not None
+    if not table.any_flat:
+        return 0
+    x = r.captured[q]
+    return sum(table.value(i, x) for i in r.made_entries[q] if table.flat[i])
 
 
 # ir.Continuation.paid -> when yaku are paid

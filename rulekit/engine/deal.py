@@ -99,9 +99,10 @@ def lay_field(r: RoundState) -> None:
         ledger.void(r)
         r.phase = DONE
         return
-    for payee, payer, base, name in r.pending_teyaku:
-        ledger.pay(r, payer, payee, base, "teyaku", name)
-    r.pending_teyaku.clear()
+    if r.pending_teyaku:
+        from rulekit.engine.setup import pay_teyaku
+
+        pay_teyaku(r)
     size = r.rules.dealer_captures
     if size:  # the dealer takes a month dealt whole to the field
         for mm in r.ix.month_masks:

@@ -63,14 +63,21 @@ class GameResult:
     first_dealer: int
     rounds: list[RoundResult]
     voids: int
+    start: int = 0  # every player's score when the game started (`rounds N; start at S`)
 
     @property
     def net(self) -> list[Amount]:
+        """Each seat's result over the rounds: received minus paid."""
         totals: list[Amount] = [0] * self.seated
         for r in self.rounds:
             for s, v in enumerate(r.net):
                 totals[s] += v
         return totals
+
+    @property
+    def totals(self) -> list[Amount]:
+        """Each seat's score at the end: the starting score plus its net."""
+        return [self.start + v for v in self.net]
 
 
 class Game:
@@ -136,4 +143,5 @@ class Game:
         self.carry = result.carry
 
     def result(self) -> GameResult:
-        return GameResult(self.seated, self.first, list(self.results), self.voids)
+        start = self.c.rules.length.start
+        return GameResult(self.seated, self.first, list(self.results), self.voids, start)

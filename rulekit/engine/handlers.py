@@ -1,6 +1,8 @@
 """Which engine table handles each IR mechanic option: (IR model, field) -> its table, keyed by
 the field's values. tests/test_engine_handlers.py walks the IR's Literal-typed fields and fails
-when an option has no handler here, so a new option cannot be silently ignored by the engine."""
+when an option has no handler here, so a new option cannot be silently ignored by the engine.
+The scoring stage's steps are dispatched by their IR type (scoring.STEPS): the same test checks
+that every type of step the IR allows has a handler there."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulekit import ir
-from rulekit.engine import continuation, game, scoring, setup, tables
+from rulekit.engine import continuation, game, scoring, setup, stage, tables
 
 HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
@@ -25,4 +27,9 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.YakuTable, "policy"): tables.POLICIES,
     (ir.FirstDealer, "method"): game.FIRST_DEALER,
     (ir.Continued, "who"): tables.CONTINUED_WHO,
+    (ir.Factor, "on"): stage.FACTOR_ON,
+    (ir.Award, "payee"): stage.AWARD_PAYEES,
 }
+# the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
+# file's steps)
+STEPS = scoring.STEPS

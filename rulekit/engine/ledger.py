@@ -83,18 +83,45 @@ def pay(
     reason: str,
     detail: str,
     score: Amount | None = None,
+    flat: bool = False,
 ) -> None:
-    """`base` times the field's multiplier from payer to payee (nothing to oneself, or of 0),
-    and times the scoring stage's factors that fit it (tested with `score`, the payment's base
-    before the continue multiplier, when the caller knows it)."""
+    """`base` times the field's multiplier (not when `flat`: an entry paid as written) from
+    payer to payee (nothing to oneself, or of 0), and times the scoring stage's factors that
+    fit it (tested with `score`, the payment's base before the continue multiplier and before
+    it is split between payers, when the caller knows it)."""
     if payer == payee or not base:
         return
-    mult = r.multiplier
-    if r.rules.scoring:
+    mult = 1 if flat else r.multiplier
+    if r.c.factors:
         from rulekit.engine.stage import factor
 
         mult *= factor(r, payee, reason, base if score is None else score)
     r.ledger.append(Payment(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
+
+
+def pay_parts(
+    r: RoundState,
+    payers: list[int],
+    payee: int,
+    base: Amount,
+    flat: Amount,
+    reason: str,
+    detail: str,
+    split: bool = False,
+    score: Amount | None = None,
+) -> None:
+    """`base`, of which `flat` is paid as written, to payee from each payer, or (`split`) the
+    total shared exactly between them; the factors see `score` (default: the whole base)."""
+    payers = [q for q in payers if q != payee]
+    if not payers:
+        return
+    score = base if score is None else score
+    field = base - flat
+    if split:
+        field, flat = share(field, len(payers)), share(flat, len(payers))
+    for q in payers:
+        pay(r, q, payee, field, reason, detail, score)
+        pay(r, q, payee, flat, reason, detail, score, flat=True)
 
 
 def record(

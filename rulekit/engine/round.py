@@ -104,6 +104,7 @@ class Round(RoundState):
             declared_value=[0] * seated,
             made_entries=[()] * seated,
             stake=[0] * seated,
+            stake_flat=[0] * seated,
             continuing=[False] * seated,
             continues=[0] * seated,
             continue_wins=[0] * seated,

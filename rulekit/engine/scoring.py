@@ -1,14 +1,18 @@
-"""The count and the round's end: count-time entries, the card count by the rule file's method
-(par, difference, points, round wins, none), and finishing (winner, fold fees, next dealer).
+"""The round's end as one scoring stage: an ordered list of steps (CompiledRules.stage) run
+through STEPS, a table keyed by the step's IR type: the count first (count-time entries, then
+the card count by the rule file's method: par, difference, points, round wins, none), the fold
+fees, then the rule file's own steps (awards; factors are applied by the ledger as it writes
+each payment); then the next dealer.
 
-Each IR option maps to a handler in a table below (METHODS, TIES, TEAM_CARDS); a test checks
-that every option the IR allows has one.
+Each IR option maps to a handler in a table below (STEPS, METHODS, TIES, TEAM_CARDS); a test
+checks that every option the IR allows has one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from rulekit import ir
 from rulekit.engine import ledger, stage
 from rulekit.engine.context import RoundView
 from rulekit.engine.ledger import BANK, Amount, share
@@ -97,9 +101,8 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
                     continue
                 paid_to_dealer.add(i)
             r.yaku_made.setdefault(payee, []).append(entry.name)
-            for q in order:
-                if q != payee:
-                    ledger.pay(r, q, payee, value, "special", entry.name)
+            flat = value if entry.flat else 0
+            ledger.pay_parts(r, order, payee, value, flat, "special", entry.name, table.split)
             if entry.cancels:
                 cancelled = True
                 if value > best:
@@ -185,8 +188,11 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
                 r.yaku_made.setdefault(maker, []).append(name)
             if not spec.opponents_lose:
                 continue
-            for members in (m for v, m in enumerate(units) if v != u):
-                each = share(value, len(members))
+            opponents = [m for v, m in enumerate(units) if v != u]
+            # each opposing side pays the value; a split table shares it between them
+            per_side = share(value, len(opponents)) if table.split else value
+            for members in opponents:
+                each = share(per_side, len(members))
                 for m in members:
                     charges.append((m, each, name))
                     net[m] -= each
@@ -255,29 +261,72 @@ def _piles_pooled(r: RoundState, members: list[int]) -> list[tuple[int, int]]:
     return [(-1, together)]
 
 
-def finish(r: RoundState, winner: int | None) -> None:
-    """The round is over: fold fees to the winner, the winners, the next dealer."""
+class RoundEnd:
+    """The round's end as the stage decides it: the winner so far, whether the hands are
+    counted."""
+
+    __slots__ = ("counted", "winner")
+
+    def __init__(self, winner: int | None, counted: bool) -> None:
+        self.winner = winner
+        self.counted = counted
+
+
+def finish(r: RoundState, winner: int | None, counted: bool = False) -> None:
+    """The round is over (its winner so far: `winner`): the scoring stage runs its steps in
+    order (the count when `counted`, which names the winner if nobody has won yet; the fold
+    fees; the rule file's awards), then the next dealer."""
+    end = RoundEnd(winner, counted)
+    for step in r.c.stage:
+        STEPS[type(step)](r, step, end)
+    length = r.rules.length
+    if length.rotate or (r.winner is None and not length.drawn_keeps_dealer):
+        r.next_dealer = (r.dealer + 1) % r.seated
+    elif r.winner is not None and length.winner_deals:
+        r.next_dealer = r.winner
+    r.phase = DONE
+
+
+def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
+    """The count (when the hands are counted), then the winner is final."""
+    if end.counted:
+        count_winner = count(r)
+        if end.winner is None:
+            end.winner = count_winner
+    r.winner = end.winner
+    if not r.winners and end.winner is not None:
+        r.winners = [end.winner]
+
+
+def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
+    """The fold fees: to the payees the rule file names, shared between them."""
     fold = r.rules.fold
     for payer, base, voluntary in r.fold_fees:
         reason = "fold fee" if voluntary else "forced fold"
         mult = r.multiplier if fold.times_multiplier else 1
-        payees = [q for q in FEE_PAYEES[fold.payee](r, winner) if q != payer]
+        payees = [q for q in FEE_PAYEES[fold.payee](r, r.winner) if q != payer]
         for payee in payees:
             each = share(base, len(payees))
             ledger.record(r, payer, payee, each * mult, reason, "", mult, each)
-    r.winner = winner
-    if not r.winners and winner is not None:
-        r.winners = [winner]
-    if r.rules.scoring:  # awards see the final winner
-        stage.awards(r)
-    length = r.rules.length
-    if length.rotate or (winner is None and not length.drawn_keeps_dealer):
-        r.next_dealer = (r.dealer + 1) % r.seated
-    elif winner is not None and length.winner_deals:
-        r.next_dealer = winner
-    r.phase = DONE
 
 
+def _award_step(r: RoundState, step: object, end: RoundEnd) -> None:
+    assert isinstance(step, ir.Award)
+    stage.award(r, step)
+
+
+def _factor_step(r: RoundState, step: object, end: RoundEnd) -> None:
+    """Nothing at the round's end: the ledger applies a factor to each payment it names."""
+
+
+# the scoring stage's step types -> their handlers, run in the stage's order (a test checks
+# that every IR step type has one)
+STEPS: dict[type, Callable[[RoundState, object, RoundEnd], None]] = {
+    ir.Settlement: _count_step,
+    ir.Fold: _fold_step,
+    ir.Award: _award_step,
+    ir.Factor: _factor_step,
+}
 # ir.Fold.payee -> who takes a fold fee (shared between them): the round winner (none on a
 # drawn round), the players of the round, the dealer (whoever he is, folded or not), the bank
 FEE_PAYEES: dict[str, Callable[[RoundState, int | None], list[int]]] = {

@@ -17,6 +17,7 @@ from rulekit.engine.continuation import end_of_hands
 from rulekit.engine.deal import deal_order, lay_field
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import FOLD, PLAY, SWAP, RoundState
+from rulekit.engine.tables import CompiledTable
 
 
 def run_setup(r: RoundState) -> None:
@@ -172,14 +173,27 @@ def _teyaku(r: RoundState) -> bool:
     if r.rules.teyaku is not None and made:
         made = BETWEEN_PLAYERS[r.rules.teyaku.between_players](made)
     for s, (value, i) in made.items():
-        name = table.names[i]
-        for q in active:
-            if q != s:
-                if r.field_laid:
-                    ledger.pay(r, q, s, value, "teyaku", name)
-                else:
-                    r.pending_teyaku.append((s, q, value, name))
+        flat = _flat_part(r, table, s) if table.any_flat else 0
+        r.pending_teyaku.append((s, tuple(active), value, flat, table.names[i]))
+    if r.field_laid:
+        pay_teyaku(r)
     return False
+
+
+def _flat_part(r: RoundState, table: CompiledTable, s: int) -> int:
+    """The part of s's teyaku paid as written (`; flat`)."""
+    hand = r.dealt_hands[s]
+    return sum(table.value(i, hand) for i in r.teyaku_counted[s] if table.flat[i])
+
+
+def pay_teyaku(r: RoundState) -> None:
+    """The teyaku, once the field's multiplier is known: each paid by every other player of
+    the round, or (a split table) its value shared between them."""
+    table = r.c.teyaku
+    assert table is not None
+    for s, payers, value, flat, name in r.pending_teyaku:
+        ledger.pay_parts(r, list(payers), s, value, flat, "teyaku", name, table.split)
+    r.pending_teyaku.clear()
 
 
 def _instant_win(r: RoundState) -> bool:

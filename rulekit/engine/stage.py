@@ -1,107 +1,74 @@
-"""The scoring stage: the rule file's factor steps applied to payments as the ledger writes
-them, and its award steps at the round's end.
+"""The rule file's scoring steps: factors, applied by the ledger to the payments they name as it
+writes them, and awards, paid at the round's end (engine.scoring runs the whole stage).
 
-Conditions of a step are tested for the payee of the payment through CONDITIONS, a dispatch
-table keyed by IR condition types (the round's number, the dealer, continues, the payment's
-score, a round nobody won, and their combinations); a test checks every type it names.
+A step's condition is compiled with every other condition (engine.tables) and tested on the
+payee's captured pile, with the round as he sees it (engine.context.RoundView): `score` is the
+payment's base, `nobody won` holds only at the round's end with no winner.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulekit import ir
+from rulekit.engine import ledger
+from rulekit.engine.context import RoundView
 from rulekit.engine.ledger import Amount
 
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
 
-OPS: dict[str, Callable[[Amount, Amount], bool]] = {
-    ">=": operator.ge,
-    "<=": operator.le,
-    "=": operator.eq,
-    "!=": operator.ne,
-    ">": operator.gt,
-    "<": operator.lt,
+# ir.Factor.on -> the payment reasons a factor multiplies (None: every payment)
+FACTOR_ON: dict[str, frozenset[str] | None] = {
+    "yaku": frozenset({"yaku", "special", "liability", "penalty"}),
+    "teyaku": frozenset({"teyaku"}),
+    "count": frozenset({"count"}),
+    "all": None,
 }
-
-# a payment's reason -> the kind of payment a factor names (`on yaku`, `on teyaku`, ...)
-KINDS = {
-    "yaku": "yaku",
-    "special": "yaku",
-    "liability": "yaku",
-    "penalty": "yaku",
-    "teyaku": "teyaku",
-    "count": "count",
+# ir.Award.payee -> who takes an award: the dealer (who leads in his place when he sits the
+# round out: the first in play order), or the round's final winner (None: nobody)
+AWARD_PAYEES: dict[str, Callable[[RoundState], int | None]] = {
+    "dealer": lambda r: r.order[0],
+    "winner": lambda r: r.winner,
 }
 
 
-class Context:
-    """What a step's condition may ask: the round, the seat tested, the payment's score."""
-
-    def __init__(self, r: RoundState, seat: int, score: Amount, ended: bool) -> None:
-        self.r = r
-        self.seat = seat
-        self.score = score
-        self.ended = ended
-
-
-def _continued(c: ir.Continued, x: Context) -> bool:
-    counts = x.r.continues
-    if c.who == "self":
-        return OPS[c.op](counts[x.seat], c.n)
-    return any(OPS[c.op](counts[q], c.n) for q in x.r.order if q != x.seat)
-
-
-CONDITIONS: dict[type, Callable[..., bool]] = {
-    ir.ScoreCmp: lambda c, x: OPS[c.op](x.score, c.n),
-    ir.RoundCmp: lambda c, x: OPS[c.op](x.r.round_no + 1, c.n),
-    ir.IsDealer: lambda c, x: x.seat == x.r.order[0],
-    ir.Continued: _continued,
-    ir.NobodyWon: lambda c, x: x.ended and x.r.winner is None,
-    ir.And: lambda c, x: all(holds(i, x) for i in c.items),
-    ir.Or: lambda c, x: any(holds(i, x) for i in c.items),
-    ir.Not: lambda c, x: not holds(c.item, x),
-}
-
-
-def holds(c: ir.Condition | None, x: Context) -> bool:
-    if c is None:
-        return True
-    test = CONDITIONS.get(type(c))
+def _holds(
+    test: Callable[..., bool] | None, r: RoundState, seat: int, score: Amount, ended: bool
+) -> bool:
+    """A step's condition for `seat`: his pile, the round as he sees it, `score` as his."""
     if test is None:
-        raise NotImplementedError(f"a scoring step cannot test {c.kind} yet")
-    return test(c, x)
+        return True
+    ctx = RoundView(r, seat, nobody_won=ended and r.winner is None)
+    ctx.score = score  # type: ignore[assignment]  # an exact share may be a fraction
+    return test(r.captured[seat] if seat >= 0 else 0, ctx)
 
 
 def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
     """The product of the factors whose kind and condition fit this payment (1: none)."""
-    kind = KINDS.get(reason)
     result = 1
-    for step in r.rules.scoring:
-        if not isinstance(step, ir.Factor) or step.on not in ("all", kind):
+    for step, test in r.c.factors:
+        reasons = FACTOR_ON[step.on]
+        if reasons is not None and reason not in reasons:
             continue
-        if holds(step.condition, Context(r, payee, score, ended=False)):
+        if _holds(test, r, payee, score, ended=False):
             result *= step.factor
     return result
 
 
-def awards(r: RoundState) -> None:
-    """The award steps, once the round's winner is final: to the dealer (who leads in his
-    place when he sits out) or the winner, from each other player or split between them."""
-    from rulekit.engine import ledger
-
-    for step in r.rules.scoring:
-        if not isinstance(step, ir.Award):
-            continue
-        payee = r.order[0] if step.payee == "dealer" else r.winner
-        if payee is None or not holds(step.condition, Context(r, payee, step.value, ended=True)):
-            continue
-        others = [q for q in r.order if q != payee]
-        mult = r.multiplier if step.multiplied else 1
-        amount = step.value * mult
-        each = ledger.share(amount, len(others)) if step.split else amount
-        for q in others:
-            ledger.record(r, q, payee, each, "award", step.name, mult, step.value)
+def award(r: RoundState, step: ir.Award) -> None:
+    """An award, once the round's winner is final: to its payee from each other player of the
+    round, or split between them; flat unless multiplied by the field."""
+    payee = AWARD_PAYEES[step.payee](r)
+    if payee is None:
+        return
+    test = next(t for s, t in r.c.scoring if s is step)
+    if not _holds(test, r, payee, step.value, ended=True):
+        return
+    others = [q for q in r.order if q != payee]
+    mult = r.multiplier if step.multiplied else 1
+    amount = step.value * mult
+    each = ledger.share(amount, len(others)) if step.split and others else amount
+    for q in others:
+        ledger.record(r, q, payee, each, "award", step.name, mult, step.value)

@@ -99,7 +99,10 @@ class RoundState:
     fold_fees: list[tuple[int, int, bool]] = dc.field(
         default_factory=list
     )  # payer, base, voluntary
-    pending_teyaku: list[tuple[int, int, int, str]] = dc.field(default_factory=list)  # payee, payer
+    # payee, payers, value, its flat part, name: paid once the field is laid
+    pending_teyaku: list[tuple[int, tuple[int, ...], int, int, str]] = dc.field(
+        default_factory=list
+    )
     teyaku_counted: dict[int, tuple[int, ...]] = dc.field(default_factory=dict)
     teyaku_revealed: dict[int, int] = dc.field(default_factory=dict)
     dealt_hands: dict[int, int] = dc.field(default_factory=dict)
@@ -121,6 +124,7 @@ class RoundState:
     declared_value: list[int] = dc.field(default_factory=list)  # when last made: a rise's bar
     made_entries: list[tuple[int, ...]] = dc.field(default_factory=list)
     stake: list[Amount] = dc.field(default_factory=list)  # what a continue bets: the yaku last paid
+    stake_flat: list[Amount] = dc.field(default_factory=list)  # its part paid as written
     continuing: list[bool] = dc.field(default_factory=list)
     continues: list[int] = dc.field(default_factory=list)
     continue_wins: list[int] = dc.field(default_factory=list)  # continues followed by a yaku

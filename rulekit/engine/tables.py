@@ -201,6 +201,10 @@ class CompiledTable:
         self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
         self._memo: dict[int, tuple[int, ...]] = {}
         self.has_bonus = any(self._bonus)
+        # paid as written, not multiplied by the field (`; flat`); a value shared by its payers
+        self.flat = [e.flat for e in table.entries]
+        self.any_flat = any(self.flat)
+        self.split = table.split
 
     def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
         gen = _Codegen(index)
@@ -324,6 +328,18 @@ class CompiledRules:
         self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
         self._teyaku_conditions = (
             [e.condition for e in rules.teyaku.entries] if rules.teyaku else []
+        )
+        # the scoring stage's steps, each with its compiled condition (None: always), and the
+        # whole stage in order: the count first, the fold fees, then the rule file's steps
+        self.scoring: list[tuple[ir.ScoringStep, Callable[..., bool] | None]] = [
+            (s, _Codegen(self.index).function(s.condition) if s.condition is not None else None)
+            for s in rules.scoring
+        ]
+        self.factors = [(s, t) for s, t in self.scoring if isinstance(s, ir.Factor)]
+        self.stage: tuple[ir.Settlement | ir.Fold | ir.ScoringStep, ...] = (
+            rules.count,
+            rules.fold,
+            *rules.scoring,
         )
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:

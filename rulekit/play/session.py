@@ -137,8 +137,8 @@ class Session:
         return result
 
     def totals(self) -> list[Amount]:
-        """Each seat's score over the rounds played, and the round in progress."""
-        totals = self.game.result().net
+        """Each seat's score: the starting score, the rounds played, the round in progress."""
+        totals = self.game.result().totals
         if self.round is not None:
             for s, v in enumerate(
                 self.round.result().net if self.round.is_terminal else _net(self.round)

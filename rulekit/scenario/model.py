@@ -95,6 +95,9 @@ class RoundSpec(_Strict):
 
 class GameExpect(_Strict):
     net: dict[str, int | float] | None = None
+    totals: dict[str, int | float] | None = Field(
+        None, description="each seat's score at the game's end: the starting score plus its net"
+    )
 
 
 class PlaySpec(_Strict):

@@ -196,9 +196,14 @@ class ScenarioRun:
                     i + 1, "the game", "every round to be played out", "the round is not over"
                 )
                 break
-        if self.sc.game is not None and self.sc.game.net is not None:
+        expect = self.sc.game
+        if expect is not None and expect.net is not None:
             net = game.result().net
-            self.compare(None, "game net", self.named(self.sc.game.net, ("game", "net")), net)
+            self.compare(None, "game net", self.named(expect.net, ("game", "net")), net)
+        if expect is not None and expect.totals is not None:
+            totals = game.result().totals
+            named = self.named(expect.totals, ("game", "totals"))
+            self.compare(None, "game totals", named, totals)
         return self.outcome
 
     def stacked(self, d: m.Deal, path: KeyPath) -> StackedDeal:

@@ -239,4 +239,9 @@ def report(t: Tally, plan: Plan, seconds: float) -> dict[str, Any]:
         "ended_by": dict(t.ended_by.most_common()),
         "turns_per_round": t.turns / t.rounds if t.rounds else 0.0,
         "continued": t.continued,
+        # games: each seat's mean score at a game's end (the starting score plus its mean net)
+        "start": plan.rules.length.start if plan.games else None,
+        "totals": [plan.rules.length.start + t.mean(s) for s in range(plan.seats)]
+        if plan.games
+        else None,
     }
