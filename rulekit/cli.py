@@ -153,6 +153,23 @@ def _check_backend(ctx: click.Context, backend: str, scheduler: str | None) -> N
         raise click.UsageError("--jobs counts local processes; the Dask workers do the work")
 
 
+TIMINGS = ("seconds", "rounds_per_second")  # the only figures of a run that a seed cannot fix
+
+
+def _timings_option() -> Callable[[F], F]:
+    return click.option(
+        "--timings/--no-timings",
+        default=True,
+        show_default=True,
+        help="Report how long the run took; --no-timings leaves it out of --json, so that two"
+        " runs with the same seed print identical JSON.",
+    )
+
+
+def _as_json(result: dict[str, Any], timings: bool) -> str:
+    return json.dumps(result if timings else {k: v for k, v in result.items() if k not in TIMINGS})
+
+
 def _json_option() -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
@@ -472,6 +489,7 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
 @_jobs_option()
 @_backend_options
 @_json_option()
+@_timings_option()
 @click.option(
     "--record",
     type=click.Path(file_okay=False, path_type=Path),
@@ -492,6 +510,7 @@ def simulate(
     backend: str,
     scheduler: str | None,
     as_json: bool,
+    timings: bool,
     record: Path | None,
 ) -> None:
     """Play many rounds or games between bots and report the statistics.
@@ -502,6 +521,7 @@ def simulate(
     \b
     Examples:
       rulekit simulate hachihachi --rounds 20000 --seed 1 --json
+      rulekit simulate koikoi --bots search --rounds 200 --seed 3 --json --no-timings
       rulekit simulate hachihachi --seats 4 --bots greedy,random --games 100
       rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
       rulekit simulate hachihachi --rounds 50 --record regressions/
@@ -529,7 +549,7 @@ def simulate(
             bot_options=_bot_options(rollouts, think_ms),
         )
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(_as_json(result, timings))
         return
     _render_simulation(result)
 
@@ -581,6 +601,7 @@ def _render_simulation(result: dict[str, Any]) -> None:
 @_jobs_option()
 @_backend_options
 @_json_option()
+@_timings_option()
 @click.option(
     "--report",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -603,6 +624,7 @@ def compare(
     backend: str,
     scheduler: str | None,
     as_json: bool,
+    timings: bool,
     report: Path | None,
     plot: Path | None,
 ) -> None:
@@ -648,7 +670,7 @@ def compare(
     if plot is not None:
         write_plot(result, plot)
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(_as_json(result, timings))
         return
 
     console = _stdout()

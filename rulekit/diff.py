@@ -163,7 +163,7 @@ def _instant_wins(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 
 def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
     """Every difference from `a` to `b`."""
-    out: list[Change] = []
+    out: list[Change] = _identity(a, b)
     cards_a = {c.id: c for c in a.deck.cards}
     cards_b = {c.id: c for c in b.deck.cards}
     for cid in sorted(cards_a.keys() | cards_b.keys()):
@@ -219,6 +219,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
     if a.void_text != b.void_text or a.void_field != b.void_field:
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
     for name in MECHANICS:
+        whole = _whole_change(name, getattr(a, name), getattr(b, name), a, b)
+        if whole is not None:
+            out.append(whole)
+            continue
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
@@ -348,7 +352,7 @@ WORDS = {
 
 ABSENT = {
     "length.target": "none (the rounds only)",
-    "continuation.label": "none",
+    "continuation.label": "unnamed (a plain continue)",
     "continuation.if_other_stops": "as when the round ends with no new yaku",
     "seats.active": "everyone seated",
     "joker.seats": "never",
@@ -411,6 +415,7 @@ def _entry_label(rules: ir.Ruleset, name: str) -> str:
 
 
 SECTIONS = {
+    "game": "The game",
     "cards": "Cards",
     "points": "Points",
     "views": "Views",
@@ -482,3 +487,51 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))
     return sorted(out, key=lambda c: c.what)
+
+
+# ---------------------------------------------------------------- whole statements
+def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The `game ... variant ...` line: a house file names itself, and the diff says so."""
+    out = []
+    for attr, label in (("game", "the game"), ("variant", "the variant's name")):
+        x, y = getattr(a, attr), getattr(b, attr)
+        if x != y:
+            said = [f'"{v}"' if v else "unnamed" for v in (x, y)]
+            out.append(
+                Change("game", attr, x or None, y or None, f"{label}: {said[0]} -> {said[1]}")
+            )
+    return out
+
+
+# An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
+WHOLE_NAMES = {"wild": "the wild card", "liability": "liability", "joker": "the joker"}
+
+
+def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
+    """An optional mechanic in one sentence, as the rulebook says it."""
+    from rulekit.describe import _wild_sentence
+
+    if isinstance(v, ir.WildCard):
+        return _wild_sentence(rules, v).rstrip(".")
+    if isinstance(v, ir.Liability):
+        paid = ", ".join(_entry_label(rules, n) for n in v.yaku)
+        return (
+            f"{paid} completed with a card another player laid on the field (while holding"
+            f" {v.min_hand} or more cards) are paid in full by that player"
+        )
+    if isinstance(v, ir.Joker):
+        return f"at {v.seats} seats a joker is added to the deck"
+    return _show(v, rules)
+
+
+def _whole_change(name: str, x: Any, y: Any, a: ir.Ruleset, b: ir.Ruleset) -> Change | None:
+    """One line when an optional mechanic is there on one side only (None when both or neither
+    have it: then its options are diffed one by one)."""
+    if (x is None) == (y is None) or not isinstance(x if y is None else y, BaseModel):
+        return None
+    noun = WHOLE_NAMES.get(name, _label(name))
+    if y is None:
+        before = _whole_sentence(name, x, a)
+        return Change("round", name, before, None, f"{noun}: removed (was: {before})")
+    after = _whole_sentence(name, y, b)
+    return Change("round", name, None, after, f"{noun}: added: {after}")

@@ -4,6 +4,7 @@ constant memory, exit statuses (Ctrl-C 130, a closed pipe 0), `rulekit test` wit
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -234,3 +235,13 @@ def test_the_readme_says_how_to_activate_and_the_defaults() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "source .venv/bin/activate" in readme and "_RULEKIT_COMPLETE" in readme
     assert "| 130 |" in readme and "par of 88" in readme
+
+
+def test_two_search_runs_with_one_seed_print_identical_json() -> None:
+    """A seed fixes everything but the time a run took, which --no-timings leaves out."""
+    args = ["simulate", "koikoi", "--bots", "search", "--rollouts", "8", "--rounds", "3"]
+    args += ["--seed", "5", "--json", "--no-timings"]
+    runs = [CliRunner().invoke(cli, args) for _ in range(2)]
+    assert all(r.exit_code == 0 for r in runs), runs[0].output
+    assert runs[0].output == runs[1].output
+    assert "seconds" not in json.loads(runs[0].output)

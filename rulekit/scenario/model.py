@@ -98,6 +98,11 @@ class GameExpect(_Strict):
     totals: dict[str, int | float] | None = Field(
         None, description="each seat's score at the game's end: the starting score plus its net"
     )
+    over: bool | None = Field(
+        None,
+        description="true: the game is over after the rounds written (its rounds played, or a"
+        " target score reached); false: it goes on",
+    )
 
 
 class PlaySpec(_Strict):

@@ -96,7 +96,9 @@ class _RulesCache:
                 # `house_rules = "seats 2"`: on the key's own line
                 after = written.split("=", 1)[-1].strip()
                 first = key_line + 1 if after in ('"""', "'''") else key_line
-                source = f'extends "{base.as_posix()}"\n' + sc.house_rules
+                # absolute: the inline rules are read relative to the scenario, and `base` was
+                # already found relative to it (a `../x.rk` would otherwise be joined twice)
+                source = f'extends "{base.resolve().as_posix()}"\n' + sc.house_rules
                 try:
                     rules = load_rules_text(source, name, path, first_line=first - 1)
                 finally:  # errors quote the scenario's own lines, not the padded rules
@@ -191,6 +193,9 @@ class ScenarioRun:
                 result = rnd.result()
                 self.outcome.rounds.append(result)
                 game.record(result)
+                if game_mode and game.is_over and i + 1 < len(specs):
+                    self.fail(i + 1, "the game", "more rounds to be played", _game_over(game))
+                    break
             elif game_mode and i + 1 < len(specs):
                 self.fail(
                     i + 1, "the game", "every round to be played out", "the round is not over"
@@ -204,6 +209,9 @@ class ScenarioRun:
             totals = game.result().totals
             named = self.named(expect.totals, ("game", "totals"))
             self.compare(None, "game totals", named, totals)
+        if expect is not None and expect.over is not None and expect.over != game.is_over:
+            said = _game_over(game) if game.is_over else "the game goes on"
+            self.fail(None, "the game over", "yes" if expect.over else "no", said)
         return self.outcome
 
     def stacked(self, d: m.Deal, path: KeyPath) -> StackedDeal:
@@ -528,6 +536,14 @@ class ScenarioRun:
                 )
             else:
                 left.remove(hit)
+
+
+def _game_over(game: Game) -> str:
+    """Why a game is over: its rounds played, or a total at the target score."""
+    length = game.c.rules.length
+    if game.round_no >= length.rounds:
+        return f"the game is over after its {length.rounds} rounds"
+    return f"the game is over after round {game.round_no}: a total of {length.target} reached"
 
 
 def _number(v: Amount | float) -> float:
