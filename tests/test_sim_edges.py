@@ -355,7 +355,7 @@ def test_the_strength_benchmark_compiles_once_and_redeals(always_void: Path) -> 
         assert times
     assert bench.compiled.cache_info().misses == 1
     # not a void round scored 0: the file is refused when loaded, or play stops at the limit
-    with deadline(30), pytest.raises(RulekitError, match="void deals in a row|is void"):
+    with deadline(30), pytest.raises(RulekitError, match=r"void deals in a row|is void"):
         bench.rotate((str(always_void), 2, "random", 0, 4, 0))
 
 
