@@ -326,6 +326,8 @@ class CompiledRules:
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()
         self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
+        self._masks: dict[tuple[int, ...], int] = {}
+        self._shapes: dict[int, list[tuple[int, list[int], int]]] = {}
         self._teyaku_conditions = (
             [e.condition for e in rules.teyaku.entries] if rules.teyaku else []
         )
@@ -341,6 +343,26 @@ class CompiledRules:
             rules.fold,
             *rules.scoring,
         )
+
+    def _mask(self, cards: tuple[int, ...]) -> int:
+        """The mask of a condition's cards, computed once per tuple (teyaku are shown every
+        round: this is on the path of every deal)."""
+        mask = self._masks.get(cards)
+        if mask is None:
+            mask = self._masks[cards] = self.index.mask(cards)
+        return mask
+
+    def _shape(self, cond: ir.Shape) -> list[tuple[int, list[int], int]]:
+        """A shape's demands as (size, month masks, how many), computed once per shape."""
+        key = id(cond)
+        demands = self._shapes.get(key)
+        if demands is None:
+            ix = self.index
+            demands = self._shapes[key] = [
+                (size, [ix.month_masks[ix.months.index(m)] for m in months], demand)
+                for size, months, demand in shape_demands(cond, ix.months)
+            ]
+        return demands
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them (the
@@ -358,7 +380,7 @@ class CompiledRules:
             return 0
         ix = self.index
         if isinstance(cond, ir.AllOf | ir.AnyOf | ir.Count):
-            return hand & ix.mask(cond.cards)
+            return hand & self._mask(cond.cards)
         if isinstance(cond, ir.Shape):
             mask = 0
             for g in cond.groups:
@@ -378,22 +400,20 @@ class CompiledRules:
 
     def holds(self, cond: ir.Condition, hand: int) -> bool:
         """Whether a hand's cards alone make a condition (a test of the round never does)."""
-        ix = self.index
         if isinstance(cond, ir.AllOf):
-            m = ix.mask(cond.cards)
+            m = self._mask(cond.cards)
             return hand & m == m
         if isinstance(cond, ir.AnyOf):
-            return hand & ix.mask(cond.cards) != 0
+            return hand & self._mask(cond.cards) != 0
         if isinstance(cond, ir.Count):
-            return compare(cond.op, (hand & ix.mask(cond.cards)).bit_count(), cond.n)
+            return compare(cond.op, (hand & self._mask(cond.cards)).bit_count(), cond.n)
         if isinstance(cond, ir.Shape):
-            counts = [(hand & mm).bit_count() for mm in ix.month_masks]
             return all(
-                sum(counts[ix.months.index(m)] == size for m in months) >= demand
-                for size, months, demand in shape_demands(cond, ix.months)
+                sum((hand & mm).bit_count() == size for mm in masks) >= demand
+                for size, masks, demand in self._shape(cond)
             )
         if isinstance(cond, ir.PointsCmp):
-            return compare(cond.op, ix.points(hand), cond.n)
+            return compare(cond.op, self.index.points(hand), cond.n)
         if isinstance(cond, ir.And):
             return all(self.holds(i, hand) for i in cond.items)
         if isinstance(cond, ir.Or):
