@@ -15,23 +15,12 @@ from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
 from rulekit.errors import RulekitError
 from rulekit.lang import load_rules
+from tests.lang_helpers import errors_of, write
 
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-
-
-def write(tmp_path: Path, text: str, name: str = "house.rk") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def errors_of(path: Path) -> str:
-    with pytest.raises(RulekitError) as info:
-        load_rules(path)
-    return info.value.render()
 
 
 KOI = 'extends "koikoi/sloper"\n'

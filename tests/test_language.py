@@ -11,6 +11,7 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RuleErrors, RulekitError
 from rulekit.evaluate import eval_captured, eval_hand
 from rulekit.lang import load_rules
+from tests.lang_helpers import errors_of, write
 
 
 @pytest.fixture(autouse=True)
@@ -20,18 +21,6 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 BASE = 'extends "hachihachi/fudawiki"\n'
-
-
-def write(tmp_path: Path, text: str, name: str = "house.rk") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def errors_of(path: Path) -> str:
-    with pytest.raises(RulekitError) as info:
-        load_rules(path)
-    return info.value.render()
 
 
 def hand_value(rules: ir.Ruleset, hand: str) -> int:

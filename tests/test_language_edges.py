@@ -16,24 +16,13 @@ from rulekit.lang import load_rules
 from rulekit.lang import transformer as tf
 from rulekit.lang.loader import load_rules_text
 from rulekit.lang.parser import _parser
+from tests.lang_helpers import errors_of, write
 
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Files are named relative to the working directory in messages."""
     monkeypatch.chdir(tmp_path)
-
-
-def write(tmp_path: Path, text: str, name: str = "house.rk") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def errors_of(path: Path) -> str:
-    with pytest.raises(RulekitError) as info:
-        load_rules(path)
-    return info.value.render()
 
 
 FUDAWIKI = 'extends "hachihachi/fudawiki"\n'
