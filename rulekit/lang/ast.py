@@ -60,6 +60,18 @@ class SMinus:
 SetExpr = SName | SCard | SMonth | SUnion | SMinus
 
 
+def set_text(expr: SetExpr) -> str:
+    """A set expression written back as text (labels in the IR, a tier's words)."""
+    if isinstance(expr, SName):
+        return expr.name.text
+    if isinstance(expr, SCard):
+        return str(expr.id)
+    if isinstance(expr, SMonth):
+        return f"month {expr.ref.text}"
+    op = "+" if isinstance(expr, SUnion) else "-"
+    return f"{set_text(expr.left)} {op} {set_text(expr.right)}"
+
+
 # ---------------------------------------------------------------- conditions
 
 

@@ -377,7 +377,7 @@ class Applier:
     def on_Tier(self, s: ast.Tier) -> None:
         if self.section == "scoring":  # `x2 if score >= 7`: an unnamed factor on yaku
             cond = s.cond if s.cond is not None else ast.CAnyOf(s.items, s.loc)
-            text = s.text or "any of " + ", ".join(_set_words(i) for i in s.items)
+            text = s.text or "any of " + ", ".join(ast.set_text(i) for i in s.items)
             self.on_Factor(ast.Factor(s.loc, None, None, s.factor, "yaku", cond, text))
             return
         if self._in_multiplier(s.loc, f"tier x{s.factor}") and self.once(
@@ -504,18 +504,6 @@ class Applier:
             return
         for name, entry in table.entries.items():
             table.entries[name] = replace(entry, value=s.value, value_file=s.loc.file)
-
-
-def _set_words(expr: ast.SetExpr) -> str:
-    """A set written back, for the text of a factor written as `x2 if any of ...`."""
-    if isinstance(expr, ast.SName):
-        return expr.name.text
-    if isinstance(expr, ast.SCard):
-        return str(expr.id)
-    if isinstance(expr, ast.SMonth):
-        return f"month {expr.ref.text}"
-    op = "+" if isinstance(expr, ast.SUnion) else "-"
-    return f"{_set_words(expr.left)} {op} {_set_words(expr.right)}"
 
 
 # How a statement is named in messages (`continue`, not `continuation`).

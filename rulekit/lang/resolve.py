@@ -23,18 +23,6 @@ def _sloc(loc: Loc) -> ir.SourceLoc:
     return ir.SourceLoc(file=loc.file, line=loc.line, col=loc.col, width=loc.width)
 
 
-def set_text(expr: ast.SetExpr) -> str:
-    """A set expression written back as text, for labels in the IR."""
-    if isinstance(expr, ast.SName):
-        return expr.name.text
-    if isinstance(expr, ast.SCard):
-        return str(expr.id)
-    if isinstance(expr, ast.SMonth):
-        return f"month {expr.ref.text}"
-    op = "+" if isinstance(expr, ast.SUnion) else "-"
-    return f"{set_text(expr.left)} {op} {set_text(expr.right)}"
-
-
 def _plural_stem(word: str) -> str | None:
     if word.endswith("es") and len(word) > 3:
         return word[:-2]
@@ -239,7 +227,9 @@ class Resolver:
             else:
                 classes[cid] = (reclass.cls.text,)
         mode = "also" if reclass.also else "as"
-        text = f"{set_text(reclass.expr)} {'also ' if reclass.also else ''}as {reclass.cls.text}"
+        text = (
+            f"{ast.set_text(reclass.expr)} {'also ' if reclass.also else ''}as {reclass.cls.text}"
+        )
         return ir.Reclass(cards=tuple(sorted(cards)), mode=mode, cls=reclass.cls.text, text=text)
 
     def points(self) -> dict[str, int]:
@@ -382,17 +372,17 @@ class Resolver:
         if isinstance(c, ast.CAnyOf):
             return ir.AnyOf(cards=tuple(sorted(self.union(c.items, classes))))
         if isinstance(c, ast.CNoneOf):
-            label = ", ".join(set_text(i) for i in c.items)
+            label = ", ".join(ast.set_text(i) for i in c.items)
             return ir.Count(
                 cards=tuple(sorted(self.union(c.items, classes))), op="=", n=0, label=label
             )
         if isinstance(c, ast.CAtLeast):
-            label = ", ".join(set_text(i) for i in c.items)
+            label = ", ".join(ast.set_text(i) for i in c.items)
             cards = self.union(c.items, classes)
             return ir.Count(cards=tuple(sorted(cards)), op=">=", n=c.n, label=label)
         if isinstance(c, ast.CCompare):
             cards = self.cards_of(c.expr, classes)
-            return ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=set_text(c.expr))
+            return ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=ast.set_text(c.expr))
         if isinstance(c, ast.CRest):
             return self.rest(c, frozenset(), classes)
         if isinstance(c, ast.CShape):
@@ -664,7 +654,7 @@ class Resolver:
                 cards = self.union(tier.items, self.default)
             except _Unresolved:
                 continue
-            text = ", ".join(set_text(i) for i in tier.items)
+            text = ", ".join(ast.set_text(i) for i in tier.items)
             tiers.append(
                 ir.Tier(
                     factor=factor, cards=tuple(sorted(cards)), carry_at=tier.carry_at, text=text
