@@ -1,16 +1,17 @@
 """How strong are the bots? Each pairing plays the same deals both ways, in all three games.
 
-    python benchmarks/bench_strength.py --rounds 600 --rollouts 100 --seed 1 --jobs 2
+    nice -n 10 python benchmarks/bench_strength.py --rollouts 100 --seed 1 --jobs 2
 
-Pairings (bot against opponents): strong against search (at the same rollout budget), strong
-against greedy, search against greedy, greedy against random. Each deal is played once with
-the bot in every seat in turn (the other seats all the opponent): the same deals both ways. A
-round's figure for the bot is its result minus the average of the others' (for zero-sum games
-this is proportional to its net); the figure per deal is the average over the rotations, and
-the 95% confidence interval is over deals. Also reported: the bot's mean net per round and its
-time per decision. The search bots' budget is a number of rollouts (no time cap unless
---think-ms is given), so a seed gives the same table on any machine, timings apart. A void deal
-is redealt (rulekit.engine.playout.play_deal), as in `rulekit simulate`.
+Pairings (bot against opponents): strong against search (at the same rollout budget), search
+against greedy, greedy against random (others with --pairings, e.g. strong:greedy). Each deal
+is played once with the bot in every seat in turn (the other seats all the opponent): the same
+deals both ways. A round's figure for the bot is its result minus the average of the others'
+(for zero-sum games this is proportional to its net); the figure per deal is the average over
+the rotations, and the 95% confidence interval is over deals. Also reported: the bot's mean net
+per round and its CPU time per decision (one core: other work on the machine does not inflate
+it). The search bots' budget is a number of rollouts (no time cap unless --think-ms is given),
+so a seed gives the same table on any machine, timings apart. A void deal is redealt
+(rulekit.engine.playout.play_deal), as in `rulekit simulate`.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ from rulekit.engine.view import PlayerView
 from rulekit.lang import load_rules
 from rulekit.sim.tally import Moments
 
-GAMES = [("hachihachi/fudawiki", 3), ("koikoi/sloper", 2), ("sakura/hawaii", 3)]
-PAIRINGS = [("strong", "search"), ("strong", "greedy"), ("search", "greedy"), ("greedy", "random")]
+# (rule file, seats, rounds by default): the rounds follow each game's spread per deal, so that
+# a difference of a few points per round shows
+GAMES = [("hachihachi/fudawiki", 3, 1800), ("koikoi/sloper", 2, 5000), ("sakura/hawaii", 3, 1200)]
+PAIRINGS = [("strong", "search"), ("search", "greedy"), ("greedy", "random")]
 
 
 class Timed:
@@ -47,9 +50,9 @@ class Timed:
         self.inner.start(seed)
 
     def act(self, view: PlayerView) -> int:
-        begun = time.perf_counter()
+        begun = time.process_time()
         action = self.inner.act(view)
-        self.times.append(time.perf_counter() - begun)
+        self.times.append(time.process_time() - begun)
         return action
 
 
@@ -128,13 +131,13 @@ def _plus_minus(mean: object, ci: object) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=600)
+    parser.add_argument("--rounds", type=int, help="per pairing (default: per game, see GAMES)")
     parser.add_argument("--rollouts", type=int, default=100, help="per decision, both searches")
     parser.add_argument("--think-ms", type=float, help="a time cap per decision (not reproducible)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", help="comma-separated rule files (default: all three)")
-    parser.add_argument("--pairings", help="comma-separated bot:opponent (default: all four)")
+    parser.add_argument("--pairings", help="comma-separated bot:opponent (default: PAIRINGS)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     options = BotOptions(args.rollouts, args.think_ms)
@@ -147,9 +150,10 @@ def main() -> None:
     columns += ["net per round", "ms per decision"]
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
-    for name, seats in games:
+    for name, seats, rounds in games:
         for bot, opponent in pairings:
-            r = measure(name, seats, bot, opponent, args.rounds, options, args.seed, args.jobs)
+            n = args.rounds or rounds
+            r = measure(name, seats, bot, opponent, n, options, args.seed, args.jobs)
             rows.append(r)
             cells = [name, str(seats), bot, opponent, str(r["rounds"])]
             cells.append(_plus_minus(r["advantage"], r["advantage_ci95"]))

@@ -1,13 +1,18 @@
-"""The `strong` bot: determinized search that spends its rollouts where the choice is close.
+"""The `strong` bot: determinized search that trusts its rollouts only as far as they are sure.
 
 Like `search`, it deals the cards it cannot see at random, consistently with what it has seen,
-plays each option out with a fast policy for everyone, and keeps the option whose outcomes
-average best. Two things make it stronger at the same number of rollouts per decision:
+plays each option out with a fast policy for everyone, and compares the options' outcomes in
+the same worlds (a paired test). Much of what `search` loses is noise: with a budget of about
+a hundred rollouts, each option gets a few dozen play-outs whose results vary far more than the
+options differ, so it often trades the heuristic's good play for a worse one that drew lucky
+deals. So:
 
-- more options considered (the greedy heuristic's best WIDTH plays rather than 4), and
-- sequential halving: the budget is spent in rounds; after each, the worse half of the options
-  is dropped, so most rollouts go to telling the best two or three apart. Every option still
-  in play is tried in the same worlds (a paired test).
+- the default option is the rollout policy's own choice (greedy's best play or take, the
+  calibrated fold); for stop or continue and a blind swap there is none: the best mean wins;
+- another option replaces it only when its paired advantage over the default is clear: its
+  mean difference less `CONFIDENCE` standard errors is above zero;
+- the budget is spent in two halves: after the first, the options clearly worse than the
+  default are dropped, and the second half goes to the close calls.
 
 Its rollouts' policy is `rulewise` without its own rollouts: greedy card play, with the
 variant's calibrated fold and swap rule (rulekit.agents.calibrate), so a world where folding or
@@ -18,19 +23,25 @@ same game on any machine); a time cap per decision is an option.
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections.abc import Sequence
 
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.calibrate import deal_policy, strength
 from rulekit.agents.greedy import GreedyAgent
-from rulekit.agents.rollouts import Estimate, Tally, play_world
+from rulekit.agents.rollouts import Estimate, outcome
 from rulekit.engine import actions as A
-from rulekit.engine.round import Phase
+from rulekit.engine.observation import Observation
+from rulekit.engine.playout import play_out
+from rulekit.engine.round import Phase, clone
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError
 
 DEFAULT_ROLLOUTS = 240
-WIDTH = 8  # plays considered: the greedy heuristic's best few
+WIDTH = 4  # plays considered: the greedy heuristic's best few
+CONFIDENCE = 0.5  # standard errors by which an option must beat the default to replace it
+RULE_PHASES = (Phase.DECIDE, Phase.SWAP)  # choices the rollouts alone decide (no default)
 
 
 class CalibratedGreedy(GreedyAgent):
@@ -47,15 +58,66 @@ class CalibratedGreedy(GreedyAgent):
         return super().act(view)
 
 
+class Paired:
+    """Each option's outcome in each sampled world, to compare options world by world."""
+
+    def __init__(self, options: Sequence[int]) -> None:
+        self.results: dict[int, dict[int, float]] = {a: {} for a in options}
+        self.worlds = 0
+
+    def play(self, observation: Observation, rng: random.Random, options: Sequence[int],
+             policy: GreedyAgent) -> int:  # fmt: skip
+        """Every option played out in one more world; returns the rollouts made. An option
+        legal at the table but not in this guess of the hidden cards skips the world."""
+        world = observation.sample(rng)
+        players = [policy] * world.seated
+        done = 0
+        for action in options:
+            rnd = clone(world)
+            try:
+                rnd.apply(action)
+            except MoveError:
+                continue
+            play_out(rnd, players)
+            self.results[action][self.worlds] = outcome(rnd, observation.seat)
+            done += 1
+        self.worlds += 1
+        return done
+
+    def mean(self, action: int) -> float:
+        r = self.results[action]
+        return sum(r.values()) / len(r) if r else float("-inf")
+
+    def advantage(self, action: int, default: int) -> tuple[float, float]:
+        """The mean paired difference of `action` over `default` and its standard error
+        (infinite with fewer than two shared worlds)."""
+        a, d = self.results[action], self.results[default]
+        diffs = [a[w] - d[w] for w in a if w in d]
+        n = len(diffs)
+        if n < 2:
+            return (sum(diffs) / n if n else 0.0), math.inf
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+    def estimate(self, action: int) -> Estimate:
+        return Estimate(action, self.mean(action), len(self.results[action]))
+
+
 class StrongAgent(SeededAgent):
     name = "strong"
 
     def __init__(
-        self, seed: int | str = 0, rollouts: int = DEFAULT_ROLLOUTS, think_ms: float | None = None
+        self,
+        seed: int | str = 0,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        think_ms: float | None = None,
+        confidence: float = CONFIDENCE,
     ) -> None:
         super().__init__(seed)
         self.rollouts = rollouts
         self.think_ms = think_ms
+        self.confidence = confidence
         self.policy = CalibratedGreedy(f"{seed}:rollouts")
 
     def start(self, seed: int | str) -> None:
@@ -65,41 +127,63 @@ class StrongAgent(SeededAgent):
     def act(self, view: PlayerView) -> int:
         return self.evaluate(view)[0].action
 
-    def candidates(self, view: PlayerView) -> list[int]:
-        """The options searched: every one, but only the greedy heuristic's best plays."""
+    def candidates(self, view: PlayerView) -> tuple[list[int], int | None]:
+        """The options searched (every one, but only the greedy heuristic's best plays) and
+        the default among them (None: the rollouts alone decide)."""
         legal = view.legal_actions()
-        if view.phase != Phase.PLAY or len(legal) <= WIDTH:
-            return legal
+        phase = view.phase
+        if phase in RULE_PHASES or len(legal) < 2:
+            return legal, None
+        if phase != Phase.PLAY:
+            return legal, self.policy.act(view)
         ranked = sorted(self.policy.rank(view, legal), reverse=True)
         plays = [a for _, a in ranked if a < A.HIKI][:WIDTH]
-        return plays + [a for a in legal if a >= A.HIKI]
+        options = plays + [a for a in legal if a >= A.HIKI]
+        return options, (plays[0] if plays else None)
 
     def evaluate(self, view: PlayerView) -> list[Estimate]:
-        """The options with their estimated outcomes, best first (those dropped early have
-        fewer rollouts)."""
-        options = self.candidates(view)
+        """The options with their estimated outcomes, the chosen one first (then best first;
+        those dropped half-way have fewer rollouts)."""
+        options, default = self.candidates(view)
         if not options:
             raise MoveError(f"it is not seat {view.seat}'s turn: there is nothing to decide")
         if len(options) == 1:
             return [Estimate(options[0], 0.0, 0)]
         observation = view.observe()
         deadline = time.perf_counter() + self.think_ms / 1000 if self.think_ms else None
-        tally = Tally.of(options)
+        paired = Paired(options)
         alive = list(options)
-        stages = max(1, math.ceil(math.log2(len(options))))
         left = self.rollouts
-        for stage in range(stages):
-            worlds = max(1, (left // (stages - stage)) // len(alive))
+        for half in (0, 1):
+            worlds = max(1, (left // (2 - half)) // len(alive))
             for k in range(worlds):
-                if deadline is not None and (k or stage) and time.perf_counter() >= deadline:
-                    return tally.estimates(alive) + _dropped(tally, options, alive)
-                left -= play_world(observation.sample(self.rng), alive, view.seat, self.policy,
-                                   tally)  # fmt: skip
-            if stage < stages - 1:
-                alive = [e.action for e in tally.estimates(alive)[: max(2, len(alive) // 2)]]
-        return tally.estimates(alive) + _dropped(tally, options, alive)
+                if deadline is not None and (k or half) and time.perf_counter() >= deadline:
+                    return self._ranked(paired, options, default)
+                left -= paired.play(observation, self.rng, alive, self.policy)
+            if half == 0 and default is not None:
+                alive = [a for a in alive if a == default or self._close(paired, a, default)]
+            if len(alive) == 1:
+                break
+        return self._ranked(paired, options, default)
 
+    def _close(self, paired: Paired, action: int, default: int) -> bool:
+        """Not clearly worse than the default: worth more rollouts."""
+        mean, se = paired.advantage(action, default)
+        return mean + self.confidence * se >= 0
 
-def _dropped(tally: Tally, options: list[int], alive: list[int]) -> list[Estimate]:
-    """The options dropped along the way, after those still in play."""
-    return tally.estimates([a for a in options if a not in alive])
+    def _ranked(self, paired: Paired, options: list[int], default: int | None) -> list[Estimate]:
+        """The choice first: the option clearly best against the default (or the default),
+        or with no default the best mean; then the rest, best mean first."""
+        by_mean = sorted(options, key=lambda a: -paired.mean(a))
+        choice = by_mean[0]
+        if default is not None:
+            choice, best = default, 0.0
+            for a in options:
+                if a == default:
+                    continue
+                mean, se = paired.advantage(a, default)
+                sure = mean - self.confidence * se
+                if sure > best:
+                    choice, best = a, sure
+        rest = [a for a in by_mean if a != choice]
+        return [paired.estimate(a) for a in [choice, *rest]]
