@@ -12,10 +12,10 @@ first, so no decision takes longer than the limit.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.greedy import GreedyAgent
+from rulekit.agents.rollouts import Estimate, outcome
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import Phase, Round, clone
 from rulekit.engine.view import PlayerView
@@ -23,27 +23,6 @@ from rulekit.errors import MoveError
 
 DEFAULT_ROLLOUTS = 240
 CANDIDATES = 4  # plays searched: the greedy heuristic's best few
-
-
-@dataclass
-class Estimate:
-    """What the search thinks of one action."""
-
-    action: int
-    mean: float
-    rollouts: int
-
-
-def outcome(rnd: Round, seat: int) -> float:
-    """The seat's (or its team's) result minus the average of the other sides'."""
-    net = rnd.result().net
-    units = rnd.teams or [[s] for s in rnd.order]
-    mine = next((u for u in units if seat in u), [seat])
-    others = [u for u in units if u is not mine]
-    own = float(sum(net[s] for s in mine))
-    if not others:
-        return own
-    return own - sum(float(sum(net[s] for s in u)) for u in others) / len(others)
 
 
 class SearchAgent(SeededAgent):
