@@ -663,7 +663,51 @@ def unknown_references(rules: Ruleset) -> list[str]:
             if cls not in rules.deck.classes:
                 problems.append(f"deck/cards/{i}/classes: no class '{cls}' in the deck")
     _walk(rules.model_dump(exclude={"deck"}), "", ids, months, problems)
+    problems.extend(_unknown_names(rules))
     return problems
+
+
+def _unknown_names(rules: Ruleset) -> list[str]:
+    """Where JSON IR names an entry, a view or a teyaku its tables do not have."""
+    out: list[str] = []
+    views = {v.name for v in rules.views}
+    teyaku = {e.name for e in rules.teyaku.entries} if rules.teyaku else set()
+    for key, table in (("teyaku", rules.teyaku), ("yaku", rules.yaku)):
+        if table is None:
+            continue
+        names = {e.name for e in table.entries}
+        if table.view is not None and table.view not in views:
+            out.append(f"{key}/view: no view '{table.view}'")
+        for g, group in enumerate(table.exclusive):
+            out.extend(
+                f"{key}/exclusive/{g}: no {key} entry '{n}'" for n in group if n not in names
+            )
+        for i, e in enumerate(table.entries):
+            for field in ("unless", "parts"):
+                out.extend(
+                    f"{key}/entries/{i}/{field}: no {key} entry '{n}'"
+                    for n in getattr(e, field)
+                    if n not in names
+                )
+            out.extend(
+                f"{key}/entries/{i}/condition: no teyaku '{n}'"
+                for n in _dealt_names(e.condition)
+                if n not in teyaku
+            )
+    if rules.liability is not None:
+        yaku = {e.name for e in rules.yaku.entries} if rules.yaku else set()
+        out.extend(f"liability/yaku: no yaku '{n}'" for n in rules.liability.yaku if n not in yaku)
+    return out
+
+
+def _dealt_names(cond: Condition) -> list[str]:
+    if isinstance(cond, Dealt):
+        return list(cond.names)
+    if isinstance(cond, And | Or):
+        return [n for item in cond.items for n in _dealt_names(item)]
+    if isinstance(cond, Not | Everyone | OnField):
+        return _dealt_names(cond.item)
+    return []
 
 
 def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[str]) -> None:

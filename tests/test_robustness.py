@@ -250,6 +250,28 @@ def test_json_naming_what_the_deck_has_not(
     )
 
 
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("exclusive", "yaku/exclusive/0: no yaku entry 'plains_17x'"),
+        ("unless", "yaku/entries/0/unless: no yaku entry 'plains_17x'"),
+        ("liability", "liability/yaku: no yaku 'plains_17x'"),
+    ],
+)
+def test_json_naming_an_entry_the_tables_have_not(tmp_path: Path, where: str, message: str) -> None:
+    """A fuzzed IR file named a yaku in an exclusive group that its table lacks: KeyError."""
+    data = json.loads(ir_text())
+    if where == "exclusive":
+        data["yaku"]["exclusive"] = [["plains_17x", data["yaku"]["entries"][1]["name"]]]
+    elif where == "unless":
+        data["yaku"]["entries"][0]["unless"] = ["plains_17x"]
+    else:
+        data["liability"] = {"yaku": ["plains_17x"], "min_hand": 2}
+    assert first_line(error_of(write(tmp_path, json.dumps(data), "x.json"))) == (
+        f"x.json:1:1: {message}"
+    )
+
+
 def test_json_with_a_5000_digit_number(tmp_path: Path) -> None:
     text = ir_text().replace('"par":88', '"par":' + "9" * 5000)
     assert "9" * 5000 in text
