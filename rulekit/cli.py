@@ -886,6 +886,38 @@ def play(
     terminal.run()
 
 
+# ---------------------------------------------------------------- serve
+@cli.command()
+@_rules_argument(nargs=-1, required=False)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on (0.0.0.0: every network; think twice).",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def serve(rules: tuple[str, ...], host: str, port: int) -> None:
+    """Play in the browser: a local web app to play a whole game against the bots.
+
+    The page offers the bundled rule files, and RULES: rule files, or folders whose rule files
+    it offers. It reaches no other file and fetches nothing from the internet.
+
+    \b
+    Examples:
+      rulekit serve
+      rulekit serve my-rules/ --port 8080
+    """
+    import uvicorn
+
+    from rulekit.web.app import create_app
+
+    hosts = ["*"] if host in ("0.0.0.0", "::") else ["127.0.0.1", "localhost", host]
+    app = create_app(rules, allowed_hosts=hosts)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    click.echo(f"rulekit serve: open http://{shown}:{port}/ (Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 # ---------------------------------------------------------------- test
 SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "node_modules", "__pycache__"})
 

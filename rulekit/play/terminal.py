@@ -43,6 +43,20 @@ def resume_command(path: Path) -> str:
     return f"rulekit play --resume {shlex.quote(str(path))}"
 
 
+def stop_value(view: PlayerView) -> str:
+    """What stopping now is worth, in words (the stakes of a stop/continue decision)."""
+    rules = view.compiled.rules
+    cont = rules.continuation
+    made = view.made_value[view.seat]
+    yaku = ", ".join(screen.labels(rules, view.yaku_made.get(view.seat, [])))
+    what = f"{yaku} ({made})" if yaku else str(made)
+    if cont.paid == "stop":
+        koi = view.continues[view.seat] + 1 if cont.multiplier_per_yaku else 1
+        pays = made * koi * view.multiplier * (len(view.order) - 1)
+        return f"you have made {what}; stopping now pays you {pays}."
+    return f"you have made {what} and been paid for it; stopping ends the round."
+
+
 class Terminal:
     def __init__(
         self,
@@ -257,16 +271,7 @@ class Terminal:
         return "your move: "
 
     def _stop_value(self, view: PlayerView) -> str:
-        rules = view.compiled.rules
-        cont = rules.continuation
-        made = view.made_value[view.seat]
-        yaku = ", ".join(screen.labels(rules, view.yaku_made.get(view.seat, [])))
-        what = f"{yaku} ({made})" if yaku else str(made)
-        if cont.paid == "stop":
-            koi = view.continues[view.seat] + 1 if cont.multiplier_per_yaku else 1
-            pays = made * koi * view.multiplier * (len(view.order) - 1)
-            return f"you have made {what}; stopping now pays you {pays}."
-        return f"you have made {what} and been paid for it; stopping ends the round."
+        return stop_value(view)
 
     def _options(self, view: PlayerView, actions: list[int]) -> str:
         ix = view.compiled.index

@@ -1,0 +1,1 @@
+"""`rulekit serve`: play in the browser."""

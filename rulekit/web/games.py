@@ -1,0 +1,419 @@
+"""The games played in browsers: each browser (a random session cookie) has its own games,
+built on the terminal's Session (seats, bots, saving as a scenario) and read through the
+person's PlayerView, so the web layer holds no game logic of its own."""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+import tomllib
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulekit.agents import AGENTS
+from rulekit.agents.search import SearchAgent
+from rulekit.engine import actions as A
+from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE
+from rulekit.engine.state import Phase
+from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
+from rulekit.errors import UsageError, did_you_mean
+from rulekit.output import amount_text, plain_amount
+from rulekit.play import screen
+from rulekit.play.session import Session, resume
+from rulekit.play.terminal import stop_value
+from rulekit.scenario.record import chosen_card, to_toml
+
+BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
+THINK_MS = (10, 2000)  # the search bots' budget per decision, bounded
+HINT_MS = 150
+GAMES_PER_BROWSER = 4  # the oldest is dropped beyond this
+BROWSERS = 256  # the least recently seen is dropped beyond this
+LOG_LINES = 60
+
+
+# ---------------------------------------------------------------- the rule files offered
+class Catalog:
+    """The rule files a page may name: the bundled ones, and the .rk/.json files given to
+    `rulekit serve` (or found in the folders given). A page names one of these, never a path."""
+
+    def __init__(self, given: Sequence[str | Path] = ()) -> None:
+        from rulekit.lang.files import bundled_names
+
+        self.refs: dict[str, str] = {n: n for n in bundled_names()}
+        for item in given:
+            path = Path(item)
+            if path.is_dir():
+                files = sorted(p for p in path.rglob("*") if p.suffix in (".rk", ".json"))
+                for f in files:
+                    if "scenarios" not in f.parts:
+                        self.refs[str(f)] = str(f.resolve())
+            elif path.is_file():
+                self.refs[str(path)] = str(path.resolve())
+            else:
+                from rulekit.lang import find_rules
+
+                found = find_rules(str(item))  # a bundled name, or a located error
+                self.refs[str(item)] = str(item) if str(item) in self.refs else str(found)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.refs)
+
+    def ref(self, name: str) -> str:
+        """What to load for a name the page sent; a UsageError for any other name."""
+        if name not in self.refs:
+            hint = did_you_mean(name, self.refs) or "choose one of the rule files offered"
+            raise UsageError(f"no rule file '{name[:60]}' is offered here", hint=hint)
+        return self.refs[name]
+
+    def allows(self, rules: str) -> bool:
+        """Whether a saved game's `rules` is one this server offers."""
+        return rules in self.refs.values() or rules in self.refs
+
+
+# ---------------------------------------------------------------- one game
+@dataclass
+class WebGame:
+    """A game in a browser: the session, what was said, the last round's outcome."""
+
+    id: str
+    session: Session
+    log: list[str] = field(default_factory=list)
+    last_round: dict[str, Any] | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def seat(self) -> int:
+        human = self.session.human
+        assert human is not None
+        return human
+
+    @property
+    def waiting(self) -> bool:
+        """Between rounds: the person has the last round's outcome and starts the next."""
+        return self.session.round is None and not self.session.game.is_over
+
+    def advance(self) -> None:
+        """Let the bots move until it is the person's turn, or the round is over."""
+        s = self.session
+        if s.game.is_over:
+            return
+        rnd = s.round or s.start_round()
+        if not s.moves:
+            self._say(f"round {s.game.round_no + 1}: {screen.says(s.names[rnd.dealer], 'deal')}")
+        while not rnd.is_terminal and rnd.current != self.seat:
+            self._say(screen.narrate(s.compiled.rules, rnd.ix, s.names, s.apply(s.bot_action())))
+        if rnd.is_terminal:
+            self._round_over()
+
+    def move(self, action: int) -> None:
+        """The person's move (a MoveError if it is not legal now), then the bots'."""
+        s = self.session
+        rnd = s.round
+        if rnd is None or rnd.is_terminal or rnd.current != self.seat:
+            raise UsageError("it is not your turn", hint="start the next round, or wait")
+        legal = s.views[self.seat].legal_actions()
+        if action not in legal:
+            raise UsageError(f"{action} is not a legal move now", hint="click a highlighted card")
+        self._say(screen.narrate(s.compiled.rules, rnd.ix, s.names, s.apply(action)))
+        self.advance()
+
+    def next_round(self) -> None:
+        if not self.waiting:
+            raise UsageError("the round is not over" if self.session.round else "the game is over")
+        self.advance()
+
+    def _round_over(self) -> None:
+        s = self.session
+        result = s.finish_round()
+        names = s.names
+        if result.void:
+            self._say("the deal is void: it is dealt again")
+        winner = None if result.winner is None else names[result.winner]
+        self.last_round = {
+            "number": len(s.recorded),
+            "void": result.void,
+            "ended_by": result.ended_by,
+            "winner": winner,
+            "payments": screen.ledger_lines(
+                s.compiled.rules, result.ledger, names, empty="no payments"
+            ),
+            "net": [amount_text(v) for v in result.net],
+        }
+        self._say(
+            f"round over ({result.ended_by}); it goes to {winner or 'nobody (a drawn round)'}"
+        )
+
+    def _say(self, line: str) -> None:
+        self.log.append(line)
+        del self.log[:-LOG_LINES]
+
+    # ------------------------------------------------------------ what the page shows
+    def hint(self) -> dict[str, Any]:
+        view = self._my_view()
+        bot = SearchAgent(f"hint:{view.turn}", rollouts=2000, think_ms=HINT_MS)
+        estimates = bot.evaluate(view)
+        rules, ix = view.compiled.rules, view.compiled.index
+        return {
+            "action": estimates[0].action,
+            "words": screen.action_words(rules, estimates[0].action, ix),
+            "estimates": [
+                {
+                    "action": e.action,
+                    "words": screen.action_words(rules, e.action, ix),
+                    "mean": round(e.mean, 2),
+                    "rollouts": e.rollouts,
+                }
+                for e in estimates[:4]
+            ],
+        }
+
+    def _my_view(self) -> PlayerView:
+        s = self.session
+        if s.round is None or s.round.is_terminal or s.round.current != self.seat:
+            raise UsageError("it is not your turn: there is nothing to hint")
+        return s.views[self.seat]
+
+    def scenario(self, rounds: int | None = None) -> str:
+        """The game as a scenario file (`rulekit play --resume` continues it); `rounds`: only
+        the first finished rounds, to keep one round's record."""
+        doc = self.session.document()
+        if rounds is not None:
+            if not 1 <= rounds <= len(self.session.recorded):
+                raise UsageError(f"no finished round {rounds}")
+            doc["rounds"] = doc["rounds"][:rounds]
+        return to_toml(doc)
+
+    def state(self) -> dict[str, Any]:
+        s = self.session
+        rules = s.compiled.rules
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": rules.title,
+            "rules": s.rules_ref,
+            "seed": s.seed,
+            "names": s.names,
+            "bots": [seat.bot for seat in s.seats],
+            "you": self.seat,
+            "round": s.game.round_no + (0 if s.round is None else 1),
+            "rounds": rules.length.rounds,
+            "scores": [amount_text(v) for v in s.totals()],
+            "game_over": s.game.is_over,
+            "waiting": self.waiting,
+            "log": self.log,
+            "last_round": self.last_round,
+            "months": {m.number: m.label or m.name for m in rules.deck.months},
+            "call": screen.call_word(rules),
+            "table": None,
+        }
+        if s.game.is_over:
+            totals = s.totals()
+            out["final"] = [
+                {"name": s.names[i], "score": plain_amount(totals[i])}
+                for i in sorted(range(len(totals)), key=lambda i: -totals[i])
+            ]
+        if s.round is not None:
+            out["table"] = self._table(s.views[self.seat])
+        return out
+
+    def _table(self, view: PlayerView) -> dict[str, Any]:
+        s = self.session
+        rules = view.compiled.rules
+        ix = view.compiled.index
+        mine = view.current_player == view.seat and view.phase is not None
+        hidden = view.phase == SWAP and mine  # the hand is asked about before it is seen
+        players = []
+        for seat, name in enumerate(s.names):
+            pile = sorted(ix.ids_of(view.captured[seat]))
+            groups: dict[str, list[int]] = {}
+            for cid in pile:
+                groups.setdefault(rules.card(cid).classes[0], []).append(cid)
+            players.append(
+                {
+                    "name": name,
+                    "dealer": seat == view.dealer,
+                    "folded": view.folded[seat],
+                    "hand_size": view.hand_size(seat),
+                    "points": ix.points(view.captured[seat]),
+                    "captured": [
+                        {"class": c, "cards": [_card(rules, i) for i in ids]}
+                        for c, ids in groups.items()
+                    ],
+                    "yaku": screen.labels(rules, view.yaku_made.get(seat, [])),
+                    "progress": screen.progress_text(view, seat),
+                    "teyaku": screen.labels(rules, view.teyaku.get(seat, [])),
+                    "shown": [
+                        _card(rules, i) for i in sorted(ix.ids_of(view.revealed.get(seat, 0)))
+                    ],
+                }
+            )
+        legal = view.legal_actions() if mine else []
+        return {
+            "phase": Phase(view.phase).name.lower() if mine else None,
+            "your_turn": mine,
+            "current": view.current_player,
+            "multiplier": view.multiplier,
+            "stock": view.stock_count,
+            "field": [_card(rules, i) for i in sorted(ix.ids_of(view.field))],
+            "drawn": None if view.drawn < 0 else _card(rules, ix.ids[view.drawn]),
+            "hand": [] if hidden else [_card(rules, i) for i in sorted(ix.ids_of(view.hand))],
+            "players": players,
+            "payments": screen.ledger_lines(rules, view.ledger, s.names, empty="no payments yet"),
+            "moves": [_action(view, a) for a in legal],
+            "stakes": _stakes(view) if mine else None,
+        }
+
+
+def _card(rules: Any, cid: int) -> dict[str, Any]:
+    card = rules.card(cid)
+    return {
+        "id": cid,
+        "name": card.name,
+        "label": card.label,
+        "month": card.month,
+        "class": card.classes[0],
+        "tags": list(card.tags),
+        "points": rules.card_points(cid),
+    }
+
+
+def _action(view: PlayerView, action: int) -> dict[str, Any]:
+    """A legal move as the page offers it: a card to click (and the field card it takes when
+    two match), or a button."""
+    ix = view.compiled.index
+    move: dict[str, Any] = {
+        "action": action,
+        "words": screen.action_words(view.compiled.rules, action, ix),
+    }
+    if A.is_play(action):
+        move["kind"] = "play"
+        move["card"] = ix.ids[A.played_card(action)]
+        target = A.play_target(action)
+        move["target"] = None if target is None else ix.ids[target]
+    elif view.phase == TAKE and (target := chosen_card(action)) is not None:
+        move["kind"] = "take"
+        move["target"] = ix.ids[target]
+    elif action >= A.HIKI:
+        move["kind"] = "hiki"
+    else:
+        move["kind"] = "button"
+    return move
+
+
+def _stakes(view: PlayerView) -> str | None:
+    """What a decision is worth, said next to its buttons."""
+    phase = view.phase
+    if phase == DECIDE:
+        return stop_value(view)
+    if phase == FOLD:
+        return f"the multiplier is x{view.multiplier}: join to play the round, or fold"
+    if phase == SWAP:
+        return "swap your hand, unseen, for the dealer's, or keep it"
+    if phase == PLAY:
+        return None
+    return None
+
+
+# ---------------------------------------------------------------- every browser's games
+class Games:
+    """Games by browser (the session cookie) and id: one browser's games are not found from
+    another. Bounded: a few games per browser, a few hundred browsers."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._by_browser: OrderedDict[str, OrderedDict[str, WebGame]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def new_browser() -> str:
+        return secrets.token_urlsafe(24)
+
+    def get(self, browser: str | None, game_id: str) -> WebGame | None:
+        with self._lock:
+            games = self._by_browser.get(browser or "")
+            if games is None:
+                return None
+            self._by_browser.move_to_end(browser or "")
+            return games.get(game_id)
+
+    def _add(self, browser: str, session: Session) -> WebGame:
+        game = WebGame(secrets.token_urlsafe(12), session)
+        with self._lock:
+            games = self._by_browser.setdefault(browser, OrderedDict())
+            self._by_browser.move_to_end(browser)
+            games[game.id] = game
+            while len(games) > GAMES_PER_BROWSER:
+                games.popitem(last=False)
+            while len(self._by_browser) > BROWSERS:
+                self._by_browser.popitem(last=False)
+        with game.lock:
+            game.advance()
+        return game
+
+    def start(self, browser: str, spec: dict[str, Any]) -> WebGame:
+        """A new game from the page's choices: rules (a name offered), seats, bots, budget."""
+        rules = _text(spec, "rules", "hachihachi")
+        seats = _int(spec, "seats", None, 2, 8)
+        seed = _int(spec, "seed", None, 0, 2**31 - 1)
+        think = _int(spec, "think_ms", 150, *THINK_MS)
+        bots = spec.get("bots", ["search"])
+        if not isinstance(bots, list) or not bots or len(bots) > 8:
+            raise UsageError("bots: a list of one to eight bot names", hint=", ".join(AGENTS))
+        bot_names = [str(b)[:20] for b in bots]
+        from rulekit.lang import load_rules
+
+        compiled = CompiledRules(load_rules(self.catalog.ref(rules)))
+        session = Session.new(
+            compiled,
+            self.catalog.ref(rules),
+            seed=secrets.randbelow(10**6) if seed is None else seed,
+            seats=seats,
+            bots=bot_names,
+            think_ms=think,
+        )
+        return self._add(browser, session)
+
+    def resume(self, browser: str, text: str) -> WebGame:
+        """A saved game (the scenario file `rulekit play` writes) sent from the page. It may
+        name only rule files this server offers, and no house rules (they could name files)."""
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise UsageError(f"the saved game is not TOML: {err}") from None
+        rules = doc.get("rules")
+        if not isinstance(rules, str) or not self.catalog.allows(rules):
+            raise UsageError(
+                f"the saved game's rules ({str(rules)[:60]!r}) are not offered by this server",
+                hint="start the server with that rule file: rulekit serve FILE",
+            )
+        if "house_rules" in doc:
+            raise UsageError("a game with house rules cannot be resumed from the page")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "saved.scenario.toml"
+            path.write_text(text, encoding="utf-8")
+            session = resume(path)
+        session.rules_ref = rules
+        if session.human is None:
+            raise UsageError("the saved game has no person at the table (play.human)")
+        return self._add(browser, session)
+
+
+def _text(spec: dict[str, Any], key: str, default: str) -> str:
+    value = spec.get(key, default)
+    if not isinstance(value, str) or len(value) > 200:
+        raise UsageError(f"{key}: a name, at most 200 characters")
+    return value
+
+
+def _int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
+    value = spec.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise UsageError(f"{key}: a whole number from {lo} to {hi}")
+    return value

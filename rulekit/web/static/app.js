@@ -1,0 +1,278 @@
+"use strict";
+// The page of `rulekit serve`: it asks the server for the table as the person sees it and
+// sends the moves clicked. No game logic here: the server lists every legal move.
+let game = null;      // the last state the server sent
+let pending = null;   // a hand card whose play matches two field cards: the target is chosen next
+
+const $ = (id) => document.getElementById(id);
+const EMBLEM = {
+  light: '<circle cx="20" cy="14" r="9" fill="#d33"/>',
+  animal: '<path d="M20 4 L30 14 L20 24 L10 14 Z" fill="#3a7d44"/>',
+  ribbon: '<rect x="8" y="8" width="24" height="12" rx="2" fill="#b22"/>',
+  plain: '<path d="M6 22 Q20 2 34 22" stroke="#555" stroke-width="3" fill="none"/>',
+};
+
+async function api(method, url, body, raw) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = raw ? body : JSON.stringify(body);
+    init.headers["Content-Type"] = raw ? "application/toml" : "application/json";
+  }
+  const res = await fetch(url, init);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+function showError(err) {
+  const box = $("error");
+  box.textContent = err ? String(err.message || err) : "";
+  box.hidden = !err;
+}
+
+function card(c, extra) {
+  const el = document.createElement("div");
+  el.className = `card cls-${c.class} ${extra || ""}`;
+  c.tags.forEach((t) => el.classList.add(`tag-${t}`));
+  el.dataset.card = c.id;
+  el.title = `${c.id} ${c.label} (${c.class}, ${c.points} points)`;
+  const month = game.months[c.month] || c.month;
+  el.innerHTML =
+    `<span class="month">${c.month}</span><span class="mname">${month}</span>` +
+    `<svg viewBox="0 0 40 28" aria-hidden="true">${EMBLEM[c.class] || ""}</svg>` +
+    `<span class="cname">${c.label}</span><span class="pts">${c.points}</span>`;
+  return el;
+}
+
+function button(text, action, stakes) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.dataset.action = action;
+  if (stakes) b.title = stakes;
+  b.addEventListener("click", () => send(action));
+  return b;
+}
+
+async function send(action) {
+  pending = null;
+  try {
+    render(await api("POST", `/api/games/${game.id}/move`, { action }));
+    showError(null);
+  } catch (err) { showError(err); }
+}
+
+function render(state) {
+  game = state;
+  $("board").hidden = false;
+  $("title").textContent = `${state.title} · seed ${state.seed}`;
+  const t = state.table;
+  const scores = state.names.map((n, i) => `${n} ${state.scores[i]}`).join(" · ");
+  $("status").textContent = `round ${state.round} of ${state.rounds} · scores: ${scores}` +
+    (t ? ` · x${t.multiplier} · stock ${t.stock}` : "");
+  renderPlayers(t);
+  renderField(t);
+  renderHand(t);
+  renderDecision(state, t);
+  renderRoundOver(state);
+  $("save").href = `/api/games/${state.id}/scenario`;
+  const links = $("round-downloads");
+  links.innerHTML = "";
+  const finished = state.last_round ? state.last_round.number : 0;
+  for (let r = 1; r <= finished; r++) {
+    const a = document.createElement("a");
+    a.href = `/api/games/${state.id}/scenario?rounds=${r}`;
+    a.textContent = `round ${r}`;
+    a.setAttribute("download", "");
+    links.appendChild(a);
+  }
+  $("log").innerHTML = "";
+  state.log.slice(-12).forEach((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    $("log").appendChild(li);
+  });
+}
+
+function renderPlayers(t) {
+  const box = $("players");
+  box.innerHTML = "";
+  if (!t) return;
+  t.players.forEach((p, seat) => {
+    const el = document.createElement("div");
+    el.className = "player" + (seat === game.you ? " you" : "") + (t.current === seat ? " turn" : "");
+    const tags = [p.dealer ? "dealer" : "", seat === game.you ? "you" : "", p.folded ? "folded" : ""]
+      .filter(Boolean).join(", ");
+    el.innerHTML = `<h3>${p.name}${tags ? ` (${tags})` : ""} · ${p.points} pts · ${p.hand_size} in hand</h3>`;
+    p.captured.forEach((g) => {
+      const row = document.createElement("div");
+      row.className = "pile";
+      const points = g.cards.reduce((s, c) => s + c.points, 0);
+      row.innerHTML = `<span class="group">${g.class} (${g.cards.length}, ${points} pts)</span>`;
+      g.cards.forEach((c) => row.appendChild(card(c, "small")));
+      el.appendChild(row);
+    });
+    const lines = [];
+    if (p.yaku.length) lines.push(`yaku: ${p.yaku.join(", ")}`);
+    if (p.progress) lines.push(`toward: ${p.progress}`);
+    if (p.teyaku.length) lines.push(`shows: ${p.teyaku.join(", ")}`);
+    if (lines.length) {
+      const info = document.createElement("p");
+      info.className = "yaku";
+      info.textContent = lines.join(" · ");
+      el.appendChild(info);
+    }
+    if (p.shown.length) {
+      const row = document.createElement("div");
+      row.className = "pile";
+      p.shown.forEach((c) => row.appendChild(card(c, "small")));
+      el.appendChild(row);
+    }
+    box.appendChild(el);
+  });
+}
+
+function targets(t) {
+  if (!t) return [];
+  if (t.phase === "take") return t.moves.filter((m) => m.kind === "take");
+  if (pending !== null) return t.moves.filter((m) => m.kind === "play" && m.card === pending);
+  return [];
+}
+
+function renderField(t) {
+  const box = $("field");
+  box.innerHTML = "";
+  $("drawn-box").innerHTML = "";
+  if (!t) return;
+  const choices = targets(t);
+  t.field.forEach((c) => {
+    const m = choices.find((x) => x.target === c.id);
+    const el = card(c, m ? "choice" : "");
+    if (m) el.addEventListener("click", () => send(m.action));
+    box.appendChild(el);
+  });
+  if (t.drawn) {
+    $("drawn-box").append("· drawn: ");
+    $("drawn-box").appendChild(card(t.drawn, "small"));
+  }
+}
+
+function renderHand(t) {
+  const box = $("hand");
+  box.innerHTML = "";
+  if (!t) return;
+  t.hand.forEach((c) => {
+    const plays = t.moves.filter((m) => m.kind === "play" && m.card === c.id);
+    const el = card(c, plays.length ? "playable" : "");
+    if (pending === c.id) el.classList.add("selected");
+    if (plays.length) {
+      el.addEventListener("click", () => {
+        if (plays.length === 1) { send(plays[0].action); return; }
+        pending = c.id;   // two field cards match: the field shows which may be taken
+        render(game);
+      });
+    }
+    box.appendChild(el);
+  });
+}
+
+function renderDecision(state, t) {
+  const box = $("decision");
+  box.innerHTML = "";
+  if (!t || !t.your_turn) {
+    if (t && !state.game_over) box.textContent = `waiting for ${state.names[t.current] ?? "..."}`;
+    return;
+  }
+  if (t.stakes) {
+    const p = document.createElement("p");
+    p.className = "stakes";
+    p.textContent = t.stakes;
+    box.appendChild(p);
+  }
+  if (t.phase === "take") box.append("the drawn card matches two field cards: click the one to take");
+  if (pending !== null) box.append("two field cards match: click the one to take");
+  t.moves.filter((m) => m.kind === "button" || m.kind === "hiki")
+    .forEach((m) => box.appendChild(button(m.words, m.action, t.stakes)));
+}
+
+function renderRoundOver(state) {
+  const box = $("round-over");
+  box.innerHTML = "";
+  const last = state.last_round;
+  box.hidden = !(state.waiting || state.game_over) || !last;
+  if (box.hidden) return;
+  const head = document.createElement("h2");
+  head.textContent = last.void ? `round ${last.number}: void` :
+    `round ${last.number} over (${last.ended_by}): it goes to ${last.winner || "nobody"}`;
+  box.appendChild(head);
+  const pre = document.createElement("pre");
+  pre.textContent = last.payments.join("\n");
+  box.appendChild(pre);
+  if (state.game_over) {
+    const p = document.createElement("p");
+    p.id = "final";
+    p.textContent = "game over: " + state.final.map((f) => `${f.name} ${f.score}`).join(", ");
+    box.appendChild(p);
+  } else {
+    const next = document.createElement("button");
+    next.id = "next-round";
+    next.type = "button";
+    next.textContent = "Next round";
+    next.addEventListener("click", async () => {
+      try { render(await api("POST", `/api/games/${game.id}/next`)); showError(null); }
+      catch (err) { showError(err); }
+    });
+    box.appendChild(next);
+  }
+}
+
+async function start(event) {
+  event.preventDefault();
+  const bots = [...$("bots").selectedOptions].map((o) => o.value);
+  const spec = { rules: $("rules").value, bots: bots.length ? bots : ["search"] };
+  if ($("seats").value) spec.seats = Number($("seats").value);
+  if ($("seed").value) spec.seed = Number($("seed").value);
+  if ($("think").value) spec.think_ms = Number($("think").value);
+  try { pending = null; render(await api("POST", "/api/games", spec)); showError(null); }
+  catch (err) { showError(err); }
+}
+
+async function resume(event) {
+  event.preventDefault();
+  const file = $("saved").files[0];
+  if (!file) { showError(new Error("choose a saved game first")); return; }
+  try { pending = null; render(await api("POST", "/api/resume", await file.text(), true)); showError(null); }
+  catch (err) { showError(err); }
+}
+
+async function why() {
+  const t = game && game.table;
+  const lines = t ? t.payments : (game && game.last_round ? game.last_round.payments : []);
+  $("explain").textContent = "payments this round:\n" + lines.join("\n");
+  $("explain").hidden = false;
+}
+
+async function hint() {
+  try {
+    const h = await api("POST", `/api/games/${game.id}/hint`);
+    $("explain").textContent = `the search bot would ${h.words}\n` +
+      h.estimates.map((e) => `  ${e.words}: ${e.mean >= 0 ? "+" : ""}${e.mean} over ${e.rollouts} deals`).join("\n");
+    $("explain").hidden = false;
+    showError(null);
+  } catch (err) { showError(err); }
+}
+
+async function init() {
+  const opts = await api("GET", "/api/options");
+  opts.rules.forEach((name) => $("rules").add(new Option(name, name)));
+  opts.bots.forEach((name) => $("bots").add(new Option(name, name, false, name === "search")));
+  $("think").min = opts.think_ms[0];
+  $("think").max = opts.think_ms[1];
+  $("rules").value = opts.rules.includes("hachihachi") ? "hachihachi" : opts.rules[0];
+  $("new-game").addEventListener("submit", start);
+  $("resume-game").addEventListener("submit", resume);
+  $("why").addEventListener("click", why);
+  $("hint").addEventListener("click", hint);
+}
+
+init().catch(showError);
