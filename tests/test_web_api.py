@@ -213,3 +213,15 @@ def test_a_bad_rule_file_is_a_located_error(tmp_path: Path) -> None:
     r = c.post("/api/games", json={"rules": name, "bots": ["greedy"]})
     assert r.status_code == 400
     assert "bad.rk:2:" in r.json()["error"] and "Traceback" not in r.text
+
+
+def test_serve_command_help_and_a_bad_rule_argument() -> None:
+    from click.testing import CliRunner
+
+    from rulekit.cli import cli
+
+    helped = CliRunner().invoke(cli, ["serve", "--help"])
+    assert helped.exit_code == 0 and "rulekit serve my-rules/" in helped.output
+    assert "127.0.0.1" in helped.output
+    bad = CliRunner().invoke(cli, ["serve", "koikio"])
+    assert bad.exit_code == 1 and "did you mean 'koikoi'" in bad.output
