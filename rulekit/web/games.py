@@ -44,7 +44,8 @@ class Catalog:
     def __init__(self, given: Sequence[str | Path] = ()) -> None:
         from rulekit.lang.files import bundled_names
 
-        self.refs: dict[str, str] = {n: n for n in bundled_names()}
+        # rules/common/ holds the deck the variants include: not a game to play
+        self.refs: dict[str, str] = {n: n for n in bundled_names() if not n.startswith("common/")}
         for item in given:
             path = Path(item)
             if path.is_dir():
