@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rulekit.engine.observation import Observation
@@ -63,13 +63,13 @@ class Tally:
         return out
 
 
-def play_world(
-    world: Round, actions: Sequence[int], seat: int, policy: Player, tally: Tally
-) -> int:
-    """Each action applied to a copy of one world and played out; returns the rollouts made.
-    An action legal at the table but not in this guess of the hidden cards (a wild card's
-    target may complete a hiki someone holds in this world) skips the world."""
-    done = 0
+def play_options(
+    world: Round, actions: Sequence[int], seat: int, policy: Player
+) -> Iterator[tuple[int, float]]:
+    """Each action applied to a copy of one world and played out by `policy` for everyone:
+    (action, the seat's outcome). An action legal at the table but not in this guess of the
+    hidden cards (a wild card's target may complete a hiki someone holds in this world) skips
+    the world."""
     players = [policy] * world.seated
     for action in actions:
         rnd = clone(world)
@@ -78,7 +78,16 @@ def play_world(
         except MoveError:
             continue
         play_out(rnd, players)
-        tally.totals[action] += outcome(rnd, seat)
+        yield action, outcome(rnd, seat)
+
+
+def play_world(
+    world: Round, actions: Sequence[int], seat: int, policy: Player, tally: Tally
+) -> int:
+    """Each action played out in one world, added to `tally`; returns the rollouts made."""
+    done = 0
+    for action, result in play_options(world, actions, seat, policy):
+        tally.totals[action] += result
         tally.counts[action] += 1
         done += 1
     return done

@@ -30,11 +30,10 @@ from collections.abc import Sequence
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.calibrate import deal_policy, strength
 from rulekit.agents.greedy import GreedyAgent
-from rulekit.agents.rollouts import Estimate, outcome
+from rulekit.agents.rollouts import Estimate, play_options
 from rulekit.engine import actions as A
 from rulekit.engine.observation import Observation
-from rulekit.engine.playout import play_out
-from rulekit.engine.round import Phase, clone
+from rulekit.engine.round import Phase
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError
 
@@ -65,21 +64,18 @@ class Paired:
         self.results: dict[int, dict[int, float]] = {a: {} for a in options}
         self.worlds = 0
 
-    def play(self, observation: Observation, rng: random.Random, options: Sequence[int],
-             policy: GreedyAgent) -> int:  # fmt: skip
-        """Every option played out in one more world; returns the rollouts made. An option
-        legal at the table but not in this guess of the hidden cards skips the world."""
+    def play(
+        self,
+        observation: Observation,
+        rng: random.Random,
+        options: Sequence[int],
+        policy: GreedyAgent,
+    ) -> int:
+        """Every option played out in one more world; returns the rollouts made."""
         world = observation.sample(rng)
-        players = [policy] * world.seated
         done = 0
-        for action in options:
-            rnd = clone(world)
-            try:
-                rnd.apply(action)
-            except MoveError:
-                continue
-            play_out(rnd, players)
-            self.results[action][self.worlds] = outcome(rnd, observation.seat)
+        for action, result in play_options(world, options, observation.seat, policy):
+            self.results[action][self.worlds] = result
             done += 1
         self.worlds += 1
         return done
