@@ -246,39 +246,6 @@ def cli() -> None:
 
 
 # ---------------------------------------------------------------- list
-def _table_sizes(seats: ir.Seats) -> str:
-    """`3 to 6 (3 play)`: how many may sit, and how many play when more sit."""
-    sizes = f"{seats.min}" if seats.min == seats.max else f"{seats.min} to {seats.max}"
-    return sizes + (f" ({seats.active} play)" if seats.active is not None else "")
-
-
-def bundled_variants() -> list[dict[str, Any]]:
-    """Every bundled rule file that is a variant (it has teyaku or yaku): its name, the short
-    names that mean it, its title, table sizes and source."""
-    from rulekit.lang.files import _defaults, bundled_names
-
-    defaults = _defaults()
-    out = []
-    for name in bundled_names():
-        if name in defaults:
-            continue
-        rules = _load(name)
-        if rules.teyaku is None and rules.yaku is None:
-            continue  # a deck or a base file the variants include
-        out.append(
-            {
-                "name": name,
-                "default_for": sorted(k for k, v in defaults.items() if v == name),
-                "title": rules.title,
-                "seats": {"min": rules.seats.min, "max": rules.seats.max},
-                "playing": rules.seats.active,
-                "table_sizes": _table_sizes(rules.seats),
-                "source": rules.source,
-            }
-        )
-    return out
-
-
 @cli.command("list")
 @_json_option()
 def list_cmd(as_json: bool) -> None:
@@ -291,6 +258,8 @@ def list_cmd(as_json: bool) -> None:
       rulekit list
       rulekit list --json
     """
+    from rulekit.variants import bundled_variants
+
     variants = bundled_variants()
     if as_json:
         click.echo(json.dumps({"variants": variants}))

@@ -42,10 +42,12 @@ class Catalog:
     `rulekit serve` (or found in the folders given). A page names one of these, never a path."""
 
     def __init__(self, given: Sequence[str | Path] = ()) -> None:
-        from rulekit.lang.files import bundled_names
+        from rulekit.variants import bundled_variants
 
-        # rules/common/ holds the deck the variants include: not a game to play
-        self.refs: dict[str, str] = {n: n for n in bundled_names() if not n.startswith("common/")}
+        self.refs: dict[str, str] = {}
+        for v in bundled_variants():  # the games, each default under its short name too
+            for name in (*v["default_for"], v["name"]):
+                self.refs[name] = name
         for item in given:
             path = Path(item)
             if path.is_dir():
