@@ -12,6 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulekit.cards import bits
 from rulekit.engine.observation import Observation, known_cards
 from rulekit.engine.round import DONE, FOLD, JOKER_ID, Round, StackedDeal, card_places
 from rulekit.engine.view import PlayerView
@@ -79,7 +80,7 @@ def _written_down(rnd: Round) -> StackedDeal:
         return tuple(ix.ids[b] for b in seq if b != rnd.joker_bit and ix.ids[b] not in field)
 
     hands = tuple(
-        tuple(JOKER_ID if b == rnd.joker_bit else ix.ids[b] for b in Round._bits(h))
+        tuple(JOKER_ID if b == rnd.joker_bit else ix.ids[b] for b in bits(h))
         for h in rnd.initial_hands
     )
     restock = ids(rnd.restocked) if rnd.restocked is not None else None

@@ -134,8 +134,6 @@ class Round(RoundState):
     def active_seats(self) -> list[int]:
         return setup.active_seats(self)
 
-    _bits = staticmethod(bits)  # for scenario/record.py until it imports rulekit.cards.bits
-
     legal_actions = capture.legal_actions
     preview = capture.preview
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rulekit.cards import bits
 from rulekit.engine import actions as A
 from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.round import Round
@@ -69,9 +70,7 @@ def round_record(
     """The round's stacked deal, every move, and everything that came of it."""
     ix = rnd.ix
     field_ids = set(ix.ids_of(rnd.laid_field))
-    hands = {
-        names[s]: [_card(rnd, b) for b in Round._bits(h)] for s, h in enumerate(rnd.initial_hands)
-    }
+    hands = {names[s]: [_card(rnd, b) for b in bits(h)] for s, h in enumerate(rnd.initial_hands)}
     stock = [
         ix.ids[b] for b in rnd.initial_stock if b != rnd.joker_bit and ix.ids[b] not in field_ids
     ]
