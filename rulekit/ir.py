@@ -7,6 +7,7 @@ names or the file's views to know what a condition tests.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -701,13 +702,18 @@ def _unknown_names(rules: Ruleset) -> list[str]:
 
 
 def _dealt_names(cond: Condition) -> list[str]:
-    if isinstance(cond, Dealt):
-        return list(cond.names)
+    return [n for c in parts_of(cond) if isinstance(c, Dealt) for n in c.names]
+
+
+def parts_of(cond: Condition) -> Iterator[Condition]:
+    """A condition and every condition inside it (under and, or, not, everyone, the field had),
+    for the walks that ask what a condition tests."""
+    yield cond
     if isinstance(cond, And | Or):
-        return [n for item in cond.items for n in _dealt_names(item)]
-    if isinstance(cond, Not | Everyone | OnField):
-        return _dealt_names(cond.item)
-    return []
+        for item in cond.items:
+            yield from parts_of(item)
+    elif isinstance(cond, Not | Everyone | OnField):
+        yield from parts_of(cond.item)
 
 
 def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[str]) -> None:

@@ -57,13 +57,7 @@ _ROUND_KINDS = (
 
 def sees_round(cond: ir.Condition) -> bool:
     """Whether a condition asks about the round (then it is tested with a RoundContext)."""
-    if isinstance(cond, _ROUND_KINDS):
-        return True
-    if isinstance(cond, ir.And | ir.Or):
-        return any(sees_round(i) for i in cond.items)
-    if isinstance(cond, ir.Not | ir.Everyone):
-        return sees_round(cond.item)
-    return False
+    return any(isinstance(c, _ROUND_KINDS) for c in ir.parts_of(cond))
 
 
 def guarded(cond: ir.Condition, expr: str) -> str:

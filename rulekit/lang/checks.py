@@ -244,13 +244,7 @@ def check_setup_steps(
 
 
 def _asks_dealt(cond: ir.Condition) -> bool:
-    if isinstance(cond, ir.Dealt):
-        return True
-    if isinstance(cond, ir.And | ir.Or):
-        return any(_asks_dealt(i) for i in cond.items)
-    if isinstance(cond, ir.Not | ir.Everyone):
-        return _asks_dealt(cond.item)
-    return False
+    return any(isinstance(c, ir.Dealt) for c in ir.parts_of(cond))
 
 
 def check_void_every_deal(
