@@ -856,6 +856,22 @@ def play(
 
 
 # ---------------------------------------------------------------- serve
+def _check_port(host: str, port: int) -> None:
+    """A usage error now, rather than the server's own message after the address is shown."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.bind(address)
+    except OSError as err:
+        raise click.UsageError(
+            f"cannot serve on {host}:{port}: {err.strerror or err}"
+            " (choose another --host or --port)"
+        ) from None
+
+
 @cli.command()
 @_rules_argument(nargs=-1, required=False)
 @click.option(
@@ -882,6 +898,7 @@ def serve(rules: tuple[str, ...], host: str, port: int) -> None:
 
     hosts = ["*"] if host in ("0.0.0.0", "::") else ["127.0.0.1", "localhost", host]
     app = create_app(rules, allowed_hosts=hosts)
+    _check_port(host, port)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     click.echo(f"rulekit serve: open http://{shown}:{port}/ (Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -225,3 +225,21 @@ def test_serve_command_help_and_a_bad_rule_argument() -> None:
     assert "127.0.0.1" in helped.output
     bad = CliRunner().invoke(cli, ["serve", "koikio"])
     assert bad.exit_code == 1 and "did you mean 'koikoi'" in bad.output
+
+
+def test_serve_on_a_port_in_use_is_a_usage_error() -> None:
+    """Said before the address is shown, not as the server's own error after it."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from rulekit.cli import cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in result.output
+    assert "open http" not in result.output
