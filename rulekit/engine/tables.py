@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 from rulekit import ir
 from rulekit.cards import CardIndex, bits
-from rulekit.hands import compare, shape_demands
+from rulekit.engine.shown import compile_shown
+from rulekit.hands import shape_demands
 
 # ir.YakuTable.policy -> whether only the best entry counts
 POLICIES: dict[str, bool] = {"best": True, "all": False}
@@ -320,11 +321,11 @@ class CompiledRules:
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()
         self.liable = {i for i, e in enumerate(yaku_entries) if e.name in liable}
-        self._masks: dict[tuple[int, ...], int] = {}
-        self._shapes: dict[int, list[tuple[int, list[int], int]]] = {}
-        self._teyaku_conditions = (
-            [e.condition for e in rules.teyaku.entries] if rules.teyaku else []
-        )
+        # what a player shows for each teyaku (engine/shown.py)
+        self._teyaku_shown = [
+            compile_shown(e.condition, self.index)
+            for e in (rules.teyaku.entries if rules.teyaku else ())
+        ]
         # the scoring stage's steps, each with its compiled condition (None: always), and the
         # whole stage in order: the count first, the fold fees, then the rule file's steps
         self.scoring: list[tuple[ir.ScoringStep, Callable[..., bool] | None]] = [
@@ -338,83 +339,12 @@ class CompiledRules:
             *rules.scoring,
         )
 
-    def _mask(self, cards: tuple[int, ...]) -> int:
-        """The mask of a condition's cards, computed once per tuple (teyaku are shown every
-        round: this is on the path of every deal)."""
-        mask = self._masks.get(cards)
-        if mask is None:
-            mask = self._masks[cards] = self.index.mask(cards)
-        return mask
-
-    def _shape(self, cond: ir.Shape) -> list[tuple[int, list[int], int]]:
-        """A shape's demands as (size, month masks, how many), computed once per shape."""
-        key = id(cond)
-        demands = self._shapes.get(key)
-        if demands is None:
-            ix = self.index
-            demands = self._shapes[key] = [
-                (size, [ix.month_masks[ix.months.index(m)] for m in months], demand)
-                for size, months, demand in shape_demands(cond, ix.months)
-            ]
-        return demands
-
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
-        """The cards a player shows for his counted teyaku: only those that make them (the
-        branch of an `or` the hand did not make shows nothing)."""
+        """The cards a player shows for his counted teyaku: only those that make them."""
         mask = 0
         for i in counted:
-            mask |= self.shown(self._teyaku_conditions[i], hand)
+            mask |= self._teyaku_shown[i](hand)[1]
         return mask
-
-    def shown(self, cond: ir.Condition, hand: int) -> int:
-        """The cards of `hand` that make `cond`: the cards a satisfied test names, each month
-        of a satisfied month shape, the satisfied branches of an `or`; 0 if it does not hold
-        (a `none of` holds by absence and shows nothing)."""
-        if not self.holds(cond, hand):
-            return 0
-        ix = self.index
-        if isinstance(cond, ir.AllOf | ir.AnyOf | ir.Count):
-            return hand & self._mask(cond.cards)
-        if isinstance(cond, ir.Shape):
-            mask = 0
-            for g in cond.groups:
-                for m in g.months or ix.months:
-                    cards = hand & ix.month_masks[ix.months.index(m)]
-                    if cards.bit_count() == g.size:
-                        mask |= cards
-            return mask
-        if isinstance(cond, ir.PointsCmp):
-            return hand  # every card counts towards the points
-        if isinstance(cond, ir.And | ir.Or):
-            mask = 0
-            for item in cond.items:
-                mask |= self.shown(item, hand)
-            return mask
-        return 0  # a negation, or a test of the round rather than of the cards
-
-    def holds(self, cond: ir.Condition, hand: int) -> bool:
-        """Whether a hand's cards alone make a condition (a test of the round never does)."""
-        if isinstance(cond, ir.AllOf):
-            m = self._mask(cond.cards)
-            return hand & m == m
-        if isinstance(cond, ir.AnyOf):
-            return hand & self._mask(cond.cards) != 0
-        if isinstance(cond, ir.Count):
-            return compare(cond.op, (hand & self._mask(cond.cards)).bit_count(), cond.n)
-        if isinstance(cond, ir.Shape):
-            return all(
-                sum((hand & mm).bit_count() == size for mm in masks) >= demand
-                for size, masks, demand in self._shape(cond)
-            )
-        if isinstance(cond, ir.PointsCmp):
-            return compare(cond.op, self.index.points(hand), cond.n)
-        if isinstance(cond, ir.And):
-            return all(self.holds(i, hand) for i in cond.items)
-        if isinstance(cond, ir.Or):
-            return any(self.holds(i, hand) for i in cond.items)
-        if isinstance(cond, ir.Not):
-            return not self.holds(cond.item, hand)
-        return False
 
     def made_masks(self, cond: ir.Condition, hand: int) -> list[int]:
         """The groups of hand cards that make a teyaku's parts: each month of a month shape, and

@@ -1,0 +1,77 @@
+"""The cards a player shows for a teyaku: only those that make it (the branch of an `or` his
+hand did not make shows nothing; a `none of` holds by absence and shows nothing).
+
+Each teyaku's condition is compiled once into a closure `hand -> (holds, cards shown)`:
+teyaku are shown at every deal, so this is on the path of every simulated round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulekit import ir
+from rulekit.cards import CardIndex
+from rulekit.hands import compare, shape_demands
+
+Shown = Callable[[int], tuple[bool, int]]
+
+
+def compile_shown(cond: ir.Condition, ix: CardIndex) -> Shown:
+    """`hand -> (whether the hand's cards alone make cond, the cards that make it)`; a test of
+    the round never holds here."""
+    if isinstance(cond, ir.AllOf):
+        m = ix.mask(cond.cards)
+        return lambda h: (True, h & m) if h & m == m else (False, 0)
+    if isinstance(cond, ir.AnyOf):
+        m = ix.mask(cond.cards)
+        return lambda h: (True, h & m) if h & m else (False, 0)
+    if isinstance(cond, ir.Count):
+        m, op, n = ix.mask(cond.cards), cond.op, cond.n
+        return lambda h: (True, h & m) if compare(op, (h & m).bit_count(), n) else (False, 0)
+    if isinstance(cond, ir.Shape):
+        return _shape(cond, ix)
+    if isinstance(cond, ir.PointsCmp):
+        op, n = cond.op, cond.n
+        return lambda h: (True, h) if compare(op, ix.points(h), n) else (False, 0)
+    if isinstance(cond, ir.And | ir.Or):
+        return _junction([compile_shown(i, ix) for i in cond.items], isinstance(cond, ir.And))
+    if isinstance(cond, ir.Not):
+        inner = compile_shown(cond.item, ix)
+        return lambda h: (not inner(h)[0], 0)
+    return lambda h: (False, 0)
+
+
+def _shape(cond: ir.Shape, ix: CardIndex) -> Shown:
+    month_mask = {m: ix.month_masks[ix.months.index(m)] for m in ix.months}
+    demands = [
+        (size, [month_mask[m] for m in months], demand)
+        for size, months, demand in shape_demands(cond, ix.months)
+    ]
+    groups = [(g.size, [month_mask[m] for m in g.months or ix.months]) for g in cond.groups]
+
+    def shown(h: int) -> tuple[bool, int]:
+        for size, masks, demand in demands:
+            if sum((h & mm).bit_count() == size for mm in masks) < demand:
+                return False, 0
+        cards = 0
+        for size, masks in groups:
+            for mm in masks:
+                if (h & mm).bit_count() == size:
+                    cards |= h & mm
+        return True, cards
+
+    return shown
+
+
+def _junction(items: list[Shown], every: bool) -> Shown:
+    def shown(h: int) -> tuple[bool, int]:
+        results = [item(h) for item in items]
+        holds = all(r[0] for r in results) if every else any(r[0] for r in results)
+        if not holds:
+            return False, 0
+        cards = 0
+        for _, c in results:
+            cards |= c
+        return True, cards
+
+    return shown
