@@ -3,18 +3,16 @@ one browser's game out of another's reach."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-warnings.filterwarnings("ignore", message=".*httpx")
 pytest.importorskip("httpx", reason="the API tests need httpx (pip install -e '.[test]')")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from rulekit.web.app import MAX_BODY, create_app  # noqa: E402
+from rulekit.web.app import MAX_BODY, create_app
 
 HOSTS = ("testserver",)
 

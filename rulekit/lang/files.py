@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,6 +13,31 @@ from rulekit.errors import Loc, RuleError, did_you_mean
 from rulekit.resources import rules_dir
 
 SUFFIXES = (".rk", ".json")
+
+# The folders rule text may reach while set (rule text sent to `rulekit serve`): a path outside
+# them is refused before anything is looked up, so no file outside is opened or even probed.
+_REACH: ContextVar[tuple[Path, ...] | None] = ContextVar("rulekit_reach", default=None)
+
+
+@contextmanager
+def reaching_only(folders: Sequence[Path]) -> Iterator[None]:
+    """Rule files found inside this block may come only from the bundled rules and `folders`."""
+    token = _REACH.set((rules_dir().resolve(), *(f.resolve() for f in folders)))
+    try:
+        yield
+    finally:
+        _REACH.reset(token)
+
+
+def _within_reach(path: Path) -> bool:
+    reach = _REACH.get()
+    if reach is None:
+        return True
+    try:
+        resolved = path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return any(resolved.is_relative_to(root) for root in reach)
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +91,7 @@ def _bundled(name: str) -> Path | None:
     name = _defaults().get(name, name)
     for suffix in SUFFIXES:
         candidate = rules_dir() / f"{name}{suffix}"
-        if _is_file(candidate):
+        if _within_reach(candidate) and _is_file(candidate):
             return candidate
     return None
 
@@ -85,6 +113,20 @@ def find_rules(ref: str, relative_to: Path | None = None, loc: Loc | None = None
         candidates.append(raw if raw.is_absolute() else base / raw)
     elif raw.name:  # `extends "/"` names no file at all
         candidates.extend((base / raw).with_suffix(s) for s in SUFFIXES)
+    bundled = None
+    if _REACH.get() is not None:  # rule text from a page: a bundled name first, then in reach
+        bundled = _bundled(ref.removesuffix(".rk")) if ref.strip() else None
+        if bundled is not None:
+            return bundled
+        candidates = [c for c in candidates if _within_reach(c)]
+        if not any(_is_file(c) for c in candidates):
+            raise RuleError(
+                f"no rule file '{ref[:77]}' here: rule text from the page reads only the"
+                " bundled rule files and the folders the server was started with",
+                loc,
+                did_you_mean(ref, bundled_names())
+                or "extend a bundled rule file by its name, such as hachihachi/fudawiki",
+            )
     for c in candidates:
         if _is_file(c):
             return c

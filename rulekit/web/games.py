@@ -45,18 +45,21 @@ class Catalog:
         from rulekit.variants import bundled_variants
 
         self.refs: dict[str, str] = {}
+        self.folders: list[Path] = []  # what rule text from the page may reach, with the bundled
         for v in bundled_variants():  # the games, each default under its short name too
             for name in (*v["default_for"], v["name"]):
                 self.refs[name] = name
         for item in given:
             path = Path(item)
             if path.is_dir():
+                self.folders.append(path.resolve())
                 files = sorted(p for p in path.rglob("*") if p.suffix in (".rk", ".json"))
                 for f in files:
                     if "scenarios" not in f.parts:
                         self.refs[str(f)] = str(f.resolve())
             elif path.is_file():
                 self.refs[str(path)] = str(path.resolve())
+                self.folders.append(path.resolve().parent)
             else:
                 from rulekit.lang import find_rules
 
@@ -73,6 +76,22 @@ class Catalog:
             hint = did_you_mean(name, self.refs) or "choose one of the rule files offered"
             raise UsageError(f"no rule file '{name[:60]}' is offered here", hint=hint)
         return self.refs[name]
+
+    def load_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
+        """The IR of rule text sent from the page (an ir.Ruleset, or RuleErrors located in
+        `name`). Its `extends` and `deck` reach only bundled files and the folders given;
+        relative names are read beside the offered file `beside` (else the bundled rules)."""
+        from rulekit.lang import reaching_only
+        from rulekit.lang.loader import load_rules_text
+        from rulekit.resources import rules_dir
+
+        anchor = rules_dir() / name
+        if beside is not None:
+            ref = Path(self.ref(beside))
+            if ref.is_absolute():
+                anchor = ref.parent / name
+        with reaching_only(self.folders):
+            return load_rules_text(text, name, anchor)
 
     def allows(self, rules: str) -> bool:
         """Whether a saved game's `rules` is one this server offers."""
