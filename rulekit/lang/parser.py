@@ -126,6 +126,21 @@ def _keywords() -> set[str]:
     }
 
 
+def _accepted_keywords(accepted: set[str]) -> set[str]:
+    """The keywords among the terminals the parser accepts at a point (all of them when it
+    accepts a name, which a keyword may have been meant as)."""
+    if "NAME" in accepted:
+        return _keywords()
+    by_name = {t.name: t for t in _parser().terminals}
+    return {
+        term.pattern.value
+        for name in accepted
+        if (term := by_name.get(name)) is not None
+        and term.pattern.type == "str"
+        and term.pattern.value.isalpha()
+    }
+
+
 def _expected_words(expected: set[str]) -> list[str]:
     parser = _parser()
     by_name = {t.name: t for t in parser.terminals}
@@ -187,8 +202,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> RuleError:
             col = len(prev.rstrip()) + 1
         message = f"unexpected {_describe_token(token)}"
         width = max(1, len(str(token.value))) if token.type not in ("_NL", "$END") else 1
-        if token.type == "NAME":
-            hint = did_you_mean(str(token.value), _keywords())
+        if token.type == "NAME":  # a misspelt keyword among those that fit here
+            hint = did_you_mean(str(token.value), _accepted_keywords(accepted))
         if expected:
             shown = expected[:_MAX_EXPECTED]
             more = " or something else" if len(expected) > _MAX_EXPECTED else ""
