@@ -286,23 +286,10 @@ def jackknife(
     }
 
 
-def compare(
-    variants: list[ir.Ruleset],
-    names: list[str],
-    *,
-    rounds: int = 10000,
-    seats: int | None = None,
-    bots: list[str] | None = None,
-    seed: int = 0,
-    jobs: int = 1,
-    backend: str = "local",
-    scheduler: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    bot_options: BotOptions | None = None,
-) -> dict[str, Any]:
-    """Play `rounds` rounds of every variant on the same deals; the report as one dict."""
-    if len(variants) < 2:
-        raise UsageError("compare needs two variants or more")
+def table_size(variants: list[ir.Ruleset], names: list[str], seats: int | None) -> int:
+    """The table size of a comparison: `seats` when every variant seats that many, else (not
+    given) the most of the variants' minimums; a UsageError saying what suits each. Checked
+    before any round is played (the page of `rulekit serve` checks it before it starts)."""
     low = max(v.seats.min for v in variants)
     high = min(v.seats.max for v in variants)
     sizes = "; ".join(
@@ -321,6 +308,27 @@ def compare(
             else:
                 hint = f"the variants all seat {low} to {high} players: choose --seats among them"
             raise UsageError(f"{name} cannot seat {seats} players: {refusal}", hint=hint)
+    return seats
+
+
+def compare(
+    variants: list[ir.Ruleset],
+    names: list[str],
+    *,
+    rounds: int = 10000,
+    seats: int | None = None,
+    bots: list[str] | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    bot_options: BotOptions | None = None,
+) -> dict[str, Any]:
+    """Play `rounds` rounds of every variant on the same deals; the report as one dict."""
+    if len(variants) < 2:
+        raise UsageError("compare needs two variants or more")
+    seats = table_size(variants, names, seats)
     if rounds < 2:
         raise UsageError("compare needs at least 2 rounds")
     if rounds > MAX_COUNT:
@@ -477,6 +485,7 @@ def _report(
                 "yaku": _named(t.yaku, t.yaku_paid, t.rounds, rules.yaku),
                 "histogram": {str(k): n for k, n in sorted(t.histogram.items())},
                 "choices": dict(sorted(t.choices.items())),
+                "figures": {k: m.report() for k, m in t.figures.items()},  # per-round, with CIs
             }
         )
     differences = []
