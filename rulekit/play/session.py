@@ -117,10 +117,11 @@ class Session:
         top = rnd.stock[-1] if rnd.stock else None
         pile = rnd.captured[seat]
         made = set(rnd.yaku_made.get(seat, ()))
+        before = rnd.field
         rnd.apply(action)  # a MoveError leaves the round and the log unchanged
         self.moves.append((seat, action))
         drew = top if top is not None and len(rnd.stock) == stock - 1 else None
-        return _move(rnd, seat, action, rnd.captured[seat] & ~pile, drew, made)
+        return _move(rnd, seat, action, rnd.captured[seat] & ~pile, drew, made, before)
 
     def bot_action(self) -> int:
         rnd = self.round
@@ -200,8 +201,11 @@ class Move:
     made: tuple[str, ...] = ()
 
 
-def _move(rnd: Round, seat: int, action: int, new: int, drew: int | None, made: set[str]) -> Move:
-    """Split what a turn captured between the play and the draw that followed it."""
+def _move(
+    rnd: Round, seat: int, action: int, new: int, drew: int | None, made: set[str], before: int
+) -> Move:
+    """Split what a turn captured between the play and the draw that followed it (`before`:
+    the field before the turn)."""
     ix = rnd.ix
     months = ix.month_mask_of_bit
     yaku = tuple(n for n in rnd.yaku_made.get(seat, ()) if n not in made)
@@ -217,7 +221,9 @@ def _move(rnd: Round, seat: int, action: int, new: int, drew: int | None, made: 
         played = 1 << A.played_card(action)
         target = A.play_target(action)
         own = played | (1 << target if target is not None else 0)
-        if months[drew] & played:  # the same month: the play took its target, the draw the rest
+        if months[drew] & played and before & months[drew]:
+            # the same month, and the play took from the field: its target; the draw the rest
+            # (a play that took nothing lay on the field, and the draw took it)
             by_draw &= ~own
     took_by_draw = by_draw & ~(1 << drew)
     return Move(

@@ -11,14 +11,17 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rulekit.errors import RulekitError
+from rulekit.web.comparing import compare_routes
+from rulekit.web.editor import editor_routes
 from rulekit.web.games import BOTS, THINK_MS, Catalog, Games, WebGame
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -65,6 +68,14 @@ def _guarded(handler: Handler) -> Handler:
             return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     return run
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """An unknown address or method under /api/ as JSON too, as the page reads every answer."""
+    assert isinstance(exc, HTTPException)
+    kind = JSONResponse if request.url.path.startswith("/api/") else PlainTextResponse
+    body = {"error": exc.detail.lower()} if kind is JSONResponse else exc.detail
+    return kind(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _body(request: Request, limit: int) -> bytes:
@@ -197,7 +208,11 @@ def create_app(
         Route(api + "/next", _guarded(next_round), methods=["POST"]),
         Route(api + "/hint", _guarded(hint), methods=["POST"]),
         Route(api + "/scenario", _guarded(scenario)),
+        *editor_routes(catalog, games),
+        *compare_routes(catalog),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
-    return Starlette(routes=routes, middleware=middleware)
+    return Starlette(
+        routes=routes, middleware=middleware, exception_handlers={HTTPException: _http_error}
+    )

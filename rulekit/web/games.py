@@ -252,7 +252,7 @@ class WebGame:
         players = []
         for seat, name in enumerate(s.names):
             pile = sorted(ix.ids_of(view.captured[seat]))
-            groups: dict[str, list[int]] = {}
+            groups: dict[str, list[int]] = {c: [] for c in rules.deck.classes}  # deck order
             for cid in pile:
                 groups.setdefault(rules.card(cid).classes[0], []).append(cid)
             players.append(
@@ -265,6 +265,7 @@ class WebGame:
                     "captured": [
                         {"class": c, "cards": [_card(rules, i) for i in ids]}
                         for c, ids in groups.items()
+                        if ids
                     ],
                     "yaku": screen.labels(rules, view.yaku_made.get(seat, [])),
                     "progress": screen.progress_text(view, seat),
@@ -387,22 +388,44 @@ class Games:
         if not isinstance(bots, list) or not bots or len(bots) > 8:
             raise UsageError("bots: a list of one to eight bot names", hint=", ".join(AGENTS))
         bot_names = [str(b)[:20] for b in bots]
-        from rulekit.lang import load_rules
+        if "text" in spec:  # "Play this" on the rules editor page
+            compiled, ref, house = self._from_text(spec)
+        else:
+            from rulekit.lang import load_rules
 
-        compiled = CompiledRules(load_rules(self.catalog.ref(rules)))
+            ref, house = self.catalog.ref(rules), None
+            compiled = CompiledRules(load_rules(ref))
         session = Session.new(
             compiled,
-            self.catalog.ref(rules),
+            ref,
             seed=secrets.randbelow(10**6) if seed is None else seed,
             seats=seats,
             bots=bot_names,
             think_ms=think,
         )
+        session.house_rules = house
         return self._add(browser, session)
+
+    def _from_text(self, spec: dict[str, Any]) -> tuple[CompiledRules, str, str | None]:
+        """Rule text from the editor as a game that saves as a scenario: its rules are the
+        offered file it extends, its house rules the text without the `extends` line."""
+        from rulekit.web.editor import NAME, beside_of, house_rules, parent_of, text_of
+
+        text, beside = text_of(spec), beside_of(spec, self.catalog)
+        compiled = CompiledRules(self.catalog.load_text(text, NAME, beside))  # located errors
+        parent = parent_of(self.catalog, text, beside)
+        if parent is None or parent.offered is None:
+            raise UsageError(
+                "Play this needs rule text that extends a rule file offered here"
+                + ("" if parent is None else f" ('{parent.written[:60]}' is not offered)"),
+                hint='begin the text with: extends "hachihachi" (or another offered name)',
+            )
+        return compiled, self.catalog.ref(parent.offered), house_rules(self.catalog, text, beside)
 
     def resume(self, browser: str, text: str) -> WebGame:
         """A saved game (the scenario file `rulekit play` writes) sent from the page. It may
-        name only rule files this server offers, and no house rules (they could name files)."""
+        name only rule files this server offers; its house rules reach only the bundled rule
+        files and the folders served, as rule text from the page does."""
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
@@ -413,12 +436,16 @@ class Games:
                 f"the saved game's rules ({str(rules)[:60]!r}) are not offered by this server",
                 hint="start the server with that rule file: rulekit serve FILE",
             )
-        if "house_rules" in doc:
-            raise UsageError("a game with house rules cannot be resumed from the page")
+        from rulekit.lang import reaching_only
+
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "saved.scenario.toml"
             path.write_text(text, encoding="utf-8")
-            session = resume(path)
+            if "house_rules" in doc:  # they reach only what rule text from the page may
+                with reaching_only(self.catalog.folders):
+                    session = resume(path)
+            else:
+                session = resume(path)
         session.rules_ref = rules
         if session.human is None:
             raise UsageError("the saved game has no person at the table (play.human)")

@@ -30,6 +30,11 @@ function showError(err) {
   box.hidden = !err;
 }
 
+// Names and labels come from rule files (and from text typed in the editor): text, never markup.
+function esc(value) {
+  return String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
 function card(c, extra) {
   const el = document.createElement("div");
   el.className = `card cls-${c.class} ${extra || ""}`;
@@ -38,9 +43,9 @@ function card(c, extra) {
   el.title = `${c.id} ${c.label} (${c.class}, ${c.points} points)`;
   const month = game.months[c.month] || c.month;
   el.innerHTML =
-    `<span class="month">${c.month}</span><span class="mname">${month}</span>` +
-    `<svg viewBox="0 0 40 28" aria-hidden="true">${EMBLEM[c.class] || ""}</svg>` +
-    `<span class="cname">${c.label}</span><span class="pts">${c.points}</span>`;
+    `<span class="month">${esc(c.month)}</span><span class="mname">${esc(month)}</span>` +
+    `<svg viewBox="0 0 40 28" aria-hidden="true">${Object.hasOwn(EMBLEM, c.class) ? EMBLEM[c.class] : ""}</svg>` +
+    `<span class="cname">${esc(c.label)}</span><span class="pts">${esc(c.points)}</span>`;
   return el;
 }
 
@@ -67,9 +72,10 @@ function render(state) {
   $("board").hidden = false;
   $("title").textContent = `${state.title} · seed ${state.seed}`;
   const t = state.table;
+  $("board").classList.toggle("between", !t);  // between rounds: no empty field and hand
   const scores = state.names.map((n, i) => `${n} ${state.scores[i]}`).join(" · ");
   $("status").textContent = `round ${state.round} of ${state.rounds} · scores: ${scores}` +
-    (t ? ` · x${t.multiplier} · stock ${t.stock}` : "");
+    (t ? ` · multiplier x${t.multiplier} · stock ${t.stock}` : "");
   renderPlayers(t);
   renderField(t);
   renderHand(t);
@@ -101,14 +107,15 @@ function renderPlayers(t) {
   t.players.forEach((p, seat) => {
     const el = document.createElement("div");
     el.className = "player" + (seat === game.you ? " you" : "") + (t.current === seat ? " turn" : "");
-    const tags = [p.dealer ? "dealer" : "", seat === game.you ? "you" : "", p.folded ? "folded" : ""]
+    const you = seat === game.you && p.name !== "You";  // "You (you)" says it twice
+    const tags = [p.dealer ? "dealer" : "", you ? "you" : "", p.folded ? "folded" : ""]
       .filter(Boolean).join(", ");
-    el.innerHTML = `<h3>${p.name}${tags ? ` (${tags})` : ""} · ${p.points} pts · ${p.hand_size} in hand</h3>`;
+    el.innerHTML = `<h3>${esc(p.name)}${tags ? ` (${tags})` : ""} · ${esc(p.points)} pts · ${p.hand_size} in hand</h3>`;
     p.captured.forEach((g) => {
       const row = document.createElement("div");
       row.className = "pile";
       const points = g.cards.reduce((s, c) => s + c.points, 0);
-      row.innerHTML = `<span class="group">${g.class} (${g.cards.length}, ${points} pts)</span>`;
+      row.innerHTML = `<span class="group">${esc(g.class)} (${g.cards.length}, ${esc(points)} pts)</span>`;
       g.cards.forEach((c) => row.appendChild(card(c, "small")));
       el.appendChild(row);
     });
@@ -273,6 +280,8 @@ async function init() {
   $("resume-game").addEventListener("submit", resume);
   $("why").addEventListener("click", why);
   $("hint").addEventListener("click", hint);
+  const opened = /^#game=([\w-]+)$/.exec(location.hash);  // a game started elsewhere (the editor)
+  if (opened) render(await api("GET", `/api/games/${opened[1]}`));
 }
 
 init().catch(showError);

@@ -1,0 +1,336 @@
+"""The rules editor page of `rulekit serve`: rule text typed in the browser is checked as the
+CLI checks a file (the same located errors and warnings), described, diffed against the file it
+extends, and used to evaluate a hand. Rule text reaches only what `Catalog.load_text` allows:
+the bundled rule files and the folders the server was started with."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from rulekit import ir
+from rulekit.errors import RuleErrors, RulekitError, UsageError
+from rulekit.web.games import Catalog, Games
+
+STATIC = Path(__file__).resolve().parent / "static"
+NAME = "editor.rk"  # how the page's text is named in messages
+MAX_TEXT = 48 * 1024  # characters of rule text (the body bound is 64 KiB)
+MAX_HAND = 400  # characters of a hand to evaluate
+MODES = ("hand", "captured", "field")
+WIDTH = 100  # columns of the rulebook's text
+# Located errors quote their line from a registry of sources by name: one check at a time, so
+# that a message never quotes another request's text.
+_CHECKING = threading.Lock()
+_EXTENDS = re.compile(r'\s*extends\s+"[^"\n]*"\s*(#.*)?\r?$')
+
+
+@dataclass(frozen=True)
+class Parent:
+    """The file the text extends: as written, where it is, and the offered name, if any."""
+
+    written: str
+    path: Path
+    offered: str | None
+
+    @property
+    def name(self) -> str:
+        return self.offered or self.written
+
+
+# ---------------------------------------------------------------- the request's fields
+def text_of(spec: dict[str, Any]) -> str:
+    """The rule text of a request, bounded."""
+    text = spec.get("text")
+    if not isinstance(text, str):
+        raise UsageError("text: the rule text, a string")
+    if len(text) > MAX_TEXT:
+        raise UsageError(f"text: at most {MAX_TEXT} characters of rule text")
+    return text
+
+
+def beside_of(spec: dict[str, Any], catalog: Catalog) -> str | None:
+    """The offered file whose folder relative names are read in (None: the bundled rules)."""
+    beside = spec.get("beside")
+    if beside is None or beside == "":
+        return None
+    if not isinstance(beside, str) or len(beside) > 200:
+        raise UsageError("beside: the name of an offered rule file")
+    catalog.ref(beside)  # an unknown name: a UsageError with a suggestion
+    return beside
+
+
+# ---------------------------------------------------------------- what the page asks
+def template(catalog: Catalog) -> str:
+    """A new file: the default rules extended, and how to go on."""
+    default = "hachihachi" if "hachihachi" in catalog.refs else catalog.names[0]
+    return (
+        f'extends "{default}"\n'
+        "# House rules: each line overrides the file above; see `rulekit describe`.\n"
+        'game "My table" variant "house"\n'
+    )
+
+
+def source(catalog: Catalog, name: str | None) -> dict[str, Any]:
+    """An offered rule file's text, to start from; a template without a name."""
+    if not name:
+        return {"name": None, "text": template(catalog)}
+    path = resolved(catalog, name)
+    if path.suffix != ".rk":
+        raise UsageError(
+            f"'{name[:60]}' is JSON IR, not rule text: it cannot be edited here",
+            hint=f'start a new file with: extends "{name[:60]}"',
+        )
+    return {"name": name, "text": path.read_text(encoding="utf-8")}
+
+
+def resolved(catalog: Catalog, name: str) -> Path:
+    """Where an offered name's file is (a bundled name's file in the package)."""
+    from rulekit.lang import find_rules, reaching_only
+
+    with reaching_only(catalog.folders):
+        return find_rules(catalog.ref(name))
+
+
+def parent_of(catalog: Catalog, text: str, beside: str | None) -> Parent | None:
+    """The file the text extends, found as loading finds it (within reach), or None when it
+    extends nothing or cannot be read."""
+    from rulekit.lang import find_rules, reaching_only
+    from rulekit.lang.ast import Extends
+    from rulekit.lang.loader import parse_rule_text
+
+    try:
+        try:
+            parsed = parse_rule_text(text, NAME)
+        except RulekitError:  # another line is broken: the `extends` lines alone, in place
+            only = [ln if _EXTENDS.match(ln) else "" for ln in text.split("\n")]
+            parsed = parse_rule_text("\n".join(only), NAME)
+        stmt = next((s for s in parsed.stmts if isinstance(s, Extends)), None)
+        if stmt is None:
+            return None
+        with reaching_only(catalog.folders):
+            path = find_rules(stmt.path, _anchor(catalog, beside), stmt.loc).resolve()
+    except RulekitError:
+        return None
+    return Parent(stmt.path, path, offered_name(catalog, stmt.path, path))
+
+
+def house_rules(catalog: Catalog, text: str, beside: str | None) -> str | None:
+    """The text as a scenario's house rules on top of the file it extends: the `extends` line
+    blanked (the lines keep their numbers), a `deck` named so that it is found from anywhere
+    (a bundled name, or the file's absolute path). None when nothing is left."""
+    from rulekit.lang import find_rules, reaching_only
+    from rulekit.lang.ast import DeckRef, Extends
+    from rulekit.lang.loader import parse_rule_text
+
+    lines = text.split("\n")
+    anchor = _anchor(catalog, beside)
+    for stmt in parse_rule_text(text, NAME).stmts:
+        i = stmt.loc.line - 1
+        if isinstance(stmt, Extends):
+            lines[i] = ""
+        elif isinstance(stmt, DeckRef):
+            with reaching_only(catalog.folders):
+                path = find_rules(stmt.path, anchor, stmt.loc)
+            lines[i] = lines[i].replace(f'"{stmt.path}"', f'"{_portable(path)}"', 1)
+    house = "\n".join(lines)
+    return house if house.strip() else None
+
+
+def _anchor(catalog: Catalog, beside: str | None) -> Path:
+    """Where the page's text is read as if it were: beside the offered file, or in the bundled
+    rules (as `Catalog.load_text` reads it)."""
+    from rulekit.resources import rules_dir
+
+    if beside is not None:
+        ref = Path(catalog.ref(beside))
+        if ref.is_absolute():  # a served file (a bundled one is named, not a path)
+            return ref.parent / NAME
+    return rules_dir() / NAME
+
+
+def _portable(path: Path) -> str:
+    """A rule file's name that finds it from any folder: bundled files by their name."""
+    from rulekit.resources import rules_dir
+
+    try:
+        return path.resolve().relative_to(rules_dir().resolve()).with_suffix("").as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def offered_name(catalog: Catalog, written: str, path: Path) -> str | None:
+    """The offered name of a file: the name as written if offered, else the first offered name
+    of the same file."""
+    names = _offered_files(catalog).get(path, [])
+    return written if written in names else next(iter(names), None)
+
+
+@lru_cache(maxsize=8)
+def _offered_files(catalog: Catalog) -> dict[Path, list[str]]:
+    """The offered names of each file (a bundled game's name and its default's name)."""
+    files: dict[Path, list[str]] = {}
+    for name in catalog.names:
+        files.setdefault(resolved(catalog, name).resolve(), []).append(name)
+    return files
+
+
+def diagnostic(err: RulekitError, severity: str) -> dict[str, Any]:
+    """An error or warning as the page underlines it: 1-based line and column, the end column
+    exclusive; `rendered` is the CLI's text of it."""
+    loc = err.loc
+    return {
+        "file": loc.file if loc else None,
+        "line": loc.line if loc else None,
+        "column": loc.col if loc else None,
+        "end_line": loc.line if loc else None,
+        "end_column": loc.col + max(1, loc.width) if loc else None,
+        "message": err.message,
+        "hint": err.hint,
+        "severity": severity,
+        "rendered": err.render(),
+    }
+
+
+def describe_text(rules: ir.Ruleset) -> str:
+    """The rulebook as `rulekit describe` prints it, without colours."""
+    from rich.console import Console
+
+    from rulekit.describe import rulebook, to_rich
+
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, color_system=None, highlight=False, soft_wrap=False)
+    for item in to_rich(rulebook(rules)):
+        console.print(item)
+    return out.getvalue()
+
+
+def diff_text(parent: Parent | None, rules: ir.Ruleset) -> str | None:
+    """What the text changes in the file it extends, as `rulekit diff PARENT FILE` says it."""
+    from rulekit.diff import diff, render
+    from rulekit.lang import load_rules
+
+    if parent is None:
+        return None
+    try:
+        before = load_rules(parent.path)  # in reach: found by parent_of under the same limit
+    except RulekitError:
+        return None
+    return render(diff(before, rules), parent.name, NAME)
+
+
+def check(catalog: Catalog, text: str, beside: str | None) -> dict[str, Any]:
+    """The text checked as `rulekit check` checks a file: errors and warnings as located
+    diagnostics, and, when it loads, its title, rulebook and diff against its parent."""
+    from rulekit.lang.checks import zero_sum_warnings
+
+    with _CHECKING:
+        parent = parent_of(catalog, text, beside)
+        try:
+            rules = catalog.load_text(text, NAME, beside)
+        except RulekitError as err:
+            errors = err.errors if isinstance(err, RuleErrors) else [err]
+            return {
+                "ok": False,
+                "diagnostics": [diagnostic(e, "error") for e in errors],
+                "title": None,
+                "parent": parent.name if parent else None,
+                "parent_offered": bool(parent and parent.offered),
+                "describe": None,
+                "diff": None,
+            }
+        warnings = [diagnostic(w, "warning") for w in zero_sum_warnings(rules)]
+        return {
+            "ok": True,
+            "diagnostics": warnings,
+            "title": rules.title,
+            "parent": parent.name if parent else None,
+            "parent_offered": bool(parent and parent.offered),
+            "describe": describe_text(rules),
+            "diff": diff_text(parent, rules),
+        }
+
+
+def evaluate(catalog: Catalog, text: str, beside: str | None, spec: dict[str, Any]) -> Any:
+    """What `rulekit eval` says of cards under the text's rules: the result (as --json) and
+    its words (as printed)."""
+    from rulekit.engine.tables import CompiledRules
+    from rulekit.evaluate import eval_captured, eval_field, eval_hand
+
+    cards = spec.get("hand")
+    mode = spec.get("mode", "hand")
+    if not isinstance(cards, str) or len(cards) > MAX_HAND:
+        raise UsageError(f"hand: the cards, ids or names, at most {MAX_HAND} characters")
+    if mode not in MODES:
+        raise UsageError("mode: hand, captured or field")
+    with _CHECKING:  # errors in the rules: the located RuleErrors, a 400 as from the CLI
+        compiled = CompiledRules(catalog.load_text(text, NAME, beside))
+    if not cards.strip() and mode != "field":
+        raise UsageError(f"no cards given for the {mode}")
+    ids = compiled.index.parse_many([cards], mode)
+    result = {"hand": eval_hand, "captured": eval_captured, "field": eval_field}[mode](
+        compiled, ids
+    )
+    return {"mode": mode, "result": result, "text": eval_words(compiled, mode, ids, result)}
+
+
+def eval_words(compiled: Any, mode: str, ids: list[int], result: dict[str, Any]) -> str:
+    """The result in the words `rulekit eval` prints."""
+    shown = ", ".join(compiled.index.short(i) for i in ids)
+    lines = [f"{compiled.rules.title}: {mode} {shown}"]
+    if mode == "field":
+        carry = result["next_round_at_least"]
+        lines.append(f"multiplier x{result['multiplier']}; next round at least x{carry}")
+        return "\n".join(lines) + "\n"
+    key, listed = ("teyaku", "teyaku") if mode == "hand" else ("yaku", "matched")
+    counted = {e["name"] for e in result.get("counted", result[key])}
+    if not result[listed]:
+        lines.append(f"no {key}")
+    for e in result[listed]:
+        counts = "" if e["name"] in counted else "  (does not count)"
+        lines.append(f"  {e['label']} ({e['name']}): {e['value']}{counts}")
+    points = f"   card points: {result['points']}" if "points" in result else ""
+    lines.append(f"value: {result['value']}{points}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the routes
+def editor_routes(catalog: Catalog, games: Games) -> list[Route]:
+    """The editor's page and API, added to the app's routes; errors as the app's (JSON)."""
+    from rulekit.web.app import _guarded, _json
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "editor.html")
+
+    async def get_source(request: Request) -> Response:
+        name = request.query_params.get("name")
+        if name is not None and len(name) > 200:
+            raise UsageError("name: an offered rule file's name, at most 200 characters")
+        return JSONResponse(await run_in_threadpool(source, catalog, name))
+
+    async def post_check(request: Request) -> Response:
+        spec = await _json(request)
+        text, beside = text_of(spec), beside_of(spec, catalog)
+        return JSONResponse(await run_in_threadpool(check, catalog, text, beside))
+
+    async def post_eval(request: Request) -> Response:
+        spec = await _json(request)
+        text, beside = text_of(spec), beside_of(spec, catalog)
+        return JSONResponse(await run_in_threadpool(evaluate, catalog, text, beside, spec))
+
+    del games  # the games are started by POST /api/games with {"text"}: see Games.start
+    return [
+        Route("/editor", page),
+        Route("/api/rules/source", _guarded(get_source)),
+        Route("/api/rules/check", _guarded(post_check), methods=["POST"]),
+        Route("/api/rules/eval", _guarded(post_eval), methods=["POST"]),
+    ]

@@ -1,0 +1,91 @@
+"""A real browser types a broken line into the rules editor of `rulekit serve` and sees it
+underlined with the server's message; fixing it clears it; "Play this" opens the game on the
+play page. Skipped, with the reason, without Chromium, its driver or Selenium.
+RULEKIT_SCREENSHOT_EDITOR=path saves the editor with the diagnostic shown."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from tests.browser_support import By, browser, server, wait_for
+
+__all__ = ["browser", "server"]  # fixtures
+
+BROKEN = "seats lots"
+MESSAGE = "unexpected 'lots'; expected a number"  # what `rulekit check` says of that line
+
+
+def wait_text(browser: Any, css: str, text: str, timeout: float = 10) -> Any:
+    """The first element matching `css` whose text contains `text`, once there is one."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for el in browser.find_elements(By.CSS_SELECTOR, css):
+            if text in el.text:
+                return el
+        time.sleep(0.05)
+    raise AssertionError(
+        f"no {css} says {text!r}: {browser.find_element(By.TAG_NAME, 'body').text}"
+    )
+
+
+def type_at_end(browser: Any, keys: str) -> None:
+    box = browser.find_element(By.CSS_SELECTOR, "#editor textarea")
+    box.send_keys(Keys.CONTROL, Keys.END)
+    ActionChains(browser).send_keys(keys).perform()
+
+
+def test_a_broken_line_is_underlined_with_its_message(server: str, browser: Any) -> None:
+    browser.get(server + "/editor")
+    wait_for(browser, "#diagnostics li")  # loaded and checked: it saves no text after this
+    browser.execute_script("localStorage.clear()")
+    browser.get(server + "/editor")  # a new file: the template, which checks clean
+    wait_text(browser, "#status", "ok:")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".ace_marker-layer .rk-error")
+
+    type_at_end(browser, BROKEN)
+    mark = wait_for(browser, ".ace_marker-layer .rk-error")[0]
+    item = wait_text(browser, "#diagnostics li.error", MESSAGE)
+    assert item.get_attribute("data-line") == "4"  # the template's three lines, then ours
+    assert mark.size["width"] > 0
+    assert wait_for(browser, ".ace_gutter-cell.ace_error")
+    assert "1 error" in browser.find_element(By.ID, "status").text
+    assert browser.find_element(By.ID, "play-this").get_attribute("disabled") is not None
+    shot = os.environ.get("RULEKIT_SCREENSHOT_EDITOR")
+    if shot:
+        browser.set_window_size(1280, 800)
+        time.sleep(0.3)
+        browser.save_screenshot(shot)
+        browser.set_window_size(1280, 1100)
+
+    # the text survives a reload, error and all
+    browser.refresh()
+    wait_text(browser, "#diagnostics li.error", MESSAGE)
+
+    type_at_end(browser, Keys.BACKSPACE * 4 + "2")  # seats 2: a clean file again
+    wait_text(browser, "#status", "ok:")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".ace_marker-layer .rk-error")
+    browser.find_element(By.CSS_SELECTOR, "[data-panel=diff]").click()
+    assert "hachihachi" in browser.find_element(By.ID, "diff").text
+
+
+def test_play_this_opens_the_game_on_the_play_page(server: str, browser: Any) -> None:
+    browser.get(server + "/editor")
+    wait_text(browser, "#status", "ok:")  # loaded: it keeps no other text after ours
+    browser.execute_script(
+        "localStorage.setItem('rulekit-editor', JSON.stringify({text: "
+        '\'extends "koikoi"\\ngame "Edited" variant "here"\\n\', beside: null}))'
+    )
+    browser.get(server + "/editor")
+    wait_text(browser, "#status", "ok: Edited")
+    browser.find_element(By.ID, "play-this").click()
+    end = time.monotonic() + 10
+    while "#game=" not in browser.current_url and time.monotonic() < end:
+        time.sleep(0.05)
+    assert "#game=" in browser.current_url
+    wait_text(browser, "#title", "Edited (here) · seed")  # the play page, showing the game
+    assert wait_for(browser, "#players .player")
