@@ -40,7 +40,6 @@ REPORT_POLICY = (  # the report is data: its own style, inline images, no fetchi
     "script-src 'unsafe-inline'"
 )
 
-_LOADING = threading.Lock()  # rule text is registered by name to quote in messages: one at once
 _DRAWING = threading.Lock()  # matplotlib's pyplot is not thread-safe; guards the reports made
 
 
@@ -55,17 +54,6 @@ class Refused(Exception):
 
 class Cancelled(Exception):
     """Raised between two parts of a cancelled comparison, to end its worker."""
-
-
-class Said(RulekitError):
-    """An error already rendered (with the line it quotes), kept as it was said."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def render(self) -> str:
-        return self.text
 
 
 def _unknown() -> Refused:
@@ -157,19 +145,7 @@ def _variant(catalog: Catalog, value: Any, key: str) -> tuple[ir.Ruleset, str]:
     text, beside = value["text"], value.get("beside")
     if not isinstance(text, str) or not (beside is None or isinstance(beside, str)):
         raise UsageError(f"{form}: the text and the name are strings")
-    return _load_text(catalog, text, TEXT_NAMES[key], beside), TEXT_NAMES[key]
-
-
-def _load_text(catalog: Catalog, text: str, name: str, beside: str | None) -> ir.Ruleset:
-    """Rule text loaded through the catalog (its reach enforced). Its errors are rendered at
-    once, under a lock: the line they quote is looked up by the text's name, which another
-    browser's text of the same name would replace."""
-    with _LOADING:
-        try:
-            rules: ir.Ruleset = catalog.load_text(text, name, beside)
-        except RulekitError as err:
-            raise Said(err.render()) from None
-    return rules
+    return catalog.rules_of_text(text, TEXT_NAMES[key], beside), TEXT_NAMES[key]
 
 
 # ---------------------------------------------------------------- one comparison

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from starlette.routing import Route
 
 from rulekit import ir
 from rulekit.errors import RuleErrors, RulekitError, UsageError
-from rulekit.web.games import Catalog, Games
+from rulekit.web.games import RULE_TEXT, Catalog, Games
 
 STATIC = Path(__file__).resolve().parent / "static"
 NAME = "editor.rk"  # how the page's text is named in messages
@@ -28,9 +27,6 @@ MAX_TEXT = 48 * 1024  # characters of rule text (the body bound is 64 KiB)
 MAX_HAND = 400  # characters of a hand to evaluate
 MODES = ("hand", "captured", "field")
 WIDTH = 100  # columns of the rulebook's text
-# Located errors quote their line from a registry of sources by name: one check at a time, so
-# that a message never quotes another request's text.
-_CHECKING = threading.Lock()
 _EXTENDS = re.compile(r'\s*extends\s+"[^"\n]*"\s*(#.*)?\r?$')
 
 
@@ -233,7 +229,7 @@ def check(catalog: Catalog, text: str, beside: str | None) -> dict[str, Any]:
     diagnostics, and, when it loads, its title, rulebook and diff against its parent."""
     from rulekit.lang.checks import zero_sum_warnings
 
-    with _CHECKING:
+    with RULE_TEXT:
         parent = parent_of(catalog, text, beside)
         try:
             rules = catalog.load_text(text, NAME, beside)
@@ -272,8 +268,7 @@ def evaluate(catalog: Catalog, text: str, beside: str | None, spec: dict[str, An
         raise UsageError(f"hand: the cards, ids or names, at most {MAX_HAND} characters")
     if mode not in MODES:
         raise UsageError("mode: hand, captured or field")
-    with _CHECKING:  # errors in the rules: the located RuleErrors, a 400 as from the CLI
-        compiled = CompiledRules(catalog.load_text(text, NAME, beside))
+    compiled = CompiledRules(catalog.rules_of_text(text, NAME, beside))  # a 400 as from the CLI
     if not cards.strip() and mode != "field":
         raise UsageError(f"no cards given for the {mode}")
     ids = compiled.index.parse_many([cards], mode)

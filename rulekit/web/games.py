@@ -21,7 +21,7 @@ from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-from rulekit.errors import UsageError, did_you_mean
+from rulekit.errors import RulekitError, UsageError, did_you_mean
 from rulekit.output import amount_text, plain_amount
 from rulekit.play import screen
 from rulekit.play.session import Session, resume
@@ -34,6 +34,22 @@ HINT_MS = 150
 GAMES_PER_BROWSER = 4  # the oldest is dropped beyond this
 BROWSERS = 256  # the least recently seen is dropped beyond this
 LOG_LINES = 60
+# Located errors quote their line from one registry of sources by file name: rule text from the
+# page is loaded, and its errors rendered, under this lock, so a message never quotes another
+# request's text (the editor's checks and the comparisons share it).
+RULE_TEXT = threading.Lock()
+
+
+class Said(RulekitError):
+    """A located error rendered while its source was registered (under RULE_TEXT), kept as
+    it was said."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def render(self) -> str:
+        return self.text
 
 
 # ---------------------------------------------------------------- the rule files offered
@@ -92,6 +108,14 @@ class Catalog:
                 anchor = ref.parent / name
         with reaching_only(self.folders):
             return load_rules_text(text, name, anchor)
+
+    def rules_of_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
+        """`load_text` under RULE_TEXT, its errors rendered there (a Said)."""
+        with RULE_TEXT:
+            try:
+                return self.load_text(text, name, beside)
+            except RulekitError as err:
+                raise Said(err.render()) from None
 
     def allows(self, rules: str) -> bool:
         """Whether a saved game's `rules` is one this server offers."""
@@ -412,7 +436,7 @@ class Games:
         from rulekit.web.editor import NAME, beside_of, house_rules, parent_of, text_of
 
         text, beside = text_of(spec), beside_of(spec, self.catalog)
-        compiled = CompiledRules(self.catalog.load_text(text, NAME, beside))  # located errors
+        compiled = CompiledRules(self.catalog.rules_of_text(text, NAME, beside))
         parent = parent_of(self.catalog, text, beside)
         if parent is None or parent.offered is None:
             raise UsageError(
