@@ -8,13 +8,16 @@ rule file: the bot knows no game, only the tables.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from rulekit.agents.base import SeededAgent
+from rulekit.agents.random_agent import reseed
 from rulekit.engine import actions as A
 from rulekit.engine.round import Phase
 from rulekit.engine.tables import CompiledRules, referenced_cards
 from rulekit.engine.view import PlayerView
 
+_SCORE = itemgetter(0)  # a ranked play's score
 COMPLETE_BONUS = 4.0  # weight of a yaku made by this very capture, per point of its value
 DISCARD_COST = 0.6  # a card laid on the field may feed an opponent
 
@@ -48,6 +51,9 @@ def points_per_card(compiled: CompiledRules) -> float:
 class GreedyAgent(SeededAgent):
     name = "greedy"
 
+    def start(self, seed: int | str) -> None:
+        reseed(self.rng, seed)
+
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
         phase = view.phase
@@ -65,7 +71,7 @@ class GreedyAgent(SeededAgent):
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
-        return max(self.rank(view, legal), key=lambda scored: scored[0])[1]
+        return max(self.rank(view, legal), key=_SCORE)[1]
 
     def rank(self, view: PlayerView, legal: list[int]) -> list[tuple[float, int]]:
         """(heuristic score, action) of each play: the worth of what it captures, a bonus for a
@@ -75,9 +81,9 @@ class GreedyAgent(SeededAgent):
         table = c.yaku
         mine = view.captured[view.seat]
         made = view.made_value[view.seat]
+        tiebreak = self.rng.random
         out = []
-        for a in legal:
-            got = view.preview(a)
+        for a, got in zip(legal, view.previews(legal), strict=True):
             if not got:
                 score = -DISCARD_COST * worth[a & 63]
             else:
@@ -94,7 +100,7 @@ class GreedyAgent(SeededAgent):
                         value = sum(table.value(i, x) for i in counted)
                         if value > made:
                             score += COMPLETE_BONUS * (value - made)
-            out.append((score + self.rng.random() * 1e-3, a))  # ties broken without bias
+            out.append((score + tiebreak() * 1e-3, a))  # ties broken without bias
         return out
 
     def _ahead(self, view: PlayerView) -> bool:

@@ -2,6 +2,10 @@
 the draw, a take, the yaku check at the end of the turn, and the next player.
 
 This is the hot path: few calls per turn, plain ints, the action codec's constants inlined.
+A round with no wild card and no hiki (CompiledRules.plain) takes a shorter road: its plays
+come from generated tables (engine/specialise.py) and a turn is one call, play_plain (the play,
+the draw, the yaku check and the next player inlined); the general functions give the same
+results for it, and name the fault of a refused action.
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ from rulekit.engine.state import DECIDE, PLAY, RoundState
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
 from rulekit.engine.state import TAKE as TAKE_PHASE
+from rulekit.engine.tables import CompiledTable
 from rulekit.errors import MoveError
 
 
 def legal_actions(r: RoundState) -> list[int]:
     """Every action the current player may take now."""
     phase = r.phase
+    if phase == PLAY and r.c.plain:  # no wild card, no hiki: generated (engine/specialise.py)
+        return r.c.plays(r.hands[r.current], r.field)
     if phase == PLAY:
         hand = r.hands[r.current]
         field_ = r.field
@@ -151,6 +158,84 @@ def play(r: RoundState, action: int) -> None:
         draw(r, p, field_ & ~m, m | bit, m)
 
 
+def play_plain(r: RoundState, action: int) -> None:
+    """play() for a round with no hiki and no wild card (CompiledRules.plain): the same effects
+    with fewer tests. A refused action goes to play(), which names the fault."""
+    p = r.current
+    hands = r.hands
+    hand = hands[p]
+    b = action & CARD_MASK
+    if not (0 <= action < TAKE and hand >> b & 1):
+        return play(r, action)
+    months = r.months
+    field_ = r.field
+    bit = 1 << b
+    m = field_ & months[b]
+    if m:
+        if m.bit_count() == 2:
+            t = (action >> SHIFT) - 1
+            if t < 0 or not m >> t & 1:
+                return play(r, action)
+            m = 1 << t
+        elif action >> SHIFT:
+            return play(r, action)
+        field_ &= ~m
+        got = m | bit
+        fed = m
+    else:
+        if action >> SHIFT:
+            return play(r, action)
+        if r.track_feeders:
+            r.feeders[b] = (p, hand.bit_count())
+        field_ |= bit
+        got = fed = 0
+    hands[p] = hand ^ bit
+    stock = r.stock
+    if stock:
+        d = stock.pop()
+        m2 = field_ & months[d]
+        if not m2:
+            field_ |= 1 << d
+        elif m2.bit_count() == 2:
+            r.drawn = d
+            r.phase = TAKE_PHASE
+        else:
+            field_ &= ~m2
+            got |= m2 | (1 << d)
+            fed |= m2
+    r.field = field_
+    r.turn_got = got
+    r.fed_this_turn = fed
+    if got:
+        captured = r.captured
+        x = captured[p] = captured[p] | got
+        if r.phase != PLAY:  # the drawn card waits for a take
+            return None
+        # end_turn(), inlined: the yaku check, then the next player
+        table = r.c.yaku
+        if table is not None and not r.forfeited[p]:
+            hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
+            seen = r.hits[p]
+            if (hits or seen) and (hits != seen or table.has_bonus):
+                yaku_check(r, p, table, hits, x)
+                if r.phase != PLAY:
+                    return None
+    elif r.phase != PLAY:
+        return None
+    order = r.order
+    pos = r.pos + 1
+    if pos == len(order):
+        pos = 0
+    s = order[pos]
+    if hands[s]:
+        r.turn += 1
+        r.pos = pos
+        r.current = s
+        return None
+    next_turn(r)
+    return None
+
+
 def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     """The second half of p's turn, after his play left the field `field_` and took `got`
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
@@ -220,6 +305,23 @@ def preview(r: RoundState, action: int) -> int:
     return m | (1 << b) if m else 0
 
 
+def previews(r: RoundState, actions: list[int]) -> list[int]:
+    """preview() of each action, in one pass (a bot weighs every play of its turn)."""
+    if r.phase != PLAY or r.hiki:
+        return [preview(r, a) for a in actions]
+    field_ = r.field
+    months = r.months
+    out = []
+    for a in actions:
+        b = a & CARD_MASK
+        if a >> SHIFT:  # a chosen target
+            out.append((1 << ((a >> SHIFT) - 1)) | (1 << b))
+        else:
+            m = field_ & months[b]
+            out.append(m | (1 << b) if m else 0)
+    return out
+
+
 def take(r: RoundState, action: int) -> None:
     """The drawn card matched two field cards: capture the one chosen, end the turn."""
     t = action - TAKE
@@ -237,23 +339,41 @@ def take(r: RoundState, action: int) -> None:
 
 
 def end_turn(r: RoundState) -> None:
-    """Check the player's yaku when he captured; a better one is made; then the next turn."""
+    """Check the player's yaku when he captured; a better one is made; then the next turn
+    (next_turn inlined for its common case: the next player in order holds cards)."""
     p = r.current
     table = r.c.yaku
     if r.turn_got and table is not None and not r.forfeited[p]:
         x = r.captured[p]
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
         if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
-            r.hits[p] = hits
-            counted = table.counted(hits, x)
-            value = sum(table.value(i, x) for i in counted)
-            if value > r.declared_value[p]:  # a real rise over what was last made
-                made(r, p, counted, value)
-                if r.phase != PLAY:
-                    return
-            elif counted != r.made_entries[p]:  # a yaku lost (a condition no longer holds)
-                changed(r, p, counted, value)
+            yaku_check(r, p, table, hits, x)
+            if r.phase != PLAY:
+                return
+    order = r.order
+    pos = r.pos + 1
+    if pos == len(order):
+        pos = 0
+    s = order[pos]
+    if r.hands[s]:
+        r.turn += 1
+        r.pos = pos
+        r.current = s
+        return
     next_turn(r)
+
+
+def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -> None:
+    """p's yaku table matches differently (`hits`, on his pile `x`): a rise over what he
+    last made is made (a stop-or-continue choice, or the round's end); a yaku lost changes
+    what he has made."""
+    r.hits[p] = hits
+    counted = table.counted(hits, x)
+    value = sum(table.value(i, x) for i in counted)
+    if value > r.declared_value[p]:  # a real rise over what was last made
+        made(r, p, counted, value)
+    elif counted != r.made_entries[p]:  # a yaku lost (a condition no longer holds)
+        changed(r, p, counted, value)
 
 
 def next_turn(r: RoundState) -> None:

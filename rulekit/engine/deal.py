@@ -6,20 +6,18 @@ import hashlib
 
 from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
+from rulekit.engine.specialise import permutation
 from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
 from rulekit.errors import UsageError
+
+_BITS = [1 << b for b in range(256)]  # a card's bit, by its index
 
 
 def deal_order(seed: str, n: int) -> list[int]:
     """A uniformly random permutation of range(n) from a seed string: the seed's SHA-512 read
     as a number in the factorial base (its 512 bits make the bias negligible for n <= 98)."""
     x = int.from_bytes(hashlib.sha512(seed.encode()).digest(), "big")
-    items = list(range(n))
-    out = []
-    for k in range(n, 0, -1):
-        x, i = divmod(x, k)
-        out.append(items.pop(i))
-    return out
+    return permutation(n)(x)  # generated: engine/specialise.py
 
 
 def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
@@ -29,11 +27,9 @@ def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
     h = r.hand_size
     if r.seated * h > len(order):
         raise UsageError(f"{r.seated} hands of {h} need more cards than the deck has")
+    bit = _BITS.__getitem__
     for s in range(r.seated):
-        m = 0
-        for b in order[s * h : (s + 1) * h]:
-            m |= 1 << b
-        r.hands[s] = m
+        r.hands[s] = sum(map(bit, order[s * h : (s + 1) * h]))  # distinct bits: their union
     r.stock = order[r.seated * h :][::-1]
     if r.joker_bit in r.stock:
         r.stock.remove(r.joker_bit)
@@ -83,10 +79,12 @@ def lay_field(r: RoundState) -> None:
             cards = ", ".join(r.ix.short(c) for c in r.ix.ids_of(r.field & held))
             raise UsageError(f"the field holds cards still in a player's hand: {cards}")
     else:
-        if len(r.stock) < r.field_size:
+        laid = r.field_size
+        if len(r.stock) < laid:
             raise UsageError("not enough cards left to lay the field")
-        for _ in range(r.field_size):
-            r.field |= 1 << r.stock.pop()
+        if laid:  # the top `laid` stock cards (distinct bits: their sum is their union)
+            r.field |= sum(map(_BITS.__getitem__, r.stock[-laid:]))
+            del r.stock[-laid:]
     r.field_laid = True
     r.laid_field = r.field
     c = r.c

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from rulekit.engine.capture import play as play_any
+from rulekit.engine.capture import play_plain
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
-from rulekit.engine.round import DONE, Round, RoundResult
+from rulekit.engine.round import DONE, PLAY, Round, RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RuleError
@@ -39,10 +41,14 @@ def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) 
     views = [PlayerView(rnd, s) for s in range(rnd.seated)]
     acts = [p.act for p in players]
     apply = rnd.apply
+    play = play_plain if rnd.c.plain else play_any
     if moves is None:
-        while rnd.phase != DONE:
+        while (phase := rnd.phase) != DONE:
             seat = rnd.current
-            apply(acts[seat](views[seat]))
+            if phase == PLAY:  # most moves: straight to the turn, without apply's dispatch
+                play(rnd, acts[seat](views[seat]))
+            else:
+                apply(acts[seat](views[seat]))
     else:
         while rnd.phase != DONE:
             seat = rnd.current

@@ -15,12 +15,16 @@ Card sets are bit masks; a wrong action raises a MoveError naming the legal ones
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rulekit import ir
 from rulekit.cards import bits
 from rulekit.engine import actions as A
 from rulekit.engine import capture, continuation, setup
 from rulekit.engine.deal import deal_order, shuffle, stack
 from rulekit.engine.ledger import net
+from rulekit.engine.specialise import compile_fields
 from rulekit.engine.state import (
     DECIDE,
     DONE,
@@ -70,49 +74,16 @@ class Round(RoundState):
         carry: int = 1,
         deal: StackedDeal | None = None,
     ) -> None:
-        r = compiled.rules
-        refusal = r.seats.refusal(r.title, seated)
-        if refusal:
-            raise UsageError(refusal)
+        self.__dict__ = _prototype(compiled, seated)()  # its own lists and dicts
         if not 0 <= dealer < seated:
             raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
-        size = r.deal_for(seated)
-        ix = compiled.index
-        super().__init__(
-            c=compiled,
-            rules=r,
-            ix=ix,
-            seated=seated,
-            dealer=dealer,
-            round_no=round_no,
-            carry_in=carry,
-            _setup_seed=f"{seed}:{deal_no}:setup",
-            hand_size=size.hand,
-            field_size=size.field,
-            joker_bit=len(ix.ids) if r.joker is not None and r.joker.seats == seated else -1,
-            months=ix.month_mask_of_bit,
-            track_feeders=compiled.liable != set(),
-            wild_bit=ix.bit[r.wild.card] if r.wild is not None and r.wild.any_target else -1,
-            hiki=r.hiki,
-            teams=r.teams_for(seated),
-            stacked=deal,
-            hands=[0] * seated,
-            captured=[0] * seated,
-            folded=[False] * seated,
-            hits=[0] * seated,
-            made_value=[0] * seated,
-            declared_value=[0] * seated,
-            made_entries=[()] * seated,
-            stake=[0] * seated,
-            stake_flat=[0] * seated,
-            continuing=[False] * seated,
-            continues=[0] * seated,
-            continue_wins=[0] * seated,
-            forfeited=[False] * seated,
-            current=dealer,
-            next_dealer=dealer,
-            steps=_steps(r),
-        )
+        self.dealer = dealer
+        self.round_no = round_no
+        self.carry_in = carry
+        self._setup_seed = f"{seed}:{deal_no}:setup"
+        self.stacked = deal
+        self.current = dealer
+        self.next_dealer = dealer
         if deal is None:
             shuffle(self, seed, deal_no)
         else:
@@ -155,7 +126,7 @@ class Round(RoundState):
         """Apply the current player's action (a MoveError names the legal ones)."""
         phase = self.phase
         if phase == PLAY:
-            capture.play(self, action)
+            (capture.play_plain if self.c.plain else capture.play)(self, action)
         elif phase == TAKE:
             capture.take(self, action)
         elif phase == DECIDE:
@@ -202,7 +173,7 @@ class Round(RoundState):
             ended_by=self.ended_by,
             ledger=list(self.ledger),
             net=net(self.ledger, self.seated),
-            points=[self.ix.points(c) for c in self.captured],
+            points=list(map(self.c.points, self.captured)),
             teyaku=self.teyaku_names(),
             yaku={s: list(v) for s, v in self.yaku_made.items()},
             continued=sum(self.continues),
@@ -232,6 +203,63 @@ def card_places(rnd: Round) -> list[int]:
 def clone(rnd: Round) -> Round:
     """An independent copy of a round (for search: the copy can be played out)."""
     return rnd.copy()
+
+
+def _prototype(compiled: CompiledRules, seated: int) -> Callable[[], dict[str, Any]]:
+    """`() -> every field of a new round at this table` but those of the deal (dealer, seed,
+    round): made once per table size (generated: engine/specialise.py) from a RoundState built
+    the dataclass's way; a round starts from it rather than through the dataclass's __init__,
+    whose 80 arguments cost more than the rest of a round's setup."""
+    fields = compiled.round_prototypes.get(seated)
+    if fields is not None:
+        return fields
+    r = compiled.rules
+    refusal = r.seats.refusal(r.title, seated)
+    if refusal:
+        raise UsageError(refusal)
+    size = r.deal_for(seated)
+    ix = compiled.index
+    state = RoundState(
+        c=compiled,
+        rules=r,
+        ix=ix,
+        seated=seated,
+        dealer=0,
+        round_no=0,
+        carry_in=1,
+        _setup_seed="",
+        hand_size=size.hand,
+        field_size=size.field,
+        joker_bit=len(ix.ids) if r.joker is not None and r.joker.seats == seated else -1,
+        months=ix.month_mask_of_bit,
+        track_feeders=compiled.liable != set(),
+        wild_bit=ix.bit[r.wild.card] if r.wild is not None and r.wild.any_target else -1,
+        hiki=r.hiki,
+        teams=r.teams_for(seated),
+        stacked=None,
+        hands=[0] * seated,
+        captured=[0] * seated,
+        folded=[False] * seated,
+        hits=[0] * seated,
+        made_value=[0] * seated,
+        declared_value=[0] * seated,
+        made_entries=[()] * seated,
+        stake=[0] * seated,
+        stake_flat=[0] * seated,
+        continuing=[False] * seated,
+        continues=[0] * seated,
+        continue_wins=[0] * seated,
+        forfeited=[False] * seated,
+        steps=_steps(r),
+    )
+    assert not any(getattr(state, name) for name in RoundState._DICTS_OF_LISTS)
+    fields = compiled.round_prototypes[seated] = compile_fields(state.__dict__, _FRESH)
+    return fields
+
+
+# the fields a new round copies from its prototype: every list and dict (a dict of lists is
+# empty in the prototype, so a shallow copy is enough)
+_FRESH = RoundState._LISTS + RoundState._DICTS + RoundState._DICTS_OF_LISTS
 
 
 def _steps(r: ir.Ruleset) -> list[str]:

@@ -63,7 +63,8 @@ class _CountContext(RoundView):
 
 def count(r: RoundState) -> int | None:
     """Settle the hands: count-time entries, then the card count. Returns the winner."""
-    points = {s: r.ix.points(r.captured[s]) for s in r.order}
+    pts = r.c.points
+    points = {s: pts(r.captured[s]) for s in r.order}
     cancelled, special_winner = _count_entries(r)
     if cancelled:
         for p in [p for p in r.ledger if p.reason == "teyaku"]:

@@ -204,13 +204,19 @@ def _instant_win(r: RoundState) -> bool:
     if not wins:
         return False
     seats = [(r.dealer + i) % r.seated for i in range(r.seated)]
-    ctx = RoundView(r)
+    ctx = RoundView(r) if r.c.instant_sees_round else None  # card-only tests need none
+    full = r.ix.full
     for s in seats:
         if r.folded[s]:
             continue
-        ctx.look_from(s)
-        hand = r.hands[s] & r.ix.full
-        spec = next((w for w, test in wins if test(hand, ctx)), None)
+        if ctx is not None:
+            ctx.look_from(s)
+        hand = r.hands[s] & full
+        spec = None
+        for w, test in wins:
+            if test(hand, ctx):
+                spec = w
+                break
         if spec is None:
             continue
         for q in seats:
@@ -225,11 +231,12 @@ def _instant_win(r: RoundState) -> bool:
 
 def begin_play(r: RoundState) -> None:
     """Play starts with the dealer (or the first player after him who plays)."""
-    active = active_seats(r)
-    first = next(s for s in ((r.dealer + i) % r.seated for i in range(r.seated)) if s in active)
-    i = active.index(first)
-    r.order = active[i:] + active[:i]
-    r.total_turns = sum(r.hands[s].bit_count() for s in r.order)
+    n = r.seated
+    folded = r.folded
+    # the seats in play, from the dealer round the table
+    r.order = [s % n for s in range(r.dealer, r.dealer + n) if not folded[s % n]]
+    hands = r.hands
+    r.total_turns = sum([hands[s].bit_count() for s in r.order])
     r.turn = 0
     r.pos = 0
     r.phase = PLAY

@@ -1,8 +1,12 @@
 """Compile a variant's tables into fast predicates over card masks.
 
 Each table becomes one generated function `match(x, ctx) -> hits` whose body is a chain of
-mask tests and popcounts with the constants inlined: one call checks every entry. Generated
-code only ever contains integers and operators taken from the IR, never text from a file.
+mask tests and popcounts with the constants inlined: one call checks every entry. The tests are
+grouped under the number of cards each entry needs at least (`cards_needed`), so that a small
+pile skips the entries it cannot make; on a deck of four cards a month in consecutive bits,
+month shapes count each month in a 4-bit lane of one int. Generated code only ever contains
+integers and operators taken from the IR, never text from a file. (The turn's own generated
+code is in engine/specialise.py.)
 """
 
 from __future__ import annotations
@@ -13,6 +17,12 @@ from typing import Any, Protocol
 from rulekit import ir
 from rulekit.cards import CardIndex, bits
 from rulekit.engine.shown import compile_shown
+from rulekit.engine.specialise import (
+    compile_pairs,
+    compile_plays,
+    compile_points,
+    nibble_layout,
+)
 from rulekit.hands import shape_demands
 
 # ir.YakuTable.policy -> whether only the best entry counts
@@ -75,9 +85,11 @@ CONTINUED_WHO: dict[str, str] = {"self": "continued", "opponent": "opponent_cont
 class _Codegen:
     def __init__(self, index: CardIndex) -> None:
         self.index = index
-        self.helpers: dict[str, Any] = {"_pts": index.points}
+        self.helpers: dict[str, Any] = {"_pts": compile_points(index)}
         self.uses_months = False
         self.sizes: set[int] = set()
+        # four cards a month in consecutive bits: a month's count is a 4-bit lane of `c`
+        self.lanes = len(index.month_masks) if nibble_layout(index) else 0
 
     def mask(self, cards: Sequence[int]) -> int:
         return self.index.mask(cards)
@@ -105,7 +117,10 @@ class _Codegen:
                     tests.append(f"n{size} >= {demand}")
                     continue
                 slots = [self.index.months.index(m) for m in sorted(months)]
-                total = " + ".join(f"(mc[{i}] == {size})" for i in slots)
+                if self.lanes:
+                    total = " + ".join(f"(((c >> {4 * i}) & 15) == {size})" for i in slots)
+                else:
+                    total = " + ".join(f"(mc[{i}] == {size})" for i in slots)
                 tests.append(f"({total}) >= {demand}")
             return "(" + " and ".join(tests) + ")"
         if isinstance(c, ir.PointsCmp):
@@ -150,9 +165,33 @@ class _Codegen:
     def prologue(self) -> list[str]:
         if not self.uses_months:
             return []
+        if self.lanes:
+            return self.lane_prologue()
         counts = ", ".join(f"(x & {m}).bit_count()" for m in self.index.month_masks)
         lines = [f"    mc = ({counts},)"]
         lines += [f"    n{k} = mc.count({k})" for k in sorted(self.sizes)]
+        return lines
+
+    def lane_prologue(self) -> list[str]:
+        """Each month's count as a 4-bit lane of `c` (a popcount per lane, in three steps),
+        and how many months hold exactly k cards (`n{k}`) from a test per lane: the same
+        figures as `mc` and `mc.count(k)`, with a few operations on the whole mask."""
+        n = self.lanes
+        m5, m3, m1 = (int(digit * n, 16) for digit in "531")
+        lines = [
+            f"    a = x - ((x >> 1) & {m5})",
+            f"    c = (a & {m3}) + ((a >> 2) & {m3})",
+        ]
+        lane_is = {  # a lane holds 0 to 4 (binary 000 to 100): which of them hold k
+            0: "~(c | (c >> 1) | (c >> 2))",
+            1: "c & ~((c >> 1) | (c >> 2))",
+            2: "(c >> 1) & ~(c | (c >> 2))",
+            3: "c & (c >> 1)",
+            4: "c >> 2",
+        }
+        for k in sorted(self.sizes):
+            test = lane_is.get(k)
+            lines.append(f"    n{k} = (({test}) & {m1}).bit_count()" if test else f"    n{k} = 0")
         return lines
 
     def compile(self, name: str, body: list[str]) -> Callable[..., Any]:
@@ -167,6 +206,22 @@ class _Codegen:
         sub.sizes = set()
         expr = guarded(c, sub.expr(c))
         return sub.compile("cond", [f"    return {expr}"])
+
+
+def cards_needed(c: ir.Condition, index: CardIndex) -> int:
+    """How many cards a mask holds at least when the condition holds for it (0: no bound):
+    a bound that is only ever low, so a test skipped under it would have failed."""
+    if isinstance(c, ir.AllOf):
+        return index.mask(c.cards).bit_count()
+    if isinstance(c, ir.AnyOf):
+        return 1
+    if isinstance(c, ir.Count):
+        return {">=": c.n, ">": c.n + 1, "=": c.n}.get(c.op, 0)
+    if isinstance(c, ir.And):
+        return max((cards_needed(i, index) for i in c.items), default=0)
+    if isinstance(c, ir.Or):
+        return min((cards_needed(i, index) for i in c.items), default=0)
+    return 0  # a shape, points, a `not`, a test of the round or of every pile: no bound
 
 
 class CompiledTable:
@@ -196,18 +251,30 @@ class CompiledTable:
         self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
         self._memo: dict[int, tuple[int, ...]] = {}
         self.has_bonus = any(self._bonus)
+        # no exclusive group and not only the best: which entries count never depends on
+        # their values (so not on a bonus either), only on the hits
+        self._value_free = not self._groups and not self.best_only
         # paid as written, not multiplied by the field (`; flat`); a value shared by its payers
         self.flat = [e.flat for e in table.entries]
         self.any_flat = any(self.flat)
         self.split = table.split
 
     def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
+        """The entries' tests, grouped under the number of cards each needs at least (a pile
+        of three cards skips every entry that needs four or more: the same hits, fewer
+        tests)."""
         gen = _Codegen(index)
-        body = ["    h = 0"]
-        for i in which:
-            cond = self.entries[i].condition
-            body.append(f"    if {guarded(cond, gen.expr(cond))}:")
-            body.append(f"        h |= {1 << i}")
+        body = ["    h = 0", "    xc = x.bit_count()"]
+        needs = {i: cards_needed(self.entries[i].condition, index) for i in which}
+        for need in sorted(set(needs.values())):
+            pad = "        " if need else "    "
+            if need:
+                body.append(f"    if xc >= {need}:")
+            for i in which:
+                if needs[i] == need:
+                    cond = self.entries[i].condition
+                    body.append(f"{pad}if {guarded(cond, gen.expr(cond))}:")
+                    body.append(f"{pad}    h |= {1 << i}")
         body.append("    return h")
         return gen.compile("match", body)
 
@@ -220,7 +287,7 @@ class CompiledTable:
 
     def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
         """Entry indices that count among `hits` (bonuses valued on the cards `x`)."""
-        if not self.has_bonus:
+        if not self.has_bonus or self._value_free:
             memo = self._memo.get(hits)
             if memo is None:
                 memo = self._memo[hits] = self.select(hits, self.values.__getitem__)
@@ -305,6 +372,16 @@ class CompiledRules:
     def __init__(self, rules: ir.Ruleset) -> None:
         self.rules = rules
         self.index = CardIndex(rules)
+        # no hiki and no wild card: a play is a hand card, on its month (engine/capture.py's
+        # shorter road: play_plain, and the plays from generated tables)
+        wild = rules.wild
+        self.plain = not rules.hiki and not (wild is not None and wild.any_target)
+        # the turn's generated code (engine/specialise.py)
+        self.pairs = compile_pairs(self.index)
+        self.plays = compile_plays(self.index)
+        self.points = compile_points(self.index)
+        # a new round's fields per table size (engine.round._prototype fills it)
+        self.round_prototypes: dict[int, Callable[[], dict[str, Any]]] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
         self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
@@ -317,6 +394,12 @@ class CompiledRules:
             key=lambda wt: -wt[0].value,
         )
         self.void_sees_round = rules.void_field is not None and sees_round(rules.void_field)
+        # an instant win's test is given a RoundView only if a condition reads one
+        self.instant_sees_round = any(
+            sees_round(w.condition)
+            or any(isinstance(c, ir.Everyone | ir.Dealt) for c in ir.parts_of(w.condition))
+            for w in rules.instant_wins
+        )
         yaku_entries = rules.yaku.entries if rules.yaku else ()
         self.yaku_cards = [self.index.mask(referenced_cards(e.condition)) for e in yaku_entries]
         liable = set(rules.liability.yaku) if rules.liability else set()

@@ -6,10 +6,14 @@ player serves the whole round without copying.
 
 from __future__ import annotations
 
+from rulekit.engine.capture import legal_actions, preview, previews
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
-from rulekit.engine.round import DONE, FOLD, Phase, Round
+from rulekit.engine.round import DONE, FOLD, PLAY, Phase, Round
 from rulekit.engine.tables import CompiledRules
+
+_PHASES = tuple(sorted(Phase))  # Phase by its int (a table: Phase(n) is a slow call)
+assert all(p == n for n, p in enumerate(_PHASES))
 
 
 class PlayerView:
@@ -26,7 +30,7 @@ class PlayerView:
 
     @property
     def phase(self) -> Phase:
-        return Phase(self._r.phase)
+        return _PHASES[self._r.phase]
 
     @property
     def current_player(self) -> int | None:
@@ -105,7 +109,11 @@ class PlayerView:
 
     def preview(self, action: int) -> int:
         """The cards an action would capture, before the draw (0 for a card laid down)."""
-        return self._r.preview(action)
+        return preview(self._r, action)
+
+    def previews(self, actions: list[int]) -> list[int]:
+        """preview() of each action (one call for a turn's plays)."""
+        return previews(self._r, actions)
 
     @property
     def teyaku(self) -> dict[int, list[str]]:
@@ -149,9 +157,14 @@ class PlayerView:
     # ------------------------------------------------------------ acting
     def legal_actions(self) -> list[int]:
         r = self._r
-        if r.current != self.seat or r.phase == DONE:
+        if r.current != self.seat:
             return []
-        return r.legal_actions()
+        phase = r.phase
+        if phase == PLAY and r.c.plain:  # most calls: capture.legal_actions's first case
+            return r.c.plays(r.hands[self.seat], r.field)
+        if phase == DONE:
+            return []
+        return legal_actions(r)
 
     def describe(self, action: int) -> str:
         return self._r.describe(action)

@@ -95,8 +95,11 @@ class Tally:
     rounds: int = 0
     voids: int = 0
     turns: int = 0
-    total: list[Amount] = field(default_factory=list)
-    squares: list[Amount] = field(default_factory=list)
+    # each seat's sum of results, then its sum of squares, apart: the int results (added as
+    # ints) and the rest (fractions; once a sum holds a half, adding to it costs twenty times
+    # an int addition). `total` and `squares` join them, exactly.
+    int_sums: list[int] = field(default_factory=list)
+    fraction_sums: list[Amount] = field(default_factory=list)
     wins: list[int] = field(default_factory=list)
     teyaku: Counter[str] = field(default_factory=Counter)
     yaku: Counter[str] = field(default_factory=Counter)
@@ -104,9 +107,20 @@ class Tally:
     continued: int = 0
 
     def __post_init__(self) -> None:
-        self.total = self.total or [0] * self.seats
-        self.squares = self.squares or [0] * self.seats
+        self.int_sums = self.int_sums or [0] * (2 * self.seats)
+        self.fraction_sums = self.fraction_sums or [0] * (2 * self.seats)
         self.wins = self.wins or [0] * self.seats
+
+    @property
+    def total(self) -> list[Amount]:
+        """Each seat's sum of results (a Fraction once a fraction was added, as ever)."""
+        return [self.int_sums[s] + self.fraction_sums[s] for s in range(self.seats)]
+
+    @property
+    def squares(self) -> list[Amount]:
+        """Each seat's sum of squared results."""
+        n = self.seats
+        return [self.int_sums[n + s] + self.fraction_sums[n + s] for s in range(n)]
 
     def add_round(self, r: RoundResult) -> None:
         """Per-round facts: what was made, how it ended, how long it took."""
@@ -125,9 +139,15 @@ class Tally:
     def add_unit(self, net: list[Amount], winners: list[int]) -> None:
         """One sample of the seats' results (a round, or a whole game)."""
         self.units += 1
+        n = self.seats
+        ints = self.int_sums
         for s, v in enumerate(net):
-            self.total[s] += v
-            self.squares[s] += v * v
+            if isinstance(v, int):
+                ints[s] += v
+                ints[n + s] += v * v
+            else:
+                self.fraction_sums[s] += v
+                self.fraction_sums[n + s] += v * v
         for w in winners:
             self.wins[w] += 1
 
@@ -137,9 +157,10 @@ class Tally:
         self.voids += other.voids
         self.turns += other.turns
         self.continued += other.continued
+        for i in range(2 * self.seats):
+            self.int_sums[i] += other.int_sums[i]
+            self.fraction_sums[i] += other.fraction_sums[i]
         for s in range(self.seats):
-            self.total[s] += other.total[s]
-            self.squares[s] += other.squares[s]
             self.wins[s] += other.wins[s]
         self.teyaku.update(other.teyaku)
         self.yaku.update(other.yaku)

@@ -1,0 +1,244 @@
+"""Code generated per deck for the turn's hot path (tables.py does the same for conditions).
+
+A card set is an int of up to 48 bits, and in CPython every operation on such an int allocates a
+new one, so a loop over a hand's cards costs a few operations per card. Here the work of a
+turn is read from tables indexed by 12-bit slices of a mask instead (four lookups for a whole
+hand), with the tables and slice constants written into the generated source:
+
+- `plays(hand, field)`: the plays of a round with no wild card and no hiki, in the order
+  capture.legal_actions gives them: each hand card, or, for a card of a month of which exactly
+  two cards lie on the field, one play per target (the lower target first).
+- `pairs(field)`: the cards of every month of which exactly two cards lie on the field.
+- `points(mask)`: the points of a set of cards.
+- `permutation(n)(x)`: the deal's permutation from its hash, unrolled per deck size.
+- `fields()`: a new round's fields at a table size (engine.round), as one dict display.
+
+A deck laid out four cards a month in consecutive bits (every bundled deck) gets the tables;
+any other deck, plain loops over its months that give the same answers. Generated code only
+ever contains integers and names defined here, never text from a rule file.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from rulekit.cards import CardIndex
+from rulekit.engine.actions import TARGET_SHIFT
+
+SLICE = 12  # bits per table slice: three months of four cards
+
+Plays = Callable[[int, int], list[int]]
+
+
+def nibble_layout(index: CardIndex) -> bool:
+    """Whether month i is exactly bits 4i..4i+3 (the slices then hold whole months)."""
+    masks = index.month_masks
+    return bool(masks) and all(m == 15 << (4 * i) for i, m in enumerate(masks))
+
+
+def _slices(nbits: int) -> int:
+    return (nbits + SLICE - 1) // SLICE
+
+
+def _slice_exprs(var: str, n: int) -> list[str]:
+    """`var`'s slices, lowest first (the last one unmasked: a mask has no higher bits)."""
+    out = []
+    for k in range(n):
+        shifted = f"({var} >> {SLICE * k})" if k else var
+        out.append(shifted if k == n - 1 else f"({shifted} & {(1 << SLICE) - 1})")
+    return out
+
+
+def compile_pairs(index: CardIndex) -> Callable[[int], int]:
+    """`field -> the cards of every month of which exactly two cards lie on the field`: a card
+    of such a month, played or drawn, chooses its capture."""
+    masks = index.month_masks
+    if not nibble_layout(index):
+
+        def pairs(f: int) -> int:
+            out = 0
+            for mm in masks:
+                if (f & mm).bit_count() == 2:
+                    out |= mm
+            return out
+
+        return pairs
+    n = _slices(len(masks) * 4)
+    namespace: dict[str, Any] = {}
+    for k in range(n):
+        namespace[f"P{k}"] = _pair_table(k)
+    body = " | ".join(f"P{k}[{e}]" for k, e in enumerate(_slice_exprs("f", n)))
+    result: Callable[[int], int] = _compile(f"def pairs(f):\n    return {body}", namespace, "pairs")
+    return result
+
+
+@lru_cache(maxsize=8)
+def _bit_table(k: int) -> list[list[int]]:
+    """The set bits of each value of slice k, lowest first (read only: `plays` concatenates
+    them): each value's lowest bit, then the rest's, found before it."""
+    table: list[list[int]] = [[]]
+    for v in range(1, 1 << SLICE):
+        low = v & -v
+        table.append([SLICE * k + low.bit_length() - 1, *table[v ^ low]])
+    return table
+
+
+@lru_cache(maxsize=8)
+def _pair_table(k: int) -> list[int]:
+    """The months of each value of slice k that hold exactly two cards, as masks."""
+    return [_pair_months(v) << (SLICE * k) for v in range(1 << SLICE)]
+
+
+@lru_cache(maxsize=32)
+def _points_table(worth: tuple[int, ...], k: int) -> list[int]:
+    """The points of each value of slice k (each value: its lowest card's points plus the
+    rest's, found before it)."""
+    table = [0] * (1 << SLICE)
+    for v in range(1, 1 << SLICE):
+        b = SLICE * k + (v & -v).bit_length() - 1
+        table[v] = table[v & (v - 1)] + (worth[b] if b < len(worth) else 0)
+    return table
+
+
+def _pair_months(v: int) -> int:
+    """The months of a 12-bit slice holding exactly two cards, as their 4-bit lanes."""
+    out = 0
+    for lane in range(SLICE // 4):
+        if (v >> (4 * lane) & 15).bit_count() == 2:
+            out |= 15 << (4 * lane)
+    return out
+
+
+def compile_plays(index: CardIndex) -> Plays:
+    """`(hand, field) -> the plays`, for a round with no wild card and no hiki."""
+    months = index.month_mask_of_bit
+    pairs = compile_pairs(index)
+
+    def plays(h: int, f: int) -> list[int]:
+        out: list[int] = []
+        two = h & pairs(f)
+        while h:
+            low = h & -h
+            b = low.bit_length() - 1
+            h ^= low
+            if low & two:
+                m = f & months[b]
+                lo = m & -m
+                out.append(b | (lo.bit_length() << TARGET_SHIFT))
+                out.append(b | ((m ^ lo).bit_length() << TARGET_SHIFT))
+            else:
+                out.append(b)
+        return out
+
+    if not nibble_layout(index):
+        return plays
+    n = _slices(len(index.ids))
+    namespace: dict[str, Any] = {"M": months, "S": TARGET_SHIFT}
+    for k in range(n):
+        namespace[f"T{k}"] = _bit_table(k)
+        namespace[f"P{k}"] = _pair_table(k)
+    every = " + ".join(f"T{k}[{e}]" for k, e in enumerate(_slice_exprs("h", n)))
+    two = " | ".join(f"P{k}[{e}]" for k, e in enumerate(_slice_exprs("f", n)))
+    source = "\n".join(
+        [
+            "def plays(h, f):",
+            f"    out = {every}",  # one play per hand card
+            f"    two = h & ({two})",  # the cards that choose between two targets
+            "    while two:",  # each becomes two plays, in its place
+            "        low = two & -two",
+            "        two ^= low",
+            "        b = low.bit_length() - 1",
+            "        m = f & M[b]",
+            "        lo = m & -m",
+            "        i = out.index(b)",
+            "        out[i : i + 1] = (",
+            "            b | (lo.bit_length() << S),",  # the lower target first
+            "            b | ((m ^ lo).bit_length() << S),",
+            "        )",
+            "    return out",
+        ]
+    )
+    result: Plays = _compile(source, namespace, "plays")
+    return result
+
+
+def _compile(source: str, namespace: dict[str, Any], name: str) -> Any:
+    exec(compile(source, f"<rulekit {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+@lru_cache(maxsize=16)
+def permutation(n: int) -> Callable[[int], list[int]]:
+    """`x -> the permutation of range(n) that x's factorial-base digits pick, lowest digit
+    first` (engine.deal.deal_order's reading of a seed's hash), unrolled: the divisors n,
+    n - 1, ... are taken in groups whose product fits a machine word, so that the big number
+    is divided once per group and each digit comes from a small one."""
+    lines = ["def permutation(x):", f"    items = list(range({n}))", "    pop = items.pop"]
+    picked: list[str] = []
+    k = n
+    while k > 0:
+        product = 1
+        group = []
+        while k > 0 and product * k < 1 << 62:
+            product *= k
+            group.append(k)
+            k -= 1
+        lines.append(f"    x, r = divmod(x, {product})")
+        for divisor in group[:-1]:
+            lines.append(f"    c{len(picked)} = pop(r % {divisor})")
+            lines.append(f"    r //= {divisor}")
+            picked.append(f"c{len(picked)}")
+        lines.append(f"    c{len(picked)} = pop(r)")
+        picked.append(f"c{len(picked)}")
+    lines.append(f"    return [{', '.join(picked)}]")
+    result: Callable[[int], list[int]] = _compile("\n".join(lines), {}, "permutation")
+    return result
+
+
+def compile_points(index: CardIndex) -> Callable[[int], int]:
+    """`mask -> the points of its cards` (CardIndex.points, from 12-bit slices: four lookups
+    for a 48-card deck; a bit past the deck, the joker's, counts nothing)."""
+    worth = tuple(index.points_of_bit)
+    n = _slices(len(worth))
+    namespace: dict[str, Any] = {f"W{k}": _points_table(worth, k) for k in range(n)}
+    parts = [
+        f"W{k}[({'x >> ' + str(SLICE * k) if k else 'x'}) & {(1 << SLICE) - 1}]" for k in range(n)
+    ]
+    source = f"def points(x):\n    return {' + '.join(parts) or '0'}"
+    result: Callable[[int], int] = _compile(source, namespace, "points")
+    return result
+
+
+def compile_fields(proto: dict[str, Any], fresh: tuple[str, ...]) -> Callable[[], dict[str, Any]]:
+    """`() -> a new round's fields`: the prototype's values, with a new list or dict for each
+    field named in `fresh` (one dict display: a list of ints is written out, so that building
+    it is one instruction). A value that is not a plain literal is taken from the prototype
+    (copied when fresh)."""
+    namespace: dict[str, Any] = {}
+    items = []
+    for k, (name, value) in enumerate(proto.items()):
+        if name in fresh and value is not None:
+            text = repr(value)
+            if _is_literal(text, value):
+                items.append(f"{name!r}: {text}")
+                continue
+            namespace[f"V{k}"] = value
+            items.append(f"{name!r}: V{k}.copy()")
+        else:
+            namespace[f"V{k}"] = value
+            items.append(f"{name!r}: V{k}")
+    source = "def fields():\n    return {\n" + "".join(f"        {i},\n" for i in items) + "    }"
+    result: Callable[[], dict[str, Any]] = _compile(source, namespace, "fields")
+    return result
+
+
+def _is_literal(text: str, value: object) -> bool:
+    """Whether `text` is a literal that builds `value` again (its type and contents)."""
+    try:
+        again = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return type(again) is type(value) and again == value
