@@ -70,7 +70,7 @@ def test_a_broken_line_is_underlined_with_its_message(server: str, browser: Any)
     wait_text(browser, "#status", "ok:")
     assert not browser.find_elements(By.CSS_SELECTOR, ".ace_marker-layer .rk-error")
     browser.find_element(By.CSS_SELECTOR, "[data-panel=diff]").click()
-    assert "hachihachi" in browser.find_element(By.ID, "diff").text
+    wait_text(browser, "#diff", "hachihachi")  # the panel shown, with the diff of that answer
 
 
 def test_play_this_opens_the_game_on_the_play_page(server: str, browser: Any) -> None:
