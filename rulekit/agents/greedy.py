@@ -7,19 +7,27 @@ rule file: the bot knows no game, only the tables.
 
 from __future__ import annotations
 
+import math
+import random
+from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
 
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.random_agent import reseed
 from rulekit.engine import actions as A
+from rulekit.engine.actions import CARD_MASK
+from rulekit.engine.actions import TARGET_SHIFT as SHIFT
+from rulekit.engine.capture import PlainChoice
 from rulekit.engine.round import Phase
-from rulekit.engine.tables import CompiledRules, referenced_cards
+from rulekit.engine.specialise import nibble_layout
+from rulekit.engine.tables import CompiledRules, CompiledTable, referenced_cards
 from rulekit.engine.view import PlayerView
 
 _SCORE = itemgetter(0)  # a ranked play's score
 COMPLETE_BONUS = 4.0  # weight of a yaku made by this very capture, per point of its value
 DISCARD_COST = 0.6  # a card laid on the field may feed an opponent
+MEMO = 4096  # piles whose yaku value a plain chooser keeps
 
 
 @lru_cache(maxsize=32)
@@ -48,8 +56,81 @@ def points_per_card(compiled: CompiledRules) -> float:
     return sum(points) / len(points) if points else 0.0
 
 
+@lru_cache(maxsize=32)
+def _month_sums(worth: tuple[float, ...]) -> list[list[float]]:
+    """sums[month][cards]: the worth of some cards of a month (a deck laid out four cards a
+    month), added lowest card first from 0.0 as rank() adds them, so the same float."""
+    out = []
+    for month in range(len(worth) // 4):
+        row = []
+        for cards in range(16):
+            score = 0.0
+            for k in range(4):
+                if cards >> k & 1:
+                    score += worth[4 * month + k]
+            row.append(score)
+        out.append(row)
+    return out
+
+
+def yaku_value(table: CompiledTable, x: int) -> float:
+    """What the yaku of a pile are worth, as rank() values them (-inf: none, which no value
+    made is under)."""
+    counted = table.counted(table.match_play(x), x)
+    return sum(table.value(i, x) for i in counted) if counted else -math.inf
+
+
+def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> PlainChoice:
+    """GreedyAgent.rank, then max by score, over a plain round's plays (engine.capture's
+    previews inlined: a play's capture before the draw)."""
+    worth = card_worth(compiled)
+    table = compiled.yaku
+    months = compiled.index.month_mask_of_bit
+    sums = _month_sums(worth) if nibble_layout(compiled.index) else None
+    values: dict[int, float] = {}  # pile -> yaku_value: a play weighed turn after turn
+
+    def choose(legal: list[int], field: int, mine: int, made: int) -> int:
+        if len(values) > MEMO:
+            values.clear()
+        best = 0
+        top = 0.0
+        for k, a in enumerate(legal):
+            b = a & CARD_MASK
+            if a >> SHIFT:  # a chosen target
+                got = (1 << ((a >> SHIFT) - 1)) | (1 << b)
+            else:
+                m = field & months[b]
+                got = m | (1 << b) if m else 0
+            if not got:
+                score = -DISCARD_COST * worth[b]
+            else:
+                if sums is not None:  # a capture is one month's cards
+                    score = sums[b >> 2][got >> (b & ~3) & 15]
+                else:
+                    score = 0.0
+                    g = got
+                    while g:
+                        low = g & -g
+                        score += worth[low.bit_length() - 1]
+                        g ^= low
+                if table is not None:
+                    x = mine | got
+                    value = values.get(x)
+                    if value is None:
+                        value = values[x] = yaku_value(table, x)
+                    if value > made:
+                        score += COMPLETE_BONUS * (value - made)
+            score += tiebreak() * 1e-3
+            if not k or score > top:  # max() keeps the first of equals
+                best, top = a, score
+        return best
+
+    return choose
+
+
 class GreedyAgent(SeededAgent):
     name = "greedy"
+    _plain: tuple[CompiledRules, random.Random, PlainChoice] | None = None
 
     def start(self, seed: int | str) -> None:
         reseed(self.rng, seed)
@@ -102,6 +183,18 @@ class GreedyAgent(SeededAgent):
                             score += COMPLETE_BONUS * (value - made)
             out.append((score + tiebreak() * 1e-3, a))  # ties broken without bias
         return out
+
+    def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice | None:
+        """_play() on a plain round's plays without a view: the same scores, from the same
+        draws of the RNG, added in the same order (so the same floats), and the first best.
+        None for a subclass that plays otherwise (its own act, _play or rank)."""
+        cls = type(self)
+        if (cls.act, cls._play, cls.rank) != (GreedyAgent.act, GreedyAgent._play, GreedyAgent.rank):
+            return None
+        made = self._plain  # (compiled, rng, its chooser): asked every round
+        if made is None or made[0] is not compiled or made[1] is not self.rng:
+            made = self._plain = (compiled, self.rng, _plain_ranker(compiled, self.rng.random))
+        return made[2]
 
     def _ahead(self, view: PlayerView) -> bool:
         """Stop when the round already pays: what was received, plus what stopping would pay."""

@@ -7,6 +7,8 @@ from _random import Random as _Generator
 from hashlib import sha512
 
 from rulekit.agents.base import SeededAgent
+from rulekit.engine.capture import PlainChoice
+from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 
 _SEED = _Generator.seed  # the C generator's own seed, under random.Random.seed's checks
@@ -32,4 +34,11 @@ class RandomAgent(SeededAgent):
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
+        return legal[int(self._random() * len(legal))]
+
+    def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice:
+        """act() on a plain round's plays, without a view (the same draw of the same RNG)."""
+        return self._choose
+
+    def _choose(self, legal: list[int], field: int, mine: int, made: int) -> int:
         return legal[int(self._random() * len(legal))]

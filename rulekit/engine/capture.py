@@ -10,6 +10,8 @@ results for it, and name the fault of a refused action.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rulekit.cards import bits
 from rulekit.engine.actions import (
     CARD_MASK,
@@ -391,3 +393,119 @@ def next_turn(r: RoundState) -> None:
             r.phase = PLAY
             return
     end_of_hands(r)
+
+
+# a player's choice among the plays of a plain round: (legal plays, field, his pile, the value
+# he has made) -> one of the plays
+PlainChoice = Callable[[list[int], int, int, int], int]
+
+
+def plain_turns(r: RoundState, choose: Sequence[PlainChoice]) -> None:
+    """Play the turns of a plain round (CompiledRules.plain, yaku tables that see only the
+    cards) while it is in its play phase, choose[seat] choosing each play: the turn of
+    play_plain with the round's state in local variables, for players that need no view.
+
+    A turn is worked out on the locals first; only a turn that play_plain alone would end the
+    same way (no take, no yaku change, the next player holds cards) is committed here. Any
+    other (a take, a yaku made, lost or raised, the hands played out, a refused action) is
+    handed whole to play_plain, from the state before it, so every effect comes from the one
+    general road and the play is the same move for move."""
+    c = r.c
+    plays = c.plays
+    table = c.yaku
+    if table is not None and table.sees_round:  # its yaku read the round: no locals
+        while r.phase == PLAY:
+            p = r.current
+            legal = plays(r.hands[p], r.field)
+            play_plain(r, choose[p](legal, r.field, r.captured[p], r.made_value[p]))
+        return
+    match = table.match_play if table is not None else None
+    bonus = table is not None and table.has_bonus
+    months = r.months
+    hands = r.hands
+    captured = r.captured
+    track = r.track_feeders
+    while r.phase == PLAY:
+        stock = r.stock
+        order = r.order
+        last = len(order) - 1
+        forfeited = r.forfeited
+        hits = r.hits
+        made_value = r.made_value
+        field_ = r.field
+        p = r.current
+        pos = r.pos
+        turn = r.turn
+        handover: int | None = None  # the action of a turn play_plain must play
+        while True:
+            hand = hands[p]
+            legal = plays(hand, field_)
+            action = choose[p](legal, field_, captured[p], made_value[p])
+            if action not in legal:
+                handover = action  # play_plain names the fault
+                break
+            b = action & CARD_MASK
+            bit = 1 << b
+            fed = field_ & months[b]
+            if fed:
+                if action >> SHIFT:  # one of two, chosen
+                    fed = 1 << ((action >> SHIFT) - 1)
+                after = field_ ^ fed
+                got = fed | bit
+            else:
+                after = field_ | bit
+                got = 0
+                if track:  # as play_plain records it (the same, should it take the turn)
+                    r.feeders[b] = (p, hand.bit_count())
+            if stock:
+                d = stock[-1]
+                m2 = after & months[d]
+                if not m2:
+                    after |= 1 << d
+                elif m2.bit_count() == 2:
+                    handover = action  # a take
+                    break
+                else:
+                    after ^= m2
+                    got |= m2 | (1 << d)
+                    fed |= m2
+            if got:
+                x = captured[p] | got
+                if match is not None and not forfeited[p]:
+                    h = match(x)
+                    seen = hits[p]
+                    if (h or seen) and (h != seen or (bonus and _rises(r, p, h, x))):
+                        handover = action  # a yaku made, lost or raised
+                        break
+                captured[p] = x
+            hands[p] = hand ^ bit
+            if stock:
+                stock.pop()
+            field_ = after
+            nxt = pos + 1 if pos < last else 0
+            s = order[nxt]
+            if not hands[s]:  # play_plain's next_turn: the next holder, or the count
+                r.turn_got = got
+                r.fed_this_turn = fed
+                break
+            pos = nxt
+            turn += 1
+            p = s
+        r.field = field_
+        r.pos = pos
+        r.current = p
+        r.turn = turn
+        if handover is None:
+            next_turn(r)
+        else:
+            play_plain(r, handover)
+
+
+def _rises(r: RoundState, p: int, hits: int, x: int) -> bool:
+    """Whether yaku_check, with the same hits on the pile `x`, would change what p made (a
+    bonus card can raise a yaku's value)."""
+    table = r.c.yaku
+    assert table is not None
+    counted = table.counted(hits, x)
+    value = sum(table.value(i, x) for i in counted)
+    return value > r.declared_value[p] or counted != r.made_entries[p]

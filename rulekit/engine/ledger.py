@@ -10,7 +10,8 @@ multiplier), `record` (an entry as given: instant wins, fold fees, scores), `voi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,41 @@ class Payment:
         }
 
 
+def _entry_maker() -> Callable[[int, int, int, Amount, str, str, int, Amount], Payment]:
+    """`Payment(...)` with every field given, built through its slots: the same frozen object,
+    at half the cost of the dataclass's __init__ (which sets each field through
+    object.__setattr__), for the few payments of every round."""
+    new = object.__new__
+    setters = [getattr(Payment, f.name).__set__ for f in fields(Payment)]
+    s0, s1, s2, s3, s4, s5, s6, s7 = setters
+
+    def entry(
+        round_: int,
+        payer: int,
+        payee: int,
+        amount: Amount,
+        reason: str,
+        detail: str,
+        multiplier: int,
+        base: Amount,
+    ) -> Payment:
+        p = new(Payment)
+        s0(p, round_)
+        s1(p, payer)
+        s2(p, payee)
+        s3(p, amount)
+        s4(p, reason)
+        s5(p, detail)
+        s6(p, multiplier)
+        s7(p, base)
+        return p
+
+    return entry
+
+
+entry = _entry_maker()
+
+
 def net(ledger: list[Payment], seats: int) -> list[Amount]:
     """Each seat's net result: received minus paid."""
     totals: list[Amount] = [0] * seats
@@ -96,7 +132,7 @@ def pay(
         from rulekit.engine.stage import factor
 
         mult *= factor(r, payee, reason, base if score is None else score)
-    r.ledger.append(Payment(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
+    r.ledger.append(entry(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
 
 
 def pay_parts(
@@ -136,7 +172,7 @@ def record(
 ) -> None:
     """An entry as given (not multiplied by the field): base defaults to the amount."""
     r.ledger.append(
-        Payment(
+        entry(
             r.round_no,
             payer,
             payee,

@@ -6,6 +6,11 @@ dealer, as deal `"{number}.{k}"` for the k-th redeal, with every player re-seede
 try; after MAX_VOID_IN_A_ROW void deals in a row the rule file is at fault and play stops with
 an error. A player is anything with `act(view) -> action`; `play_deal` also calls its
 `start(seed)`. The engine knows no particular bot.
+
+A player may also offer `plain_choice(compiled, seat)`: a function choosing its play in a plain
+round from the legal plays, the field, its pile and the value it has made, the same play its
+`act` would choose from a view. When every player of a plain round offers one, the play phase
+runs without views (capture.plain_turns); other phases still ask `act`.
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from rulekit.engine.capture import PlainChoice, plain_turns, play_plain
 from rulekit.engine.capture import play as play_any
-from rulekit.engine.capture import play_plain
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
 from rulekit.engine.round import DONE, PLAY, Round, RoundResult
 from rulekit.engine.tables import CompiledRules
@@ -43,10 +48,14 @@ def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) 
     apply = rnd.apply
     play = play_plain if rnd.c.plain else play_any
     if moves is None:
+        choose = plain_choices(rnd, players)
         while (phase := rnd.phase) != DONE:
             seat = rnd.current
             if phase == PLAY:  # most moves: straight to the turn, without apply's dispatch
-                play(rnd, acts[seat](views[seat]))
+                if choose is not None:
+                    plain_turns(rnd, choose)
+                else:
+                    play(rnd, acts[seat](views[seat]))
             else:
                 apply(acts[seat](views[seat]))
     else:
@@ -55,6 +64,21 @@ def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) 
             action = acts[seat](views[seat])
             moves.append((seat, action))
             apply(action)
+
+
+def plain_choices(rnd: Round, players: Sequence[Player]) -> list[PlainChoice] | None:
+    """Each seat's plain_choice, for a plain round whose every player offers one (a seat
+    nobody plays never chooses); else None."""
+    if not rnd.c.plain:
+        return None
+    out: list[PlainChoice] = []
+    for s, p in enumerate(players):
+        offer = getattr(p, "plain_choice", None)
+        choice = offer(rnd.c, s) if offer is not None else None
+        if choice is None:
+            return None
+        out.append(choice)
+    return out
 
 
 def play_round(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> RoundResult:

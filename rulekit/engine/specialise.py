@@ -77,8 +77,8 @@ def compile_pairs(index: CardIndex) -> Callable[[int], int]:
 
 @lru_cache(maxsize=8)
 def _bit_table(k: int) -> list[list[int]]:
-    """The set bits of each value of slice k, lowest first (read only: `plays` concatenates
-    them): each value's lowest bit, then the rest's, found before it."""
+    """The set bits of each value of slice k, lowest first (read only: `plays` unpacks them
+    into a new list): each value's lowest bit, then the rest's, found before it."""
     table: list[list[int]] = [[]]
     for v in range(1, 1 << SLICE):
         low = v & -v
@@ -136,11 +136,12 @@ def compile_plays(index: CardIndex) -> Plays:
     if not nibble_layout(index):
         return plays
     n = _slices(len(index.ids))
-    namespace: dict[str, Any] = {"M": months, "S": TARGET_SHIFT}
+    namespace: dict[str, Any] = {"X": _target_plays(len(index.ids))}
     for k in range(n):
         namespace[f"T{k}"] = _bit_table(k)
         namespace[f"P{k}"] = _pair_table(k)
-    every = " + ".join(f"T{k}[{e}]" for k, e in enumerate(_slice_exprs("h", n)))
+    # one new list, unpacked into: the tables' lists are shared
+    every = "[" + ", ".join(f"*T{k}[{e}]" for k, e in enumerate(_slice_exprs("h", n))) + "]"
     two = " | ".join(f"P{k}[{e}]" for k, e in enumerate(_slice_exprs("f", n)))
     source = "\n".join(
         [
@@ -151,18 +152,32 @@ def compile_plays(index: CardIndex) -> Plays:
             "        low = two & -two",
             "        two ^= low",
             "        b = low.bit_length() - 1",
-            "        m = f & M[b]",
-            "        lo = m & -m",
             "        i = out.index(b)",
-            "        out[i : i + 1] = (",
-            "            b | (lo.bit_length() << S),",  # the lower target first
-            "            b | ((m ^ lo).bit_length() << S),",
-            "        )",
+            "        out[i : i + 1] = X[b][f >> (b & -4) & 15]",  # its month's field cards
             "    return out",
         ]
     )
     result: Plays = _compile(source, namespace, "plays")
     return result
+
+
+def _target_plays(nbits: int) -> list[list[tuple[int, int]]]:
+    """X[card][its month's four field bits]: the card's two plays when exactly two of them lie
+    on the field, the lower target first (a deck laid out four cards a month)."""
+    out = []
+    for b in range(nbits):
+        base = b & ~3
+        row = [(0, 0)] * 16
+        for nibble in range(16):
+            if nibble.bit_count() == 2:
+                lo = (nibble & -nibble).bit_length() - 1
+                hi = nibble.bit_length() - 1
+                row[nibble] = (
+                    b | ((base + lo + 1) << TARGET_SHIFT),
+                    b | ((base + hi + 1) << TARGET_SHIFT),
+                )
+        out.append(row)
+    return out
 
 
 def _compile(source: str, namespace: dict[str, Any], name: str) -> Any:
