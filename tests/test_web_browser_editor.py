@@ -33,6 +33,15 @@ def wait_text(browser: Any, css: str, text: str, timeout: float = 10) -> Any:
     )
 
 
+def wait_gone(browser: Any, css: str, timeout: float = 10) -> None:
+    """Until nothing matches `css` (Ace redraws its marker layer on the next frame)."""
+    end = time.monotonic() + timeout
+    while browser.find_elements(By.CSS_SELECTOR, css):
+        if time.monotonic() > end:
+            raise AssertionError(f"{css} is still shown")
+        time.sleep(0.05)
+
+
 def type_at_end(browser: Any, keys: str) -> None:
     box = browser.find_element(By.CSS_SELECTOR, "#editor textarea")
     box.send_keys(Keys.CONTROL, Keys.END)
@@ -68,7 +77,8 @@ def test_a_broken_line_is_underlined_with_its_message(server: str, browser: Any)
 
     type_at_end(browser, Keys.BACKSPACE * 4 + "2")  # seats 2: a clean file again
     wait_text(browser, "#status", "ok:")
-    assert not browser.find_elements(By.CSS_SELECTOR, ".ace_marker-layer .rk-error")
+    wait_gone(browser, ".ace_marker-layer .rk-error")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#diagnostics li.error")
     browser.find_element(By.CSS_SELECTOR, "[data-panel=diff]").click()
     wait_text(browser, "#diff", "hachihachi")  # the panel shown, with the diff of that answer
 
