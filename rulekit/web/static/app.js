@@ -4,36 +4,12 @@
 let game = null;      // the last state the server sent
 let pending = null;   // a hand card whose play matches two field cards: the target is chosen next
 
-const $ = (id) => document.getElementById(id);
 const EMBLEM = {
   light: '<circle cx="20" cy="14" r="9" fill="#d33"/>',
   animal: '<path d="M20 4 L30 14 L20 24 L10 14 Z" fill="#3a7d44"/>',
   ribbon: '<rect x="8" y="8" width="24" height="12" rx="2" fill="#b22"/>',
   plain: '<path d="M6 22 Q20 2 34 22" stroke="#555" stroke-width="3" fill="none"/>',
 };
-
-async function api(method, url, body, raw) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = raw ? body : JSON.stringify(body);
-    init.headers["Content-Type"] = raw ? "application/toml" : "application/json";
-  }
-  const res = await fetch(url, init);
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
-
-function showError(err) {
-  const box = $("error");
-  box.textContent = err ? String(err.message || err) : "";
-  box.hidden = !err;
-}
-
-// Names and labels come from rule files (and from text typed in the editor): text, never markup.
-function esc(value) {
-  return String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 function card(c, extra) {
   const el = document.createElement("div");

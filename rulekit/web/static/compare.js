@@ -7,26 +7,6 @@ let job = null;       // the comparison running or shown
 let timer = null;
 let edited = null;    // B as rule text handed over by the editor, or null
 
-const $ = (id) => document.getElementById(id);
-
-async function api(method, url, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["Content-Type"] = "application/json";
-  }
-  const res = await fetch(url, init);
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
-
-function showError(err) {
-  const box = $("error");
-  box.textContent = err ? String(err.message || err) : "";
-  box.hidden = !err;
-}
-
 function readHandover() {
   try {
     const given = JSON.parse(sessionStorage.getItem(HANDOVER) || "null");

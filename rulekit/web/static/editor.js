@@ -2,7 +2,6 @@
 // The rules editor of `rulekit serve`: the server checks the text as the CLI checks a file
 // (POST /api/rules/check); this page underlines what it says, and shows the rulebook, the diff
 // against the file the text extends, and the evaluation of a hand. No rule logic here.
-const $ = (id) => document.getElementById(id);
 const NAME = "editor.rk";           // how the server names the text in its messages
 const STORE = "rulekit-editor";     // localStorage: {text, beside}, so a reload keeps the text
 const COMPARE = "rulekit-compare";  // sessionStorage: what the compare page opens
@@ -15,23 +14,6 @@ let asked = 0;        // the number of the last check sent: older answers are ig
 let timer = null;
 let last = null;      // the last check's answer
 let marks = [];
-
-async function api(method, url, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["Content-Type"] = "application/json";
-  }
-  const res = await fetch(url, init);
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
-
-function showError(err) {
-  $("error").textContent = err ? String(err.message || err) : "";
-  $("error").hidden = !err;
-}
 
 // ---------------------------------------------------------------- the rule language's colours
 const KEYWORDS = ("game variant source extends deck name classes tags month card expect points " +
