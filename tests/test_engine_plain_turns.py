@@ -65,7 +65,7 @@ def both_ways(
 
 
 @pytest.mark.parametrize(("name", "seats"), FILES)
-@pytest.mark.parametrize("bot", [RandomAgent, GreedyAgent])
+@pytest.mark.parametrize("bot", [RandomAgent, GreedyAgent, RulewiseAgent])
 def test_view_less_play_is_the_same(
     name: str, seats: int, bot: type[RandomAgent | GreedyAgent]
 ) -> None:
@@ -83,12 +83,20 @@ def test_a_file_with_a_wild_card_or_hiki_asks_act() -> None:
     assert plain_choices(rnd, [RandomAgent(), RandomAgent()]) is None
 
 
+class OwnAct(GreedyAgent):
+    """A greedy bot with an act of its own, which does not say it plays plain turns greedily."""
+
+    def act(self, view: PlayerView) -> int:
+        return view.legal_actions()[-1]
+
+
 def test_a_greedy_subclass_that_plays_otherwise_offers_no_plain_choice() -> None:
     c = CompiledRules(load_rules("koikoi/sloper"))
     assert GreedyAgent().plain_choice(c, 0) is not None
-    assert RulewiseAgent().plain_choice(c, 0) is None  # its own act
+    assert RulewiseAgent().plain_choice(c, 0) is not None  # its plain plays are greedy's
+    assert OwnAct().plain_choice(c, 0) is None  # its own act
     rnd = Round(c, 2, 0, seed=1)
-    assert plain_choices(rnd, [GreedyAgent(), RulewiseAgent()]) is None
+    assert plain_choices(rnd, [GreedyAgent(), OwnAct()]) is None
 
 
 class Cheat(RandomAgent):

@@ -131,6 +131,9 @@ def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> Pla
 class GreedyAgent(SeededAgent):
     name = "greedy"
     _plain: tuple[CompiledRules, random.Random, PlainChoice] | None = None
+    # A subclass with its own act() whose play in a round with no hiki or wild card is still
+    # GreedyAgent's says so, and plays those turns by plain_choice too.
+    plays_plain_greedily = False
 
     def start(self, seed: int | str) -> None:
         reseed(self.rng, seed)
@@ -187,9 +190,11 @@ class GreedyAgent(SeededAgent):
     def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice | None:
         """_play() on a plain round's plays without a view: the same scores, from the same
         draws of the RNG, added in the same order (so the same floats), and the first best.
-        None for a subclass that plays otherwise (its own act, _play or rank)."""
+        None for a subclass that plays otherwise (its own _play or rank, or its own act unless it
+        says `plays_plain_greedily`)."""
         cls = type(self)
-        if (cls.act, cls._play, cls.rank) != (GreedyAgent.act, GreedyAgent._play, GreedyAgent.rank):
+        acts_greedily = cls.act is GreedyAgent.act or cls.plays_plain_greedily
+        if not acts_greedily or (cls._play, cls.rank) != (GreedyAgent._play, GreedyAgent.rank):
             return None
         made = self._plain  # (compiled, rng, its chooser): asked every round
         if made is None or made[0] is not compiled or made[1] is not self.rng:

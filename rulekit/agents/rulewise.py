@@ -29,6 +29,7 @@ DEFAULT_WORLDS = 8  # sampled worlds per weighed decision (every option plays ea
 
 class RulewiseAgent(GreedyAgent):
     name = "rulewise"
+    plays_plain_greedily = True  # act(): a play with no hiki offered is GreedyAgent's
 
     def __init__(self, seed: int | str = 0, worlds: int = DEFAULT_WORLDS) -> None:
         super().__init__(seed)
