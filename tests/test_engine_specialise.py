@@ -174,3 +174,18 @@ def test_previews_are_each_preview(name: str) -> None:
             if rnd.phase == PLAY:
                 assert capture.previews(rnd, legal) == [capture.preview(rnd, a) for a in legal]
             rnd.apply(legal[(deal + rnd.turn) % len(legal)])
+
+
+@given(st.one_of(st.integers(), st.text(max_size=40)))
+def test_reseed_is_random_seed_of_the_seed_as_text(seed: int | str) -> None:
+    import random
+
+    from rulekit.agents.base import reseed
+
+    fast, slow = random.Random(), random.Random()
+    slow.gauss(0, 1)  # a pending gauss value is dropped by a seed, and by reseed too
+    fast.gauss(0, 1)
+    reseed(fast, seed)
+    slow.seed(str(seed))
+    assert fast.getstate() == slow.getstate()
+    assert [fast.random() for _ in range(3)] == [slow.random() for _ in range(3)]

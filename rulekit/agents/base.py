@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from _random import Random as _Generator
+from hashlib import sha512
 from typing import Protocol
 
 from rulekit.engine.view import PlayerView
@@ -21,6 +23,17 @@ class Agent(Protocol):
         ...
 
 
+_SEED = _Generator.seed  # the C generator's own seed, under random.Random.seed's checks
+
+
+def reseed(rng: random.Random, seed: int | str) -> None:
+    """`rng.seed(str(seed))`, exactly (Random.seed's reading of a string, version 2), without
+    its type checks: a bot is re-seeded for every round a simulation plays."""
+    text = str(seed).encode()
+    _SEED(rng, int.from_bytes(text + sha512(text).digest(), "big"))
+    rng.gauss_next = None  # type: ignore[attr-defined]
+
+
 class SeededAgent:
     """A bot whose only chance is its own RNG, re-seeded before each round or game."""
 
@@ -30,4 +43,4 @@ class SeededAgent:
         self.rng = random.Random(str(seed))
 
     def start(self, seed: int | str) -> None:
-        self.rng.seed(str(seed))
+        reseed(self.rng, seed)

@@ -14,7 +14,6 @@ from functools import lru_cache
 from operator import itemgetter
 
 from rulekit.agents.base import SeededAgent
-from rulekit.agents.random_agent import reseed
 from rulekit.engine import actions as A
 from rulekit.engine.actions import CARD_MASK
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
@@ -134,9 +133,6 @@ class GreedyAgent(SeededAgent):
     # A subclass with its own act() whose play in a round with no hiki or wild card is still
     # GreedyAgent's says so, and plays those turns by plain_choice too.
     plays_plain_greedily = False
-
-    def start(self, seed: int | str) -> None:
-        reseed(self.rng, seed)
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()

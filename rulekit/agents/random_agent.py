@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-import random
-from _random import Random as _Generator
-from hashlib import sha512
-
 from rulekit.agents.base import SeededAgent
 from rulekit.engine.capture import PlainChoice
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-
-_SEED = _Generator.seed  # the C generator's own seed, under random.Random.seed's checks
-
-
-def reseed(rng: random.Random, seed: int | str) -> None:
-    """`rng.seed(str(seed))`, exactly (Random.seed's reading of a string, version 2), without
-    its type checks: a bot is re-seeded for every round a simulation plays."""
-    text = str(seed).encode()
-    _SEED(rng, int.from_bytes(text + sha512(text).digest(), "big"))
-    rng.gauss_next = None  # type: ignore[attr-defined]
 
 
 class RandomAgent(SeededAgent):
@@ -28,9 +14,6 @@ class RandomAgent(SeededAgent):
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
         self._random = self.rng.random  # bound once: start() re-seeds this same generator
-
-    def start(self, seed: int | str) -> None:
-        reseed(self.rng, seed)
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
