@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulekit.agents.greedy import GreedyAgent, card_worth
+from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
 from rulekit.agents.rollouts import Tally, play_world
 from rulekit.engine import actions as A
 from rulekit.engine.playout import play_out
@@ -53,12 +53,7 @@ def strength(view: PlayerView) -> float:
     c = view.compiled
     worth = card_worth(c)
     hand = view.hand
-    total = 0.0
-    h = hand
-    while h:
-        low = h & -h
-        total += worth[low.bit_length() - 1]
-        h ^= low
+    total = mask_worth(worth, hand)
     table = c.teyaku
     if table is not None:
         counted = table.counted(table.match_play(hand), hand)

@@ -30,6 +30,16 @@ MEMO = 4096  # piles whose yaku value a plain chooser keeps
 
 
 @lru_cache(maxsize=32)
+def mask_worth(worth: tuple[float, ...], mask: int) -> float:
+    """The summed worth of a set of cards, lowest card first (the order fixes the float)."""
+    total = 0.0
+    while mask:
+        low = mask & -mask
+        total += worth[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
 def card_worth(compiled: CompiledRules) -> tuple[float, ...]:
     """Points of each card plus, for each yaku that names it, value / cards needed."""
     ix = compiled.index
@@ -106,12 +116,7 @@ def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> Pla
                 if sums is not None:  # a capture is one month's cards
                     score = sums[b >> 2][got >> (b & ~3) & 15]
                 else:
-                    score = 0.0
-                    g = got
-                    while g:
-                        low = g & -g
-                        score += worth[low.bit_length() - 1]
-                        g ^= low
+                    score = mask_worth(worth, got)
                 if table is not None:
                     x = mine | got
                     value = values.get(x)
@@ -167,12 +172,7 @@ class GreedyAgent(SeededAgent):
             if not got:
                 score = -DISCARD_COST * worth[a & 63]
             else:
-                score = 0.0
-                g = got
-                while g:
-                    low = g & -g
-                    score += worth[low.bit_length() - 1]
-                    g ^= low
+                score = mask_worth(worth, got)
                 if table is not None:
                     x = mine | got
                     counted = table.counted(table.match_play(x), x)

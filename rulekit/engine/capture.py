@@ -192,6 +192,7 @@ def play_plain(r: RoundState, action: int) -> None:
         field_ |= bit
         got = fed = 0
     hands[p] = hand ^ bit
+    # draw(), inlined (tests/test_engine_specialise.py holds the two to the same effects)
     stock = r.stock
     if stock:
         d = stock.pop()
