@@ -7,6 +7,7 @@ from _random import Random as _Generator
 from hashlib import sha512
 from typing import Protocol
 
+from rulekit.agents.chance import Chance
 from rulekit.engine.view import PlayerView
 
 
@@ -35,12 +36,28 @@ def reseed(rng: random.Random, seed: int | str) -> None:
 
 
 class SeededAgent:
-    """A bot whose only chance is its own RNG, re-seeded before each round or game."""
+    """A bot whose only chance is its own, re-seeded before each round or game: `chance` for
+    its choices (cheap to re-seed: rulekit.agents.chance), and `rng`, a Mersenne Twister for
+    the bots that sample worlds, seeded as `random.Random(str(seed))` only when first used
+    after start() (most rounds of most bots never use it, and seeding it costs more than a
+    round's play)."""
 
     name = "seeded"
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.rng = random.Random(str(seed))
+        self.chance = Chance(seed)
+        self._rng = random.Random(0)  # reseeded from `_unseeded` before its first use
+        self._unseeded: int | str | None = seed
 
     def start(self, seed: int | str) -> None:
-        reseed(self.rng, seed)
+        self.chance = Chance(seed)
+        self._unseeded = seed
+
+    @property
+    def rng(self) -> random.Random:
+        """The world-sampling generator, `reseed` from the last seed given, on first use."""
+        seed = self._unseeded
+        if seed is not None:
+            self._unseeded = None
+            reseed(self._rng, seed)
+        return self._rng

@@ -8,8 +8,6 @@ rule file: the bot knows no game, only the tables.
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
 
@@ -89,9 +87,10 @@ def yaku_value(table: CompiledTable, x: int) -> float:
     return sum(table.value(i, x) for i in counted) if counted else -math.inf
 
 
-def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> PlainChoice:
-    """GreedyAgent.rank, then max by score, over a plain round's plays (engine.capture's
-    previews inlined: a play's capture before the draw)."""
+def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
+    """GreedyAgent.rank, then GreedyAgent.pick, over a plain round's plays (engine.capture's
+    previews inlined: a play's capture before the draw); a tie drawn from `owner.chance`, the
+    chance of the round being played (start() replaces it)."""
     worth = card_worth(compiled)
     table = compiled.yaku
     months = compiled.index.month_mask_of_bit
@@ -103,6 +102,7 @@ def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> Pla
             values.clear()
         best = 0
         top = 0.0
+        ties: list[int] | None = None  # the plays scoring `top`, once more than one does
         for k, a in enumerate(legal):
             b = a & CARD_MASK
             if a >> SHIFT:  # a chosen target
@@ -124,17 +124,23 @@ def _plain_ranker(compiled: CompiledRules, tiebreak: Callable[[], float]) -> Pla
                         value = values[x] = yaku_value(table, x)
                     if value > made:
                         score += COMPLETE_BONUS * (value - made)
-            score += tiebreak() * 1e-3
-            if not k or score > top:  # max() keeps the first of equals
-                best, top = a, score
-        return best
+            if not k or score > top:
+                best, top, ties = a, score, None
+            elif score == top:
+                if ties is None:
+                    ties = [best, a]
+                else:
+                    ties.append(a)
+        if ties is None:
+            return best
+        return ties[owner.chance.below(len(ties))]
 
     return choose
 
 
 class GreedyAgent(SeededAgent):
     name = "greedy"
-    _plain: tuple[CompiledRules, random.Random, PlainChoice] | None = None
+    _plain: tuple[CompiledRules, PlainChoice] | None = None
     # A subclass with its own act() whose play in a round with no hiki or wild card is still
     # GreedyAgent's says so, and plays those turns by plain_choice too.
     plays_plain_greedily = False
@@ -156,17 +162,36 @@ class GreedyAgent(SeededAgent):
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
-        return max(self.rank(view, legal), key=_SCORE)[1]
+        return self.pick(self.rank(view, legal))
+
+    def pick(self, ranked: list[tuple[float, int]]) -> int:
+        """The play scored best; of several scored exactly as well, one drawn from the bot's
+        chance, by its place among them in legal order (a batch engine draws the same)."""
+        top = max(ranked, key=_SCORE)[0]
+        ties = [a for score, a in ranked if score == top]
+        return ties[0] if len(ties) == 1 else ties[self.chance.below(len(ties))]
+
+    def ranked_plays(self, view: PlayerView, legal: list[int]) -> list[int]:
+        """The plays, best score first; plays scored alike in an order drawn from the bot's
+        chance (a shuffle, then a stable sort), so a search that keeps the best few favours
+        no card among equals."""
+        ranked = self.rank(view, legal)
+        below = self.chance.below
+        for i in range(len(ranked) - 1, 0, -1):
+            j = below(i + 1)
+            ranked[i], ranked[j] = ranked[j], ranked[i]
+        ranked.sort(key=_SCORE, reverse=True)
+        return [a for _, a in ranked]
 
     def rank(self, view: PlayerView, legal: list[int]) -> list[tuple[float, int]]:
-        """(heuristic score, action) of each play: the worth of what it captures, a bonus for a
-        yaku it completes, a cost for a card laid down for others to take."""
+        """(heuristic score, action) of each play, in legal order: the worth of what it
+        captures, a bonus for a yaku it completes, a cost for a card laid down for others to
+        take. No chance: pick() breaks ties."""
         c = view.compiled
         worth = card_worth(c)
         table = c.yaku
         mine = view.captured[view.seat]
         made = view.made_value[view.seat]
-        tiebreak = self.rng.random
         out = []
         for a, got in zip(legal, view.previews(legal), strict=True):
             if not got:
@@ -180,22 +205,24 @@ class GreedyAgent(SeededAgent):
                         value = sum(table.value(i, x) for i in counted)
                         if value > made:
                             score += COMPLETE_BONUS * (value - made)
-            out.append((score + tiebreak() * 1e-3, a))  # ties broken without bias
+            out.append((score, a))
         return out
 
     def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice | None:
-        """_play() on a plain round's plays without a view: the same scores, from the same
-        draws of the RNG, added in the same order (so the same floats), and the first best.
-        None for a subclass that plays otherwise (its own _play or rank, or its own act unless it
-        says `plays_plain_greedily`)."""
+        """_play() on a plain round's plays without a view: the same scores, added in the same
+        order (so the same floats), and a tie drawn from the same chance. None for a subclass
+        that plays otherwise (its own _play, rank or pick, or its own act unless it says
+        `plays_plain_greedily`)."""
         cls = type(self)
         acts_greedily = cls.act is GreedyAgent.act or cls.plays_plain_greedily
-        if not acts_greedily or (cls._play, cls.rank) != (GreedyAgent._play, GreedyAgent.rank):
+        mine = (cls._play, cls.rank, cls.pick)
+        ours = mine == (GreedyAgent._play, GreedyAgent.rank, GreedyAgent.pick)
+        if not acts_greedily or not ours:
             return None
-        made = self._plain  # (compiled, rng, its chooser): asked every round
-        if made is None or made[0] is not compiled or made[1] is not self.rng:
-            made = self._plain = (compiled, self.rng, _plain_ranker(compiled, self.rng.random))
-        return made[2]
+        made = self._plain  # (compiled, its chooser): asked every round
+        if made is None or made[0] is not compiled:
+            made = self._plain = (compiled, _plain_ranker(compiled, self))
+        return made[1]
 
     def _ahead(self, view: PlayerView) -> bool:
         """Stop when the round already pays: what was received, plus what stopping would pay."""

@@ -1,4 +1,4 @@
-"""The `random` bot: a uniformly random legal action, from its own seeded RNG."""
+"""The `random` bot: a uniformly random legal action, from its own seeded chance."""
 
 from __future__ import annotations
 
@@ -11,17 +11,13 @@ from rulekit.engine.view import PlayerView
 class RandomAgent(SeededAgent):
     name = "random"
 
-    def __init__(self, seed: int | str = 0) -> None:
-        super().__init__(seed)
-        self._random = self.rng.random  # bound once: start() re-seeds this same generator
-
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions()
-        return legal[int(self._random() * len(legal))]
+        return legal[self.chance.below(len(legal))]
 
     def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice:
-        """act() on a plain round's plays, without a view (the same draw of the same RNG)."""
+        """act() on a plain round's plays, without a view (the same draw of the same chance)."""
         return self._choose
 
     def _choose(self, legal: list[int], field: int, mine: int, made: int) -> int:
-        return legal[int(self._random() * len(legal))]
+        return legal[self.chance.below(len(legal))]

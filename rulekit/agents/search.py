@@ -51,8 +51,7 @@ class SearchAgent(SeededAgent):
         if len(legal) == 1:
             return [Estimate(legal[0], 0.0, 0)]
         if view.phase == Phase.PLAY and len(legal) > CANDIDATES:
-            ranked = sorted(self.policy.rank(view, legal), reverse=True)
-            legal = [a for _, a in ranked[:CANDIDATES]]
+            legal = self.policy.ranked_plays(view, legal)[:CANDIDATES]
         observation = view.observe()
         seat = view.seat
         totals = dict.fromkeys(legal, 0.0)

@@ -132,8 +132,7 @@ class StrongAgent(SeededAgent):
             return legal, None
         if phase != Phase.PLAY:
             return legal, self.policy.act(view)
-        ranked = sorted(self.policy.rank(view, legal), reverse=True)
-        plays = [a for _, a in ranked if a < A.HIKI][:WIDTH]
+        plays = [a for a in self.policy.ranked_plays(view, legal) if a < A.HIKI][:WIDTH]
         options = plays + [a for a in legal if a >= A.HIKI]
         return options, (plays[0] if plays else None)
 
