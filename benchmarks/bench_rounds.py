@@ -1,10 +1,14 @@
-"""Full rounds per second on one core, with random and with greedy bots, for each bundled file.
+"""Full rounds per second on one core, with random and with greedy bots, for each bundled file:
+the scalar engine, and the batch engine (rulekit.batch) where it applies.
 
-    python benchmarks/bench_rounds.py [--rounds N]
+    python benchmarks/bench_rounds.py [--rounds N] [--batch-rounds M]
 
 Each round is what `rulekit simulate` plays: deal, fold phase when more sit than play, teyaku,
-every turn with its yaku check, the count and settlement, the tally. One process, one core;
-the figure is the best of three runs, timed in CPU time (the machine may be shared).
+every turn with its yaku check, the count and settlement, the tally. The two engines play the
+same rounds (tests/test_batch_identity.py); each is timed through `simulate` with
+`engine="scalar"` or `engine="batch"`, the batch engine's one-off compilation (cached) left out
+by a warm-up run. One process, one core; the figure is the best of three runs, timed in CPU
+time (the machine may be shared).
 
 The last row, "reference", is ../shared/examples/bitmask_koikoi.py's fixed-rules Koi-Koi round
 in plain Python (random, or its greedy policy, for both seats), timed the same way in the same
@@ -20,8 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from rulekit.batch.engine import why_not
 from rulekit.lang import load_rules
-from rulekit.sim.simulate import simulate
+from rulekit.sim.simulate import compiled_rules, simulate
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "bitmask_koikoi.py"
 
@@ -52,9 +57,20 @@ def best_rate(run: Callable[[int], object], rounds: int) -> float:
     return best
 
 
-def rounds_per_second(name: str, seats: int, bot: str, rounds: int) -> float:
+def rounds_per_second(name: str, seats: int, bot: str, rounds: int, engine: str) -> float:
     rules = load_rules(name)
-    return best_rate(lambda n: simulate(rules, seats=seats, bots=[bot], seed=1, rounds=n), rounds)
+    return best_rate(
+        lambda n: simulate(rules, seats=seats, bots=[bot], seed=1, rounds=n, engine=engine),
+        rounds,
+    )
+
+
+def batch_rate(name: str, seats: int, bot: str, rounds: int) -> float | None:
+    """The batch engine's rate, or None where it does not apply."""
+    rules = load_rules(name)
+    if why_not(compiled_rules(rules), seats, [bot] * seats) is not None:
+        return None
+    return rounds_per_second(name, seats, bot, rounds, "batch")
 
 
 def reference() -> ModuleType | None:
@@ -71,13 +87,20 @@ def reference() -> ModuleType | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=5000, help="rounds per scalar run")
+    parser.add_argument("--batch-rounds", type=int, default=50000, help="rounds per batch run")
     args = parser.parse_args()
-    print(f"{'file':30} {'seats':>5} {'random':>10} {'greedy':>10}   (full rounds/s, one core)")
+    print(
+        f"{'file':30} {'seats':>5} {'random':>10} {'greedy':>10} {'batch rnd':>10} "
+        f"{'batch grd':>10}   (full rounds/s, one core)"
+    )
     for name, seats in FILES:
-        r = rounds_per_second(name, seats, "random", args.rounds)
-        g = rounds_per_second(name, seats, "greedy", args.rounds)
-        print(f"{name:30} {seats:5} {r:10.0f} {g:10.0f}")
+        r = rounds_per_second(name, seats, "random", args.rounds, "scalar")
+        g = rounds_per_second(name, seats, "greedy", args.rounds, "scalar")
+        br = batch_rate(name, seats, "random", args.batch_rounds)
+        bg = batch_rate(name, seats, "greedy", args.batch_rounds)
+        cells = [f"{v:10.0f}" if v is not None else f"{'-':>10}" for v in (r, g, br, bg)]
+        print(f"{name:30} {seats:5} {' '.join(cells)}")
     ref = reference()
     if ref is not None:
         r = best_rate(lambda n: ref.simulate(n, seed=1), args.rounds)

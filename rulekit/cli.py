@@ -464,6 +464,15 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Write every round (or game) to this folder as a scenario file that replays it.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "scalar", "batch"]),
+    default="auto",
+    show_default=True,
+    help="Who plays the rounds: the batch engine (a compiled kernel, many times faster) plays "
+    "the random and greedy bots' single rounds of most rule files; auto uses it where it "
+    "applies and says so. Both play exactly the same rounds.",
+)
 @click.pass_context
 def simulate(
     ctx: click.Context,
@@ -481,6 +490,7 @@ def simulate(
     as_json: bool,
     timings: bool,
     record: Path | None,
+    engine: str,
 ) -> None:
     """Play many rounds or games between bots and report the statistics.
 
@@ -493,6 +503,7 @@ def simulate(
       rulekit simulate koikoi --bots search --rounds 200 --seed 3 --json --no-timings
       rulekit simulate hachihachi --seats 4 --bots greedy,random --games 100
       rulekit simulate hachihachi/kirisame --rounds 100000 --jobs 2
+      rulekit simulate hachihachi --bots random --rounds 1000000 --engine batch
       rulekit simulate hachihachi --rounds 50 --record regressions/
       rulekit simulate koikoi --rounds 1000000 --backend dask --scheduler tcp://10.0.0.5:8786
     """
@@ -516,11 +527,15 @@ def simulate(
             record=record,
             rules_ref=rules if record is None else rules_ref(rules, record),
             bot_options=_bot_options(rollouts, think_ms),
+            engine=engine,
         )
     if as_json:
         click.echo(_as_json(result, timings))
         return
     _render_simulation(result)
+
+
+BOTS_NOTE = "it plays the random and greedy bots only"  # rulekit.batch.engine.why_not's words
 
 
 def _render_simulation(result: dict[str, Any]) -> None:
@@ -551,6 +566,11 @@ def _render_simulation(result: dict[str, Any]) -> None:
         f"{result['turns_per_round']:.1f} turns per round; {result['rounds']} rounds in "
         f"{result['seconds']:.2f} s ({result['rounds_per_second']:.0f} rounds/s)"
     )
+    if result["engine"] == "batch":
+        console.print("played by the batch engine (a compiled kernel; the same rounds)")
+    elif result["engine_note"] and not result["engine_note"].startswith(BOTS_NOTE):
+        note = result["engine_note"]
+        console.print(f"played by the scalar engine (not the batch engine: {note})")
 
 
 # ---------------------------------------------------------------- compare

@@ -44,6 +44,7 @@ class Plan:
     record: str | None = None  # a folder to write every round (or game) to, as a scenario
     rules_ref: str = ""  # how the scenarios name the rule file
     options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
+    engine: str = "scalar"  # "batch": the rounds are played by the batch engine (rulekit.batch)
 
 
 _COMPILED: dict[int, tuple[ir.Ruleset, CompiledRules]] = {}
@@ -66,6 +67,11 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
     """The tally of rounds (or games) start..stop-1 of the plan."""
     c = compiled_rules(plan.rules)
     tally = Tally(plan.seats)
+    if plan.engine == "batch":
+        from rulekit.batch.engine import tally_part
+
+        tally_part(c, plan.seats, plan.bots, plan.seed, start, stop, tally)
+        return tally
     agents = [make_agent(plan.bots[s], 0, plan.options) for s in range(plan.seats)]
     recorder = _Recorder(plan) if plan.record else None
     for i in range(start, stop):
@@ -152,10 +158,13 @@ def simulate(
     record: Path | None = None,
     rules_ref: str = "",
     bot_options: BotOptions | None = None,
+    engine: str = "auto",
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
     runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
-    scenarios are written where the work runs)."""
+    scenarios are written where the work runs). `engine`: "auto" plays single rounds of the
+    random and greedy bots with the batch engine where it applies (the same rounds, faster),
+    "scalar" never, "batch" or a usage error saying why not."""
     seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
@@ -182,6 +191,7 @@ def simulate(
             record.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UsageError(f"cannot write scenarios to {record}: {exc.strerror}") from None
+    used, why = choose_engine(engine, rules, seats, chosen, seed, games is not None, record, count)
     plan = Plan(
         rules,
         seats,
@@ -191,6 +201,7 @@ def simulate(
         str(record) if record else None,
         rules_ref,
         options,
+        used,
     )
     size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
     work = ((plan, a, b) for a, b in chunks(count, size))  # made as handed out, never listed
@@ -208,7 +219,51 @@ def simulate(
     for part in parts:
         total.merge(part)
     seconds = time.perf_counter() - started
-    return report(total, plan, seconds)
+    out = report(total, plan, seconds)
+    out["engine"] = used
+    out["engine_note"] = why
+    return out
+
+
+ENGINES = ("auto", "scalar", "batch")
+# a run this long is worth compiling the batch engine's kernel for, when it is not cached yet
+COLD_ROUNDS = 300_000
+
+
+def choose_engine(
+    engine: str,
+    rules: ir.Ruleset,
+    seats: int,
+    bots: tuple[str, ...],
+    seed: int,
+    games: bool,
+    record: Path | None,
+    count: int,
+) -> tuple[str, str | None]:
+    """The engine that plays the plan, and why not the batch engine when it does not (None
+    when it does). The two play the same rounds; the batch engine plays single rounds of the
+    random and greedy bots, of the rule files whose mechanics its kernel knows."""
+    if engine not in ENGINES:
+        raise UsageError(f"no engine named '{engine}'", hint=f"engines: {', '.join(ENGINES)}")
+    if engine == "scalar":
+        return "scalar", None
+    from rulekit.batch.engine import kernel_cached, why_not
+
+    why = why_not(compiled_rules(rules), seats, bots, seed)
+    if why is None and games:
+        why = "it plays single rounds, not whole games"
+    if why is None and record is not None:
+        why = "--record writes every round's moves, which only the scalar engine keeps"
+    if why is None and engine == "auto" and count < COLD_ROUNDS and not kernel_cached():
+        why = (
+            "its kernel is compiled on first use (about a minute, then cached): "
+            "--engine batch compiles it"
+        )
+    if why is None:
+        return "batch", None
+    if engine == "batch":
+        raise UsageError(f"the batch engine cannot play this: {why}", hint="use --engine auto")
+    return "scalar", why
 
 
 def report(t: Tally, plan: Plan, seconds: float) -> dict[str, Any]:

@@ -1,0 +1,314 @@
+"""The batch engine: many rounds of a rule file played by one numba kernel (batch/kernel.py),
+exactly the rounds the scalar engine plays for the same seed, when the bots are the quick
+comparison bots (random, greedy) and the rule file uses only the mechanics the kernel knows.
+
+`why_not(compiled, seats, bots)` says why the kernel cannot serve a plan (None: it can);
+`play_part(...)` plays deals start..stop-1 into a Tally. A deal the kernel marks (a share finer
+than its scale, a buffer full) is played by the scalar engine instead, so a part's totals are
+always the scalar engine's totals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rulekit.agents import make_agent
+from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, points_per_card
+from rulekit.batch import kernel as K
+from rulekit.batch.tables import Unsupported, batch_tables
+from rulekit.engine.game import MAX_VOID_IN_A_ROW
+from rulekit.engine.playout import play_deal
+from rulekit.engine.tables import CompiledRules
+from rulekit.sim.tally import Tally
+
+BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY}
+STEPS = {
+    "hands": K.ST_HANDS,
+    "swap": K.ST_SWAP,
+    "field": K.ST_FIELD,
+    "fold": K.ST_FOLD,
+    "joker": K.ST_JOKER,
+    "teyaku": K.ST_TEYAKU,
+    "instant_win": K.ST_INSTANT,
+}
+METHODS = {"par": 0, "difference": 1, "none": 2}
+SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}
+FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
+OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
+UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
+INT64 = 1 << 63
+
+Ints = npt.NDArray[np.int64]
+
+
+def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int = 0) -> str | None:
+    """Why the batch engine cannot play this plan (None: it can), in words for the user."""
+    slow = sorted({b for b in bots if b not in BOTS})
+    if slow:
+        return f"it plays the random and greedy bots only, not {', '.join(slow)}"
+    r = compiled.rules
+    if not compiled.plain:
+        return "the rule file has a hiki or a wild card"
+    if r.teams_for(seats):
+        return "the rule file plays in teams"
+    if r.count.method not in METHODS:
+        return f"the count by {r.count.method.replace('_', ' ')}"
+    if r.scoring:
+        return "the rule file has scoring steps (factors or awards)"
+    if r.fold.before_deal:
+        return "the fold comes before the deal"
+    if not -INT64 <= seed < INT64:
+        return "the seed does not fit 64 bits"
+    if seats > K.SEATS:
+        return f"more than {K.SEATS} seats"
+    cards = len(compiled.index.ids) + (1 if r.joker is not None else 0)
+    if cards > 63:
+        return f"the deck has {cards} cards"
+    try:
+        batch_tables(compiled)
+    except Unsupported as e:
+        return str(e)
+    return None
+
+
+@dataclass
+class Plan:
+    """A rule file's data for the kernel, with the round's buffers (made once per process)."""
+
+    compiled: CompiledRules
+    seats: int
+    scale: int
+    arrays: tuple[Any, ...]  # (S, Q, T, F): kernel.py's state, rules, tables, floats
+    teyaku_names: list[str]
+    yaku_names: list[str]
+
+
+def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int) -> Plan:
+    """The kernel's data for a rule file at a table size, bots and seed."""
+    r = compiled.rules
+    ix = compiled.index
+    tables = batch_tables(compiled)
+    size = r.deal_for(seats)
+    joker = len(ix.ids) if r.joker is not None and r.joker.seats == seats else -1
+    cont = r.continuation
+    yaku = compiled.yaku
+    teyaku = compiled.teyaku
+    scale = 4 * math.lcm(*range(1, seats + 1))
+    cfg = np.zeros(K.C_SIZE, dtype=np.int64)
+    steps = [STEPS[s] for s in _steps(r)]
+    for key, value in {
+        K.C_SEATED: seats,
+        K.C_PLAYING: r.seats.playing(seats),
+        K.C_HAND: size.hand,
+        K.C_FIELD: size.field,
+        K.C_NCARDS: len(ix.ids) + (1 if joker >= 0 else 0),
+        K.C_JOKER: joker,
+        K.C_SIT_OUT: SIT_OUT[r.seats.sit_out],
+        K.C_FOLD_FEE: r.fold.fee,
+        K.C_FORCED_FEE: r.fold.forced_fee,
+        K.C_FOLD_TIMES: r.fold.times_multiplier,
+        K.C_FOLD_START: 0 if r.fold.start == "dealer" else 1,
+        K.C_FOLD_PAYEE: FOLD_PAYEES[r.fold.payee],
+        K.C_DEALER_CAPTURES: r.dealer_captures or 0,
+        K.C_HAS_TEYAKU: teyaku is not None,
+        K.C_TEYAKU_HIGHEST: r.teyaku is not None and r.teyaku.between_players == "highest",
+        K.C_TEYAKU_SPLIT: teyaku is not None and teyaku.split,
+        K.C_TEYAKU_ANY_FLAT: teyaku is not None and teyaku.any_flat,
+        K.C_HAS_YAKU: yaku is not None,
+        K.C_YAKU_SPLIT: yaku is not None and yaku.split,
+        K.C_YAKU_ANY_FLAT: yaku is not None and yaku.any_flat,
+        K.C_YAKU_BONUS: yaku is not None and yaku.has_bonus,
+        K.C_YAKU_COUNT_BITS: yaku is not None and yaku.count_bits != 0,
+        K.C_ALLOWED: cont.allowed,
+        K.C_ENDS_ROUND: cont.ends_round,
+        K.C_PAID_STOP: cont.paid == "stop",
+        K.C_PAID_IN_PLAY: cont.paid_in_play,
+        K.C_REFUND_HALF: cont.refund_half,
+        K.C_PAY_FOR_ALL: cont.pay_for_all,
+        K.C_BEATEN_FORFEIT: cont.beaten_forfeit,
+        K.C_OTHER_STOPS: OTHER_STOPS[cont.if_other_stops],
+        K.C_UNFINISHED: UNFINISHED[cont.if_unfinished],
+        K.C_PER_YAKU: cont.multiplier_per_yaku,
+        K.C_METHOD: METHODS[r.count.method],
+        K.C_PAR: r.count.par or 0,
+        K.C_ONLY_WITHOUT_YAKU: r.count.only_without_yaku,
+        K.C_HAS_VOID: compiled.void_field is not None,
+        K.C_N_INSTANT: len(compiled.instant_wins),
+        K.C_LIABLE_MIN: r.liability.min_hand if r.liability and compiled.liable else -1,
+        K.C_NSTEPS: len(steps),
+        K.C_SCALE: scale,
+        K.C_SEED: seed,
+    }.items():
+        cfg[key] = int(value)
+    cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
+    cfg[K.C_NMONTHS] = len(ix.month_masks)
+    pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
+    at = 0
+    for slot, piece in zip(
+        (K.C_T_TEYAKU, K.C_T_YAKU, K.C_T_MULT, K.C_T_VOID, K.C_T_INSTANT), pieces, strict=True
+    ):
+        cfg[slot] = at
+        cfg[slot + 1] = at + len(piece)
+        at += len(piece)
+    T = np.concatenate(pieces).astype(np.int64)
+    y_entries = r.yaku.entries if r.yaku else ()
+    t_entries = r.teyaku.entries if r.teyaku else ()
+    Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)
+    Q[K.CFG, : K.C_SIZE] = cfg
+    for row, values in (
+        (K.MONTHS, ix.month_mask_of_bit),
+        (K.POINTS, ix.points_of_bit),
+        (K.MONTH_MASKS, ix.month_masks),
+        (K.TFLAT, [e.flat for e in t_entries]),
+        (K.YFLAT, [e.flat for e in y_entries]),
+        (K.YCARDS, compiled.yaku_cards),
+        (K.YLIABLE, [i in compiled.liable for i in range(len(y_entries))]),
+        (K.YDEALER, [e.paid_to_dealer for e in y_entries]),
+        (K.YCANCELS, [e.cancels for e in y_entries]),
+        (K.BOTS, [BOTS[b] for b in bots]),
+    ):
+        Q[row, : len(values)] = [int(v) for v in values]
+    F = np.zeros(K.F_SIZE, dtype=np.float64)
+    F[: len(ix.ids)] = card_worth(compiled)
+    F[K.FPARAMS : K.FPARAMS + 3] = [COMPLETE_BONUS, DISCARD_COST, points_per_card(compiled)]
+    S = np.zeros((K.S_ROWS, K.S_WIDTH), dtype=np.int64)
+    return Plan(
+        compiled,
+        seats,
+        scale,
+        (S, Q, T, F),
+        [e.name for e in t_entries],
+        [e.name for e in y_entries],
+    )
+
+
+def _steps(r: Any) -> list[str]:
+    from rulekit.engine.round import _steps as steps
+
+    return steps(r)
+
+
+@dataclass
+class Played:
+    """What the kernel played of deals start..stop-1 (per deal, in order)."""
+
+    net: Ints  # [deal, seat], scaled
+    info: Ints  # [deal, (bailed, voids, turns, continued, ended, winners, winner bits)]
+    teyaku: Ints
+    yaku: Ints
+    ledgers: Ints | None = None
+    moves: Ints | None = None
+
+
+def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
+    """Run the kernel over deals start..stop-1."""
+    n = stop - start
+    S, Q, T, F = plan.arrays
+    Q[K.CFG, K.C_TRACE] = int(trace)
+    net = np.zeros((n, plan.seats), dtype=np.int64)
+    info = np.zeros((n, 7), dtype=np.int64)
+    teyaku = np.zeros(K.ENTRIES, dtype=np.int64)
+    yaku = np.zeros(K.ENTRIES, dtype=np.int64)
+    shape = (n, K.LEDGER, 7) if trace else (1, 1, 7)
+    ledgers = np.zeros(shape, dtype=np.int64)
+    moves = np.zeros((n, K.MOVES, 2) if trace else (1, 1, 2), dtype=np.int64)
+    K.play_deals(
+        S, Q, T, F, start, stop, net, info, teyaku, yaku, MAX_VOID_IN_A_ROW, ledgers, moves
+    )
+    return Played(net, info, teyaku, yaku, ledgers if trace else None, moves if trace else None)
+
+
+def tally_part(
+    compiled: CompiledRules,
+    seats: int,
+    bots: Sequence[str],
+    seed: int,
+    start: int,
+    stop: int,
+    tally: Tally,
+) -> int:
+    """Deals start..stop-1 into the tally, as simulate's run_part adds them; returns how many
+    the scalar engine played (the deals the kernel marked)."""
+    plan = plan_for(compiled, seats, tuple(bots), seed)
+    played = play(plan, start, stop)
+    info = played.info
+    ok = info[:, 0] == 0
+    n_ok = int(ok.sum())
+    tally.units += n_ok
+    tally.rounds += n_ok
+    tally.voids += int(info[ok, 1].sum())
+    tally.turns += int(info[ok, 2].sum())
+    tally.continued += int(info[ok, 3].sum())
+    ended = Counter(info[ok, 4].tolist())
+    for code, k in ended.items():
+        tally.ended_by[K.ENDINGS[code]] += k
+    for names, counts, counter in (
+        (plan.teyaku_names, played.teyaku, tally.teyaku),
+        (plan.yaku_names, played.yaku, tally.yaku),
+    ):
+        for i, name in enumerate(names):
+            if counts[i]:
+                counter[name] += int(counts[i])
+    winners = info[ok, 6]
+    for s in range(plan.seats):
+        tally.wins[s] += int(((winners >> s) & 1).sum())
+    _add_nets(tally, played.net[ok], plan.scale)
+    scalar = np.flatnonzero(~ok)
+    if len(scalar):
+        agents = [make_agent(bots[s], 0) for s in range(plan.seats)]
+        for k in scalar.tolist():
+            _, result, voids = play_deal(plan.compiled, plan.seats, start + k, agents, seed=seed)
+            tally.voids += voids
+            tally.add_round(result)
+            tally.add_unit(result.net, result.winners)
+    return len(scalar)
+
+
+def _add_nets(tally: Tally, net: Ints, scale: int) -> None:
+    """Each seat's results and their squares, exactly: whole ones as ints, the rest as
+    fractions (Tally.add_unit's split)."""
+    n = tally.seats
+    for s in range(n):
+        column = net[:, s]
+        whole = column % scale == 0
+        ints = column[whole] // scale
+        tally.int_sums[s] += int(ints.sum())
+        tally.int_sums[n + s] += _sum_squares(ints)
+        rest = column[~whole]
+        if len(rest):
+            tally.fraction_sums[s] += Fraction(int(rest.sum()), scale)
+            tally.fraction_sums[n + s] += Fraction(_sum_squares(rest), scale * scale)
+
+
+def _sum_squares(values: Ints) -> int:
+    """The exact sum of squares (int64 when it cannot overflow)."""
+    if not len(values):
+        return 0
+    top = int(np.abs(values).max())
+    if top * top * len(values) < INT64:
+        return int((values * values).sum())
+    return sum(int(v) * int(v) for v in values.tolist())
+
+
+def kernel_cached() -> bool:
+    """Whether the kernel is compiled and cached for today's source (numba's index of it on
+    disk), so that using it costs no compilation (about a minute, once)."""
+    try:
+        dispatcher: Any = K.play_deals
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # numba's cache internals moved: say no, the safe answer
+        return False
+
+
+@lru_cache(maxsize=8)
+def plan_for(compiled: CompiledRules, seats: int, bots: tuple[str, ...], seed: int) -> Plan:
+    return make_plan(compiled, seats, bots, seed)

@@ -1,0 +1,778 @@
+"""A rule file's tables as int64 arrays read by numba: the conditions of the batch engine.
+
+The scalar engine (engine/tables.py) generates Python per rule file; a numba kernel cannot be
+compiled per file (seconds each), so here every table becomes data ("programs") for one
+generic, cached kernel: a small condition VM. Python builds the arrays once per rule file; the
+`@njit(cache=True)` functions below read them and give the answers of CompiledTable,
+CompiledMultiplier, CompiledRules.void_field and instant_wins for every mask (card masks are
+int64: bit i is the deck's i-th card, so a deck holds at most 63 cards).
+
+Condition program (a list of int64 words, starting at some `start` in an array):
+
+    [nseg, len_0, words_0..., len_1, words_1..., ...]
+
+`nseg` segments, each its length then its postfix words. The last segment is the condition;
+those before it are its `everyone` parts, inner ones first. An `everyone` part does not depend
+on the mask tested (it asks about every pile), so each is evaluated once, over the piles, into
+bit j of a `slots` word that the later segments read (OP_SLOT j): no recursion. A segment's
+words are postfix ops over a stack of booleans kept in the bits of one int64 (so at most 62
+deep; the builder checks):
+
+    OP_ALL m            (x & m) == m
+    OP_ANY m            (x & m) != 0
+    OP_NONE m           (x & m) == 0
+    OP_COUNT m op n     popcount(x & m) <op> n
+    OP_POINTS op n k (v m)*k    card points of x <op> n: the sum of v * popcount(x & m)
+    OP_LANES size demand lanes  (a deck of four cards a month in consecutive bits) how many
+                        months whose lane bit 4i is in `lanes` hold exactly `size` cards >= demand
+    OP_MONTHS size demand k m*k  (any other deck) the same over the k month masks
+    OP_AND n / OP_OR n  pops n booleans, pushes their and / or (n = 0: true / false)
+    OP_NOT              pops one, pushes its negation
+    OP_SLOT j           bit j of `slots` (the j-th `everyone` part)
+
+`op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
+(rulekit.hands.shape_demands), as engine/tables.py reads it.
+
+Table array (`table_arrays`), header words then sections at the offsets the header gives:
+
+    [T_N]        entries n (at most 63: entry i is bit i of a hits mask)
+    [T_BEST]     1: only the best counted entry counts (policy best)
+    [T_NGROUPS]  exclusive groups
+    [T_SPLIT]    1: a value is shared by its payers (table.split)
+    [T_FLAT]     bit i: entry i is paid flat
+    [T_AT_COUNT] bit i: entry i is checked at the count
+    [T_PLAY]     offset of the play section
+    [T_COUNT]    offset of the at-count section
+    [T_VALUES]   offset of n values
+    [T_BONUS]    offset of n bonus triples (amount, mask, over); (0, 0, 0): none
+    [T_UNLESS]   offset of n unless masks (bit j: entry j)
+    [T_GROUPS]   offset of the exclusive groups' masks
+    section:     [k, then k records (i, need, len, program of len words)]: entry i, the
+                 cards a mask holds at least when it holds (engine.tables.cards_needed)
+
+Multiplier array (`multiplier_array`): [ntiers, step, per_card mask, then per tier
+(factor, mask, carry_at (-1: none), len (0: no condition), program of len words)].
+Instant wins (`instant_array`): [k, then per win, highest value first (CompiledRules' order)
+(value, len, program)]. Points (`points_array`): [k, (v, m)*k]. The void field: one program
+(`void_program`; a file without one gets the program of `false`).
+
+`npiles` = 0 stands for the scalar's ctx None: an `everyone` condition is then false. Any
+condition that asks about the round or what was dealt raises Unsupported; `unsupported` says
+whether (and why) a whole rule file cannot be served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from rulekit import ir
+from rulekit.cards import CardIndex
+from rulekit.engine.specialise import nibble_layout
+from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed
+from rulekit.hands import shape_demands
+
+Array = npt.NDArray[np.int64]
+
+OPS: dict[str, int] = {">=": 0, "<=": 1, "=": 2, "!=": 3, ">": 4, "<": 5}
+
+OP_ALL = 1
+OP_ANY = 2
+OP_NONE = 3
+OP_COUNT = 4
+OP_POINTS = 5
+OP_LANES = 6
+OP_MONTHS = 7
+OP_AND = 8
+OP_OR = 9
+OP_NOT = 10
+OP_SLOT = 11
+OP_DEALT = 12
+# at the count, the player tested: piles[DEALT_SLOT] holds the teyaku he counts (entry bits),
+# piles[DEALT_SLOT + 1] his hand as dealt (the scalar's _CountContext.dealt_holds reads both)
+DEALT_SLOT = 64
+G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
+G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
+
+T_N = 0
+T_BEST = 1
+T_NGROUPS = 2
+T_SPLIT = 3
+T_FLAT = 4
+T_AT_COUNT = 5
+T_PLAY = 6
+T_COUNT = 7
+T_VALUES = 8
+T_BONUS = 9
+T_UNLESS = 10
+T_GROUPS = 11
+T_HEADER = 12
+
+MAX_DEPTH = 62  # the boolean stack is the bits of one int64
+MAX_BITS = 63  # cards of a deck, entries of a table, `everyone` parts of a condition
+
+# the program of `false` (an `or` of nothing): a void field a file does not have
+FALSE_PROGRAM: tuple[int, ...] = (1, 2, OP_OR, 0)
+
+_ROUND_WORDS = {
+    ir.RoundCmp: "round",
+    ir.RoundMonth: "round month",
+    ir.IsDealer: "dealer",
+    ir.Continued: "continued",
+    ir.ScoreCmp: "score",
+    ir.OnField: "field",
+    ir.NobodyWon: "nobody won",
+}
+
+
+class Unsupported(Exception):
+    """A part of a rule file the batch tables cannot evaluate (the batch engine then leaves the
+    file to the scalar engine): not a user error, a reason to fall back."""
+
+
+# ---------------------------------------------------------------- Python side: building
+
+
+class _Emitter:
+    """Builds one condition's program: its `everyone` parts as segments, inner ones first."""
+
+    def __init__(self, index: CardIndex, teyaku: ir.YakuTable | None = None) -> None:
+        self.index = index
+        self.teyaku = teyaku  # what a `dealt` condition asks about
+        self.lanes = nibble_layout(index)
+        self.segments: list[list[int]] = []
+        points: dict[int, int] = {}
+        for b, v in enumerate(index.points_of_bit):
+            if v:
+                points[v] = points.get(v, 0) | 1 << b
+        self.points = [w for v, m in sorted(points.items()) for w in (v, m)]
+
+    def program(self, cond: ir.Condition) -> list[int]:
+        main = self.segment(cond)
+        segments = [*self.segments, main]
+        out = [len(segments)]
+        for seg in segments:
+            out += [len(seg), *seg]
+        return out
+
+    def segment(self, cond: ir.Condition) -> list[int]:
+        code: list[int] = []
+        if self.emit(cond, code, 0) > MAX_DEPTH:
+            raise Unsupported(f"a condition nested more than {MAX_DEPTH} deep")
+        return code
+
+    def emit(self, c: ir.Condition, code: list[int], height: int) -> int:
+        """Appends the postfix code of `c` (pushing one boolean over `height` others); returns
+        the highest the stack grows."""
+        if isinstance(c, ir.And | ir.Or):
+            top = height + 1
+            for k, item in enumerate(c.items):
+                top = max(top, self.emit(item, code, height + k))
+            code += [OP_AND if isinstance(c, ir.And) else OP_OR, len(c.items)]
+            return top
+        if isinstance(c, ir.Not):
+            top = self.emit(c.item, code, height)
+            code.append(OP_NOT)
+            return top
+        if isinstance(c, ir.Shape):
+            tests = self.shape_tests(c)
+            for test in tests:
+                code += test
+            if len(tests) != 1:
+                code += [OP_AND, len(tests)]
+            return height + max(len(tests), 1)
+        if isinstance(c, ir.Everyone):
+            inner = self.segment(c.item)
+            if len(self.segments) >= MAX_BITS:
+                raise Unsupported(f"a condition with more than {MAX_BITS} 'everyone' parts")
+            code += [OP_SLOT, len(self.segments)]
+            self.segments.append(inner)
+            return height + 1
+        code += self.leaf(c)
+        return height + 1
+
+    def leaf(self, c: ir.Condition) -> list[int]:
+        if isinstance(c, ir.AllOf):
+            return [OP_ALL, self.index.mask(c.cards)]
+        if isinstance(c, ir.AnyOf):
+            return [OP_ANY, self.index.mask(c.cards)]
+        if isinstance(c, ir.Count):
+            m = self.index.mask(c.cards)
+            if c.op == "=" and c.n == 0:
+                return [OP_NONE, m]
+            if c.op == ">=" and c.n == 1:
+                return [OP_ANY, m]
+            return [OP_COUNT, m, OPS[c.op], c.n]
+        if isinstance(c, ir.PointsCmp):
+            return [OP_POINTS, OPS[c.op], c.n, len(self.points) // 2, *self.points]
+        if isinstance(c, ir.Dealt):
+            return self.dealt(c)
+        word = _ROUND_WORDS.get(type(c))
+        if word is not None:
+            raise Unsupported(f"asks about the round ('{word}')")
+        raise Unsupported(f"has a condition the batch tables do not know ({c.kind})")
+
+    def dealt(self, c: ir.Dealt) -> list[int]:
+        """OP_DEALT captured k, then per teyaku entry one of whose names (its own, or a part's)
+        is asked: (entry, candidates, then per candidate the groups of dealt cards that make
+        it: [n, (G_ALL mask | G_MONTHS size k mask*k)*n]) -- _CountContext.dealt_holds."""
+        table = self.teyaku
+        records: list[int] = []
+        k = 0
+        for i, entry in enumerate(table.entries if table is not None else ()):
+            assert table is not None
+            named = {e.name: e for e in table.entries}
+            candidates = [e for e in (entry, *(named[n] for n in entry.parts)) if e.name in c.names]
+            if not candidates:
+                continue
+            k += 1
+            records += [i, len(candidates)]
+            for cand in candidates:
+                groups = self.made_groups(cand.condition)
+                records += [len(groups), *(w for g in groups for w in g)]
+        return [OP_DEALT, int(c.captured), k, *records]
+
+    def made_groups(self, cond: ir.Condition) -> list[list[int]]:
+        """CompiledRules.made_masks as groups to find in a dealt hand."""
+        ix = self.index
+        if isinstance(cond, ir.Shape):
+            out = []
+            for g in cond.groups:
+                masks = [ix.month_masks[ix.months.index(m)] for m in (g.months or ix.months)]
+                out.append([G_MONTHS, g.size, len(masks), *masks])
+            return out
+        if isinstance(cond, ir.AllOf):
+            return [[G_ALL, ix.mask(cond.cards)]]
+        if isinstance(cond, ir.And | ir.Or):
+            return [g for item in cond.items for g in self.made_groups(item)]
+        return []
+
+    def shape_tests(self, c: ir.Shape) -> list[list[int]]:
+        ix = self.index
+        tests = []
+        for size, months, demand in shape_demands(c, ix.months):
+            slots = [ix.months.index(m) for m in sorted(months)]
+            if self.lanes:
+                tests.append([OP_LANES, size, demand, sum(1 << 4 * i for i in slots)])
+            else:
+                masks = [ix.month_masks[i] for i in slots]
+                tests.append([OP_MONTHS, size, demand, len(masks), *masks])
+        return tests
+
+
+def condition_program(
+    cond: ir.Condition, index: CardIndex, teyaku: ir.YakuTable | None = None
+) -> list[int]:
+    """The program of a card-only condition (the module docstring gives the words; `teyaku`:
+    the table a `dealt` condition asks about); Unsupported for one that asks about the round."""
+    return _Emitter(index, teyaku).program(cond)
+
+
+def _array(words: list[int]) -> Array:
+    return np.array(words, dtype=np.int64)
+
+
+def _section(
+    table: CompiledTable, index: CardIndex, at_count: bool, teyaku: ir.YakuTable | None
+) -> list[int]:
+    records = []
+    for i, e in enumerate(table.entries):
+        if e.at_count == at_count:
+            prog = condition_program(e.condition, index, teyaku)
+            records.append([i, cards_needed(e.condition, index), len(prog), *prog])
+    return [len(records), *(w for r in records for w in r)]
+
+
+def table_arrays(
+    table: CompiledTable, index: CardIndex, teyaku: ir.YakuTable | None = None
+) -> Array:
+    """A teyaku or yaku table as one int64 array (layout in the module docstring; `teyaku`:
+    the table its `dealt` conditions ask about)."""
+    entries = table.entries
+    n = len(entries)
+    if n > MAX_BITS:
+        raise Unsupported(f"a table of {n} entries (the batch tables hold {MAX_BITS})")
+    position = {e.name: i for i, e in enumerate(entries)}
+    play = _section(table, index, False, teyaku)
+    count = _section(table, index, True, teyaku)
+    bonus = []
+    for e in entries:
+        b = e.bonus
+        bonus += [b.amount, index.mask(b.cards), b.over] if b else [0, 0, 0]
+    unless = [sum(1 << position[u] for u in e.unless) for e in entries]
+    groups = [sum(1 << position[g] for g in group) for group in table.table.exclusive]
+    header = [0] * T_HEADER
+    header[T_N] = n
+    header[T_BEST] = int(table.best_only)
+    header[T_NGROUPS] = len(groups)
+    header[T_SPLIT] = int(table.split)
+    header[T_FLAT] = sum(1 << i for i, e in enumerate(entries) if e.flat)
+    header[T_AT_COUNT] = table.count_bits
+    words = header
+    for slot, part in (
+        (T_PLAY, play),
+        (T_COUNT, count),
+        (T_VALUES, [e.value for e in entries]),
+        (T_BONUS, bonus),
+        (T_UNLESS, unless),
+        (T_GROUPS, groups),
+    ):
+        words[slot] = len(words)
+        words = words + part
+    return _array(words)
+
+
+def empty_table() -> Array:
+    """The array of a table a file does not have: no entry, nothing matches."""
+    words = [0] * T_HEADER
+    for slot in (T_PLAY, T_COUNT):
+        words[slot] = len(words)
+        words.append(0)
+    for slot in (T_VALUES, T_BONUS, T_UNLESS, T_GROUPS):
+        words[slot] = len(words)
+    return _array(words)
+
+
+def multiplier_array(spec: ir.FieldMultiplier, index: CardIndex) -> Array:
+    """The field multiplier (the rule file's, which CompiledMultiplier compiles) as one int64
+    array (layout in the module docstring)."""
+    words = [len(spec.tiers), spec.step, index.mask(spec.per_card)]
+    for tier in spec.tiers:
+        prog = condition_program(tier.condition, index) if tier.condition is not None else []
+        carry_at = -1 if tier.carry_at is None else tier.carry_at
+        words += [tier.factor, index.mask(tier.cards), carry_at, len(prog), *prog]
+    return _array(words)
+
+
+def void_program(compiled: CompiledRules) -> Array:
+    """The void field's program (`false` if the file has none): holds(p, 0, field, p, 0)."""
+    cond = compiled.rules.void_field
+    words = condition_program(cond, compiled.index) if cond else list(FALSE_PROGRAM)
+    return _array(words)
+
+
+def instant_array(compiled: CompiledRules) -> Array:
+    """The instant wins in CompiledRules' order (highest value first) as one int64 array."""
+    words = [len(compiled.instant_wins)]
+    for win, _ in compiled.instant_wins:
+        prog = condition_program(win.condition, compiled.index)
+        words += [win.value, len(prog), *prog]
+    return _array(words)
+
+
+def points_array(index: CardIndex) -> Array:
+    """The card points: [k, (points, mask of the cards worth them)*k]."""
+    words = _Emitter(index).points
+    return _array([len(words) // 2, *words])
+
+
+def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
+    """Every condition the batch tables evaluate, each named as a reader finds it."""
+    rules = compiled.rules
+    out: list[tuple[str, ir.Condition]] = []
+    for what, table in (("teyaku", rules.teyaku), ("yaku", rules.yaku)):
+        for e in table.entries if table else ():
+            out.append((f"{what} '{e.name}'", e.condition))
+    for k, tier in enumerate(rules.multiplier.tiers):
+        if tier.condition is not None:
+            out.append((f"multiplier tier {k + 1} (x{tier.factor})", tier.condition))
+    if rules.void_field is not None:
+        out.append(("the void field", rules.void_field))
+    for win in rules.instant_wins:
+        out.append((f"instant win '{win.name}'", win.condition))
+    return out
+
+
+def unsupported(compiled: CompiledRules) -> str | None:
+    """Why the batch tables cannot serve this rule file (None: they can)."""
+    cards = len(compiled.index.ids)
+    if cards > MAX_BITS:
+        return f"the deck has {cards} cards (the batch masks hold {MAX_BITS})"
+    for what, table in (("teyaku", compiled.rules.teyaku), ("yaku", compiled.rules.yaku)):
+        if table is not None and len(table.entries) > MAX_BITS:
+            n = len(table.entries)
+            return f"the {what} table has {n} entries (the batch tables hold {MAX_BITS})"
+    for name, cond in _parts(compiled):
+        try:
+            condition_program(cond, compiled.index, compiled.rules.teyaku)
+        except Unsupported as e:
+            return f"{name} {e}"
+    return None
+
+
+@dataclass(frozen=True)
+class BatchTables:
+    """Every array the batch kernel reads for one rule file (an absent table: empty_table)."""
+
+    teyaku: Array
+    yaku: Array
+    multiplier: Array
+    void: Array
+    instant: Array
+    points: Array
+
+
+def batch_tables(compiled: CompiledRules) -> BatchTables:
+    """The arrays of a rule file; Unsupported (with `unsupported`'s reason) if it cannot."""
+    why = unsupported(compiled)
+    if why is not None:
+        raise Unsupported(why)
+    ix = compiled.index
+    return BatchTables(
+        teyaku=table_arrays(compiled.teyaku, ix) if compiled.teyaku else empty_table(),
+        yaku=table_arrays(compiled.yaku, ix, compiled.rules.teyaku)
+        if compiled.yaku
+        else empty_table(),
+        multiplier=multiplier_array(compiled.rules.multiplier, ix),
+        void=void_program(compiled),
+        instant=instant_array(compiled),
+        points=points_array(ix),
+    )
+
+
+# ---------------------------------------------------------------- numba side: reading
+
+# Every function is compiled without numba's reference counting (`_nrt=False`; none of them
+# allocates): with it, a call handing arrays to a function LLVM does not inline pays atomic
+# increments and decrements, several times a table lookup's work (measured: 22 ns for a
+# `counted` call with nothing to do, 2 ns without). The helpers are inlined by LLVM
+# (`forceinline`: numba's own `inline="always"` ran as fast but tripled the compile time); the
+# entry points are not, and a kernel compiled with reference counting calls them without it.
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+
+
+def _inline(f: F) -> F:
+    """A helper, compiled into its callers."""
+    return cast(F, njit(**_OPTIONS, forceinline=True)(f))
+
+
+def _entry(f: F) -> F:
+    """An entry point a kernel calls."""
+    return cast(F, njit(**_OPTIONS)(f))
+
+
+@_inline
+def popcount(x: int) -> int:
+    """Set bits of an int64 (SWAR: numba has no int.bit_count)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@_inline
+def low_index(low: int) -> int:
+    """The position of the single set bit of `low`."""
+    return popcount(low - 1)
+
+
+@_inline
+def compare(a: int, op: int, b: int) -> bool:
+    """`a <op> b` for an OPS code."""
+    if op == 0:
+        return a >= b
+    if op == 1:
+        return a <= b
+    if op == 2:
+        return a == b
+    if op == 3:
+        return a != b
+    if op == 4:
+        return a > b
+    return a < b
+
+
+@_inline
+def _points(parr: Array, start: int, x: int) -> int:
+    """The card points of `x`, from a points array's words at `start` ([k, (v, m)*k])."""
+    k = parr[start]
+    total = 0
+    for j in range(k):
+        total += parr[start + 1 + 2 * j] * popcount(x & parr[start + 2 + 2 * j])
+    return total
+
+
+@_inline
+def _lanes_holding(x: int, size: int) -> int:
+    """Bit 4i set where the 4-bit lane i of `x` holds exactly `size` cards (other bits: any)."""
+    a = x - ((x >> 1) & 0x5555555555555555)
+    c = (a & 0x3333333333333333) + ((a >> 2) & 0x3333333333333333)
+    if size == 0:
+        return ~(c | (c >> 1) | (c >> 2))
+    if size == 1:
+        return c & ~((c >> 1) | (c >> 2))
+    if size == 2:
+        return (c >> 1) & ~(c | (c >> 2))
+    if size == 3:
+        return c & (c >> 1)
+    if size == 4:
+        return c >> 2
+    return 0
+
+
+@_inline
+def _dealt(prog: Array, p: int, x: int, piles: Array, npiles: int) -> tuple[int, int]:
+    """OP_DEALT at p over the pile x: (whether it holds, the word after it). Without a count
+    context (npiles 0) it does not, as the scalar's `ctx is not None and ...`."""
+    captured = prog[p + 1]
+    q = p + 3
+    counted = piles[DEALT_SLOT] if npiles > 0 else 0
+    hand = piles[DEALT_SLOT + 1] if npiles > 0 else 0
+    b = 0
+    for _ in range(prog[p + 2]):
+        held = (counted >> prog[q]) & 1
+        ncand = prog[q + 1]
+        q += 2
+        for _ in range(ncand):
+            if held and not captured:
+                b = 1
+            ngroups = prog[q]
+            q += 1
+            for _ in range(ngroups):
+                if prog[q] == G_ALL:
+                    m = prog[q + 1]
+                    if held and captured and (hand & m) == m and (x & m) == m:
+                        b = 1
+                    q += 2
+                else:
+                    size = prog[q + 1]
+                    k = prog[q + 2]
+                    for j in range(k):
+                        cards = hand & prog[q + 3 + j]
+                        if held and captured and popcount(cards) == size and (x & cards) == cards:
+                            b = 1
+                    q += 3 + k
+    return b, q
+
+
+@_inline
+def _run(prog: Array, p: int, end: int, x: int, slots: int, piles: Array, npiles: int) -> bool:
+    """One segment's postfix words over the mask `x` (the stack: the bits of `s`)."""
+    s = 0
+    while p < end:
+        op = prog[p]
+        b = 0
+        if op == OP_ALL:
+            m = prog[p + 1]
+            b = 1 if (x & m) == m else 0
+            p += 2
+        elif op == OP_ANY:
+            b = 1 if (x & prog[p + 1]) != 0 else 0
+            p += 2
+        elif op == OP_NONE:
+            b = 1 if (x & prog[p + 1]) == 0 else 0
+            p += 2
+        elif op == OP_COUNT:
+            b = 1 if compare(popcount(x & prog[p + 1]), prog[p + 2], prog[p + 3]) else 0
+            p += 4
+        elif op == OP_AND:
+            n = prog[p + 1]
+            full = (1 << n) - 1
+            b = 1 if (s & full) == full else 0
+            s >>= n
+            p += 2
+        elif op == OP_OR:
+            n = prog[p + 1]
+            b = 1 if (s & ((1 << n) - 1)) != 0 else 0
+            s >>= n
+            p += 2
+        elif op == OP_NOT:
+            b = 1 - (s & 1)
+            s >>= 1
+            p += 1
+        elif op == OP_LANES:
+            held = popcount(_lanes_holding(x, prog[p + 1]) & prog[p + 3])
+            b = 1 if held >= prog[p + 2] else 0
+            p += 4
+        elif op == OP_MONTHS:
+            size = prog[p + 1]
+            k = prog[p + 3]
+            held = 0
+            for j in range(k):
+                if popcount(x & prog[p + 4 + j]) == size:
+                    held += 1
+            b = 1 if held >= prog[p + 2] else 0
+            p += 4 + k
+        elif op == OP_POINTS:
+            b = 1 if compare(_points(prog, p + 3, x), prog[p + 1], prog[p + 2]) else 0
+            p += 4 + 2 * prog[p + 3]
+        elif op == OP_SLOT:
+            b = (slots >> prog[p + 1]) & 1
+            p += 2
+        elif op == OP_DEALT:
+            b, p = _dealt(prog, p, x, piles, npiles)
+        else:  # a word no builder writes: stop rather than read on
+            return False
+        s = (s << 1) | b
+    return (s & 1) == 1
+
+
+@_inline
+def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int) -> bool:
+    """Whether the condition program at `start` holds for the mask `x`; `everyone` asks about
+    the first `npiles` of `piles` (the players' piles in play order; 0: no context, false)."""
+    p = start + 1
+    slots = 0
+    j = 0
+    while j < prog[start] - 1:  # the `everyone` parts, each over every pile
+        end = p + 1 + prog[p]
+        ok = npiles > 0
+        k = 0
+        while ok and k < npiles:
+            ok = _run(prog, p + 1, end, piles[k], slots, piles, npiles)
+            k += 1
+        if ok:
+            slots |= 1 << j
+        p = end
+        j += 1
+    return _run(prog, p + 1, p + 1 + prog[p], x, slots, piles, npiles)
+
+
+@_entry
+def holds(prog: Array, start: int, x: int, piles: Array, npiles: int) -> bool:
+    """Whether the condition program at `start` holds for the mask `x`; `everyone` asks about
+    the first `npiles` of `piles` (the players' piles in play order; 0: no context, false).
+    The void field: holds(void, 0, field, void, 0)."""
+    ok: bool = _holds(prog, start, x, piles, npiles)
+    return ok
+
+
+@_entry
+def points(parr: Array, start: int, x: int) -> int:
+    """The card points of `x`, from a points array's words at `start` ([k, (v, m)*k])."""
+    total: int = _points(parr, start, x)
+    return total
+
+
+@_entry
+def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
+    """The entries that hold for `x` as a bit mask (entry i: bit i): the play entries
+    (CompiledTable.match_play), or with `at_count` the at-count ones (match_count)."""
+    sec = tab[T_COUNT] if at_count else tab[T_PLAY]
+    p = sec + 1
+    xc = popcount(x)
+    hits = 0
+    for _ in range(tab[sec]):
+        if xc >= tab[p + 1] and _holds(tab, p + 3, x, piles, npiles):
+            hits |= 1 << tab[p]
+        p += 3 + tab[p + 2]
+    return hits
+
+
+@_inline
+def _value(tab: Array, i: int, x: int) -> int:
+    """Entry i's value for the cards `x` (its bonus included), as CompiledTable.value."""
+    v: int = tab[tab[T_VALUES] + i]
+    b = tab[T_BONUS] + 3 * i
+    amount = tab[b]
+    if amount == 0:
+        return v
+    extra = popcount(x & tab[b + 1]) - tab[b + 2]
+    return v + amount * extra if extra > 0 else v
+
+
+@_inline
+def _best(tab: Array, members: int, x: int) -> int:
+    """The member with the highest value, the lowest index among equals (max by (v, -i))."""
+    best = -1
+    best_value = 0
+    rest = members
+    while rest:
+        low = rest & -rest
+        i = low_index(low)
+        v = _value(tab, i, x)
+        if best < 0 or v > best_value:
+            best = i
+            best_value = v
+        rest ^= low
+    return best
+
+
+@_entry
+def value(tab: Array, i: int, x: int) -> int:
+    """Entry i's value for the cards `x` (its bonus included), as CompiledTable.value."""
+    v: int = _value(tab, i, x)
+    return v
+
+
+@_entry
+def counted(tab: Array, hits: int, x: int, out: Array) -> int:
+    """Writes the indices of the entries that count among `hits` (bonuses valued on `x`) into
+    `out`, ascending, and returns how many: CompiledTable.counted (unless, then exclusive
+    groups, then only the best if the table counts only the best)."""
+    keep = hits
+    unless = tab[T_UNLESS]
+    rest = hits
+    while rest:
+        low = rest & -rest
+        if tab[unless + low_index(low)] & hits:
+            keep &= ~low
+        rest ^= low
+    groups = tab[T_GROUPS]
+    for g in range(tab[T_NGROUPS]):
+        members = keep & tab[groups + g]
+        if members & (members - 1):
+            best = _best(tab, members, x)
+            keep &= ~(members & ~(1 << best))
+    if tab[T_BEST] and keep & (keep - 1):
+        out[0] = _best(tab, keep, x)
+        return 1
+    n = 0
+    while keep:
+        low = keep & -keep
+        out[n] = low_index(low)
+        n += 1
+        keep ^= low
+    return n
+
+
+@_entry
+def field_multiplier(marr: Array, field: int) -> tuple[int, int]:
+    """(factor, carry) of a field: CompiledMultiplier.of_field without a round context."""
+    factor = 1
+    carry = 1
+    p = 3
+    for _ in range(marr[0]):
+        tier_factor = marr[p]
+        present = popcount(field & marr[p + 1])
+        carry_at = marr[p + 2]
+        length = marr[p + 3]
+        applies = _holds(marr, p + 4, field, marr, 0) if length > 0 else present > 0
+        if applies and tier_factor > factor:
+            factor = tier_factor
+        if carry_at >= 0 and present >= carry_at and tier_factor > carry:
+            carry = tier_factor
+        p += 4 + length
+    if marr[1]:
+        factor += marr[1] * popcount(field & marr[2])
+    return factor, carry
+
+
+@_entry
+def first_instant_win(iarr: Array, hand: int) -> int:
+    """The index (CompiledRules.instant_wins' order) of the first instant win the hand makes,
+    -1 if none; its value: instant_value."""
+    p = 1
+    for w in range(iarr[0]):
+        if _holds(iarr, p + 2, hand, iarr, 0):
+            return w
+        p += 2 + iarr[p + 1]
+    return -1
+
+
+@_entry
+def instant_value(iarr: Array, w: int) -> int:
+    """The value of instant win `w`."""
+    p = 1
+    for _ in range(w):
+        p += 2 + iarr[p + 1]
+    v: int = iarr[p]
+    return v

@@ -1,0 +1,417 @@
+"""The batch tables (rulekit/batch/tables.py) answer as the scalar engine's compiled tables do.
+
+Every bundled rule file, every table the batch tables serve: seeded random masks of every size,
+hands and fields of the deal's sizes, month-heavy masks and masks built from the entries' own
+cards, compared with CompiledTable, CompiledMultiplier, the void field and the instant wins;
+and random conditions (hypothesis) compared with the scalar's generated code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulekit import ir
+from rulekit.batch import tables as bt
+from rulekit.cards import CardIndex
+from rulekit.engine.scoring import _CountContext
+from rulekit.engine.tables import (
+    CompiledMultiplier,
+    CompiledRules,
+    CompiledTable,
+    _Codegen,
+    referenced_cards,
+)
+from rulekit.lang import load_rules
+
+RULES = Path(__file__).resolve().parents[1] / "rules"
+FILES = sorted(RULES.rglob("*.rk"))
+NO_PILES = np.zeros(0, dtype=np.int64)
+# hypothesis warns that the card strategies' reprs are long (the deck's ids, inlined)
+pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
+ROUND_KINDS = (
+    ir.RoundCmp,
+    ir.RoundMonth,
+    ir.IsDealer,
+    ir.Continued,
+    ir.ScoreCmp,
+    ir.OnField,
+    ir.NobodyWon,
+)
+
+
+@dataclass
+class Ctx:
+    """A count context with piles only (a condition asking what was dealt is not served)."""
+
+    piles: list[int] = field(default_factory=list)
+
+    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
+        raise AssertionError("a served table never asks what was dealt")
+
+
+def count_context(c: CompiledRules, piles: list[int], hand: int) -> tuple[Any, np.ndarray]:
+    """The scalar's own count context (scoring._CountContext) for a player dealt `hand`, with
+    the teyaku that hand counts; and the batch tables' piles array saying the same."""
+    counted = c.teyaku.counted(c.teyaku.match_play(hand), hand) if c.teyaku else ()
+    r = SimpleNamespace(c=c, dealt_hands={0: hand}, teyaku_counted={0: counted})
+    ctx = object.__new__(_CountContext)
+    ctx.r, ctx.piles, ctx.seat, ctx.sees_round = r, piles, 0, False
+    arr = np.zeros(bt.DEALT_SLOT + 2, dtype=np.int64)
+    arr[: len(piles)] = piles
+    arr[bt.DEALT_SLOT] = sum(1 << i for i in counted)
+    arr[bt.DEALT_SLOT + 1] = hand
+    return ctx, arr
+
+
+_compiled: dict[Path, CompiledRules] = {}
+
+
+def compiled(path: Path) -> CompiledRules:
+    if path not in _compiled:
+        _compiled[path] = CompiledRules(load_rules(path))
+    return _compiled[path]
+
+
+def asks_round(cond: ir.Condition) -> bool:
+    return any(isinstance(c, ROUND_KINDS) for c in ir.parts_of(cond))
+
+
+def conditions(c: CompiledRules) -> Iterator[ir.Condition]:
+    rules = c.rules
+    for table in (rules.teyaku, rules.yaku):
+        for e in table.entries if table else ():
+            yield e.condition
+    yield from (t.condition for t in rules.multiplier.tiers if t.condition is not None)
+    if rules.void_field is not None:
+        yield rules.void_field
+    yield from (w.condition for w in rules.instant_wins)
+
+
+def masks(c: CompiledRules, rng: random.Random, n: int) -> Iterator[int]:
+    """Masks of every kind: any size, the deal's hand and field sizes, month-heavy, and cards
+    of one or two entries (so that entries hit) with a few others."""
+    ix = c.index
+    nbits = len(ix.ids)
+    sizes = [d.hand for d in c.rules.deal] + [d.field for d in c.rules.deal]
+    entry_cards = [
+        ix.mask(referenced_cards(e.condition))
+        for t in (c.rules.teyaku, c.rules.yaku)
+        if t
+        for e in t.entries
+    ]
+
+    def sample(k: int) -> int:
+        return sum(1 << b for b in rng.sample(range(nbits), min(k, nbits)))
+
+    for j in range(n):
+        kind = j % 4
+        if kind == 0:
+            yield sample(rng.randint(0, nbits))
+        elif kind == 1:
+            yield sample(rng.choice(sizes))
+        elif kind == 2:
+            x = 0
+            for mm in rng.sample(ix.month_masks, rng.randint(1, 5)):
+                bits = [b for b in range(nbits) if mm >> b & 1]
+                x |= sum(1 << b for b in rng.sample(bits, rng.randint(2, len(bits))))
+            yield x | sample(rng.randint(0, 3))
+        else:
+            x = 0
+            for cards in rng.sample(entry_cards, min(2, len(entry_cards))):
+                x |= cards if rng.random() < 0.7 else cards & sample(nbits // 2)
+            yield x | sample(rng.randint(0, 8))
+
+
+def piles_with(x: int, rng: random.Random, nbits: int) -> list[int]:
+    """2 to 4 disjoint piles in play order, one of them `x` (the player counted)."""
+    rest = [b for b in range(nbits) if not x >> b & 1]
+    rng.shuffle(rest)
+    others = [0] * rng.randint(1, 3)
+    for b in rest[: rng.randint(0, len(rest))]:
+        others[rng.randrange(len(others))] |= 1 << b
+    others.insert(rng.randint(0, len(others)), x)
+    return others
+
+
+def check_table(c: CompiledRules, table: CompiledTable, rng: random.Random) -> None:
+    tab = bt.table_arrays(table, c.index, c.rules.teyaku)
+    hand_size = c.rules.deal[0].hand
+    n = len(table.entries)
+    out = np.zeros(64, dtype=np.int64)
+    for x in masks(c, rng, 300):
+        play = bt.match(tab, x, False, NO_PILES, 0)
+        assert play == table.match_play(x), (table.names, bin(x))
+        assert bt.match(tab, x, True, NO_PILES, 0) == table.match_count(x, None)
+        piles = piles_with(x, rng, len(c.index.ids))
+        # a dealt hand: often one that made its cards' months whole, so `captured dealt` holds
+        dealt = sum(1 << b for b in rng.sample(range(len(c.index.ids)), hand_size))
+        if rng.random() < 0.5:
+            dealt = (dealt & ~x) | (x & dealt) | (x & rng.getrandbits(len(c.index.ids)))
+        ctx, arr = count_context(c, piles, dealt)
+        count = bt.match(tab, x, True, arr, len(piles))
+        assert count == table.match_count(x, ctx), (table.names, bin(x), piles)
+        assert bt.match(tab, x, False, arr, len(piles)) == table.match_play(x, ctx)
+        for i in range(n):
+            assert bt.value(tab, i, x) == table.value(i, x)
+        for hits in (play | count, rng.getrandbits(n) if n else 0):
+            k = bt.counted(tab, hits, x, out)
+            assert tuple(out[:k]) == table.counted(hits, x), (table.names, hits, bin(x))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(RULES)))
+def test_rule_file_tables(path: Path) -> None:
+    """Each served table, the multiplier, the void field, the instant wins and the card points
+    as the scalar's; a file with a condition on the round or the deal: `unsupported` says so."""
+    c = compiled(path)
+    rng = random.Random(str(path.relative_to(RULES)))
+    why = bt.unsupported(c)
+    asking = [cond for cond in conditions(c) if asks_round(cond)]
+    assert (why is None) == (not asking), why
+    if why is not None:
+        assert "asks" in why and "'" in why
+        with pytest.raises(bt.Unsupported, match="asks"):
+            bt.batch_tables(c)
+    for table in (c.teyaku, c.yaku):
+        if table is None:
+            continue
+        if any(asks_round(e.condition) for e in table.entries):
+            with pytest.raises(bt.Unsupported):
+                bt.table_arrays(table, c.index, c.rules.teyaku)
+            continue
+        check_table(c, table, rng)
+    if why is not None:
+        return
+    arrays = bt.batch_tables(c)
+    for x in masks(c, rng, 300):
+        assert bt.field_multiplier(arrays.multiplier, x) == c.multiplier.of_field(x)
+        void = bool(c.void_field(x)) if c.void_field is not None else False
+        assert bt.holds(arrays.void, 0, x, NO_PILES, 0) == void
+        hand = x
+        first = next((w for w, (_, test) in enumerate(c.instant_wins) if test(hand)), -1)
+        assert bt.first_instant_win(arrays.instant, hand) == first
+        assert bt.points(arrays.points, 0, x) == c.index.points(x)
+    for w, (win, _) in enumerate(c.instant_wins):
+        assert bt.instant_value(arrays.instant, w) == win.value
+
+
+def test_expected_files_are_served() -> None:
+    """The bundled files the batch tables serve (all but those asking about the round)."""
+    refused = {str(p.relative_to(RULES)) for p in FILES if bt.unsupported(compiled(p))}
+    assert refused == {"koikoi/house/tsukifuda.rk"}
+    tsukifuda = bt.unsupported(compiled(RULES / "koikoi/house/tsukifuda.rk"))
+    assert tsukifuda is not None and tsukifuda.startswith("yaku '")
+
+
+# ---------------------------------------------------------------- random conditions
+
+
+def fudawiki_index() -> CardIndex:
+    return compiled(RULES / "hachihachi/fudawiki.rk").index
+
+
+IX = fudawiki_index()
+OPS = sorted(bt.OPS)
+cards = st.lists(st.sampled_from(IX.ids), min_size=1, max_size=8, unique=True).map(tuple)
+groups = st.builds(
+    ir.ShapeGroup,
+    size=st.integers(1, 5),
+    count=st.integers(1, 3),
+    months=st.lists(st.sampled_from(IX.months), max_size=4, unique=True).map(tuple),
+)
+leaves = st.one_of(
+    st.builds(ir.AllOf, cards=cards),
+    st.builds(ir.AnyOf, cards=cards),
+    st.builds(ir.Count, cards=cards, op=st.sampled_from(OPS), n=st.integers(0, 5)),
+    st.builds(ir.Shape, groups=st.lists(groups, min_size=1, max_size=3).map(tuple)),
+    st.builds(ir.PointsCmp, op=st.sampled_from(OPS), n=st.integers(0, 120)),
+)
+conds = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        st.builds(ir.And, items=st.lists(inner, min_size=1, max_size=4).map(tuple)),
+        st.builds(ir.Or, items=st.lists(inner, min_size=1, max_size=4).map(tuple)),
+        st.builds(ir.Not, item=inner),
+        st.builds(ir.Everyone, item=inner),
+    ),
+    max_leaves=10,
+)
+deck_masks = st.integers(0, IX.full)
+month_masks = st.lists(st.sampled_from(IX.month_masks), max_size=5).map(
+    lambda ms: sum(set(ms))
+) | st.integers(0, IX.full).map(lambda x: x & (x >> 1 | x << 1))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cond=conds,
+    x=deck_masks | month_masks,
+    piles=st.lists(deck_masks | month_masks, min_size=1, max_size=4),
+    lanes=st.booleans(),
+)
+def test_random_conditions(cond: ir.Condition, x: int, piles: list[int], lanes: bool) -> None:
+    """Any card-only condition holds in the VM exactly when the scalar's code says so, by the
+    4-bit lanes or by the month masks; `everyone` with and without piles."""
+    emitter = bt._Emitter(IX)
+    emitter.lanes = lanes
+    prog = np.array(emitter.program(cond), dtype=np.int64)
+    scalar = _Codegen(IX).function(cond)
+    assert bt.holds(prog, 0, x, NO_PILES, 0) == scalar(x, None)
+    arr = np.array(piles, dtype=np.int64)
+    assert bt.holds(prog, 0, x, arr, len(piles)) == scalar(x, Ctx(piles))
+
+
+@given(x=st.integers(-(2**63), 2**63 - 1))
+def test_popcount(x: int) -> None:
+    assert bt.popcount(x) == (x % 2**64).bit_count()
+
+
+@pytest.mark.parametrize(
+    "cond",
+    [
+        ir.RoundCmp(op=">=", n=2),
+        ir.RoundMonth(op=">=", n=1),
+        ir.IsDealer(),
+        ir.Continued(),
+        ir.ScoreCmp(op=">", n=5),
+        ir.OnField(item=ir.AnyOf(cards=(10,))),
+        ir.NobodyWon(),
+    ],
+    ids=lambda c: c.kind,
+)
+def test_round_conditions_refused(cond: ir.Condition) -> None:
+    """A condition on the round, even deep inside, raises Unsupported naming it."""
+    wrapped = ir.And(items=(ir.AnyOf(cards=(10,)), ir.Not(item=ir.Everyone(item=cond))))
+    with pytest.raises(bt.Unsupported, match=r"asks about the round \('"):
+        bt.condition_program(wrapped, IX)
+
+
+def test_too_deep_refused() -> None:
+    """A stack deeper than one int64 holds is refused, not miscounted."""
+    wide = ir.And(items=tuple(ir.AnyOf(cards=(10,)) for _ in range(bt.MAX_DEPTH + 1)))
+    with pytest.raises(bt.Unsupported, match="deep"):
+        bt.condition_program(wide, IX)
+    ok = ir.And(items=tuple(ir.AnyOf(cards=(10,)) for _ in range(bt.MAX_DEPTH)))
+    prog = np.array(bt.condition_program(ok, IX), dtype=np.int64)
+    assert bt.holds(prog, 0, IX.mask([10]), NO_PILES, 0)
+    assert not bt.holds(prog, 0, 0, NO_PILES, 0)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> ir.YakuTable:
+    """A table with what the bundled files hardly use: unless, exclusive groups, bonuses, equal
+    values (the lower index wins a tie), entries checked at the count."""
+    n = draw(st.integers(1, 8))
+    names = [f"e{i}" for i in range(n)]
+    entries = []
+    for name in names:
+        bonus = draw(
+            st.none()
+            | st.builds(ir.Bonus, amount=st.integers(1, 3), cards=cards, over=st.integers(0, 4))
+        )
+        entries.append(
+            ir.Yaku(
+                name=name,
+                label=name,
+                value=draw(st.integers(1, 6)),
+                condition=draw(leaves),
+                bonus=bonus,
+                unless=tuple(draw(st.lists(st.sampled_from(names), max_size=2, unique=True))),
+                at_count=draw(st.booleans()),
+                flat=draw(st.booleans()),
+            )
+        )
+    size = min(2, n)
+    group = st.lists(st.sampled_from(names), min_size=size, max_size=4, unique=True).map(tuple)
+    return ir.YakuTable(
+        policy=draw(st.sampled_from(["best", "all"])),
+        entries=tuple(entries),
+        exclusive=tuple(draw(st.lists(group, max_size=2))),
+        split=draw(st.booleans()),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=tables(), xs=st.lists(deck_masks | month_masks, min_size=1, max_size=4))
+def test_random_tables(table: ir.YakuTable, xs: list[int]) -> None:
+    """Hits, values and the counted entries of any card-only table as CompiledTable's."""
+    scalar = CompiledTable(table, IX)
+    tab = bt.table_arrays(scalar, IX)
+    assert tab[bt.T_FLAT] == sum(1 << i for i, e in enumerate(table.entries) if e.flat)
+    assert tab[bt.T_SPLIT] == table.split
+    out = np.zeros(64, dtype=np.int64)
+    arr = np.array(xs, dtype=np.int64)
+    for x in xs:
+        play = bt.match(tab, x, False, NO_PILES, 0)
+        count = bt.match(tab, x, True, arr, len(xs))
+        assert play == scalar.match_play(x)
+        assert count == scalar.match_count(x, Ctx(xs))
+        for i in range(len(table.entries)):
+            assert bt.value(tab, i, x) == scalar.value(i, x)
+        for hits in (
+            play | count,
+            (1 << len(table.entries)) - 1,
+            x & ((1 << len(table.entries)) - 1),
+        ):
+            k = bt.counted(tab, hits, x, out)
+            assert tuple(out[:k]) == scalar.counted(hits, x)
+
+
+tiers = st.builds(
+    ir.Tier,
+    factor=st.integers(1, 6),
+    cards=cards,
+    carry_at=st.none() | st.integers(0, 3),
+    condition=st.none() | leaves,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    spec=st.builds(
+        ir.FieldMultiplier,
+        tiers=st.lists(tiers, max_size=4).map(tuple),
+        per_card=st.lists(st.sampled_from(IX.ids), max_size=6, unique=True).map(tuple),
+        step=st.integers(0, 3),
+    ),
+    field=deck_masks | month_masks,
+)
+def test_random_multipliers(spec: ir.FieldMultiplier, field: int) -> None:
+    """Any card-only multiplier, carry at 0 included, as CompiledMultiplier.of_field."""
+    marr = bt.multiplier_array(spec, IX)
+    assert bt.field_multiplier(marr, field) == CompiledMultiplier(spec, IX).of_field(field)
+
+
+@given(x=deck_masks)
+def test_lanes_holding(x: int) -> None:
+    """Bit 4i of the lane test, for every size: month i holds exactly that many cards."""
+    for size in range(6):
+        lanes = bt._lanes_holding(x, size)
+        got = [i for i in range(len(IX.month_masks)) if lanes >> (4 * i) & 1]
+        want = [i for i, mm in enumerate(IX.month_masks) if (x & mm).bit_count() == size]
+        assert got == want, size
+
+
+def test_absent_tables() -> None:
+    """A file without teyaku gets an empty table (nothing holds) and a void program that never
+    holds; the arrays of a file are all int64."""
+    c = compiled(RULES / "sakura/hawaii.rk")
+    arrays = bt.batch_tables(c)
+    out = np.zeros(64, dtype=np.int64)
+    assert c.teyaku is None and c.void_field is None
+    for x in (0, IX.full, IX.month_masks[0]):
+        assert bt.match(arrays.teyaku, x, False, NO_PILES, 0) == 0
+        assert bt.match(arrays.teyaku, x, True, NO_PILES, 0) == 0
+        assert bt.counted(arrays.teyaku, 0, x, out) == 0
+        assert not bt.holds(arrays.void, 0, x, NO_PILES, 0)
+        assert bt.first_instant_win(arrays.instant, x) == -1
+    assert all(a.dtype == np.int64 for a in vars(arrays).values())
