@@ -1,25 +1,25 @@
 """The batch engine plays exactly the scalar engine's rounds: for every bundled rule file and
 table size it serves, with random and greedy bots (and a table of both), the same seed gives
-the same deals, moves, ledgers (payer, payee, amount, reason), nets, endings, winners, and
-teyaku and yaku made, deal by deal. Where it cannot serve a file, it says why, and the files it
-cannot serve are pinned here (a new one fails: serve it, or add it with its reason).
+the same deals, moves, ledgers (every payment, down to its detail), nets, endings, winners,
+teyaku and yaku made, and rule choices offered and taken, deal by deal. Where it cannot serve
+a file, it says why, and the files it cannot serve are pinned here (a new one fails: serve it,
+or add it with its reason).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from rulekit.agents import make_agent
 from rulekit.batch import engine as batch
-from rulekit.batch.kernel import ENDINGS, REASONS
 from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
+from rulekit.sim.exercise import Counting
 from rulekit.sim.simulate import simulate
 
 DEALS = 60  # per case and bots
@@ -59,56 +59,47 @@ def bot_sets(seats: int) -> list[tuple[str, ...]]:
 
 
 def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, number: int):  # type: ignore[no-untyped-def]
-    agents = [make_agent(b, 0) for b in bots]
+    agents = [Counting(make_agent(b, 0)) for b in bots]
+    choices: Counter[str] = Counter()
+    for a in agents:
+        a.counts = choices
     moves: list[tuple[int, int]] = []
     _, result, voids = play_deal(c, seats, number, agents, seed=seed, moves=moves)
     return {
         "voids": voids,
         "moves": moves,
-        "ledger": [(p.payer, p.payee, Fraction(p.amount), p.reason) for p in result.ledger],
-        "net": [Fraction(v) for v in result.net],
+        "ledger": result.ledger,
+        "net": result.net,
         "turns": result.turns,
         "continued": result.continued,
+        "paid_off": result.continued_paid_off,
         "ended_by": result.ended_by,
         "winners": sorted(result.winners),
-        "teyaku": Counter(n for names in result.teyaku.values() for n in names),
-        "yaku": Counter(n for names in result.yaku.values() for n in names),
+        "teyaku": result.teyaku,
+        "yaku": {s: Counter(names) for s, names in result.yaku.items()},
+        "choices": choices,
     }
 
 
-def made(names: list[str], counts: Any) -> Counter[str]:
-    """The entries made, by name, from the kernel's counts by entry."""
-    return Counter({n: int(counts[i]) for i, n in enumerate(names) if counts[i]})
-
-
 def batch_deal(plan: batch.Plan, number: int) -> dict[str, Any] | None:
-    played = batch.play(plan, number, number + 1, trace=True)
-    info = played.info[0]
-    if info[0]:
+    (got,) = batch.rounds(plan, number, number + 1)
+    if got is None:
         return None  # the kernel handed this deal to the scalar engine
-    assert played.moves is not None and played.ledgers is not None
-    scale = plan.scale
-    moves = [(int(s), int(a)) for s, a in played.moves[0] if s != -9]
-    ledger = [
-        (int(e[0]), int(e[1]), Fraction(int(e[2]), scale), REASONS[e[3]])
-        for e in played.ledgers[0]
-        if e[0] != -9
-    ]
+    moves = batch.play(plan, number, number + 1, trace=True).moves
+    assert moves is not None
     return {
-        "voids": int(info[1]),
-        "moves": moves,
-        "ledger": ledger,
-        "net": [Fraction(int(v), scale) for v in played.net[0]],
-        "turns": int(info[2]),
-        "continued": int(info[3]),
-        "ended_by": ENDINGS[info[4]],
-        "winners": [s for s in range(plan.seats) if int(info[6]) >> s & 1],
-        "teyaku": Counter(
-            {n: int(k) for n, k in zip(plan.teyaku_names, played.teyaku, strict=False) if k}
-        ),
-        "yaku": Counter(
-            {n: int(k) for n, k in zip(plan.yaku_names, played.yaku, strict=False) if k}
-        ),
+        "voids": got.voids,
+        "moves": [(int(s), int(a)) for s, a in moves[0] if s != -9],
+        "ledger": got.ledger,
+        "net": got.net,
+        "turns": got.turns,
+        "continued": got.continued,
+        "paid_off": got.continued_paid_off,
+        "ended_by": got.ended_by,
+        "winners": got.winners,
+        "teyaku": got.teyaku,
+        "yaku": {s: Counter(names) for s, names in got.yaku.items()},
+        "choices": got.choices,
     }
 
 

@@ -26,11 +26,17 @@ from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, poin
 from rulekit.batch import kernel as K
 from rulekit.batch.tables import Unsupported, batch_tables
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
+from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
 from rulekit.sim.tally import Tally
 
 BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY}
+DETAILS = {
+    K.D_UNFINISHED: "continued without a new yaku",
+    K.D_BEATEN: "beaten after continuing",
+    K.D_YAKU: "yaku",
+}
 STEPS = {
     "hands": K.ST_HANDS,
     "swap": K.ST_SWAP,
@@ -90,6 +96,27 @@ class Plan:
     arrays: tuple[Any, ...]  # (S, Q, T, F): kernel.py's state, rules, tables, floats
     teyaku_names: list[str]
     yaku_names: list[str]
+
+    def amount(self, scaled: Any) -> Amount:
+        """An amount as the ledger has it: an int, or an exact fraction."""
+        v = Fraction(int(scaled), self.scale)
+        return int(v) if v.denominator == 1 else v
+
+    def detail(self, reason: int, code: int) -> str:
+        """A payment's detail in the ledger's words (kernel.py's D_ codes)."""
+        if code >= K.D_POINTS:
+            code -= K.D_POINTS
+            return f"{code // 4096}/{code % 4096} points"
+        if code <= K.D_ENTRIES:
+            mask = K.D_ENTRIES - code
+            return ", ".join(n for i, n in enumerate(self.yaku_names) if mask >> i & 1)
+        if code >= 0:
+            if reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED):
+                return self.teyaku_names[code]
+            if reason == K.R_INSTANT:
+                return self.compiled.instant_wins[code][0].name
+            return self.yaku_names[code]
+        return DETAILS.get(code, "")
 
 
 def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int) -> Plan:
@@ -202,29 +229,114 @@ class Played:
     """What the kernel played of deals start..stop-1 (per deal, in order)."""
 
     net: Ints  # [deal, seat], scaled
-    info: Ints  # [deal, (bailed, voids, turns, continued, ended, winners, winner bits)]
-    teyaku: Ints
-    yaku: Ints
+    # [deal, (bailed, voids, turns, continued, ended, winners, winner bits, paid off, choices)]
+    info: Ints
+    teyaku: Ints  # teyaku counted, by entry, over the deals
+    yaku: Ints  # yaku listed as made, by entry, over the deals
+    # traced: per deal, the ledger's entries and the moves (-9 after them), each seat's teyaku
+    # (entry bits) and yaku listed (by entry)
     ledgers: Ints | None = None
     moves: Ints | None = None
+    seat_teyaku: Ints | None = None
+    seat_yaku: Ints | None = None
 
 
 def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
-    """Run the kernel over deals start..stop-1."""
+    """Run the kernel over deals start..stop-1 (`trace`: keep what each deal did)."""
     n = stop - start
     S, Q, T, F = plan.arrays
     Q[K.CFG, K.C_TRACE] = int(trace)
-    net = np.zeros((n, plan.seats), dtype=np.int64)
-    info = np.zeros((n, 7), dtype=np.int64)
-    teyaku = np.zeros(K.ENTRIES, dtype=np.int64)
-    yaku = np.zeros(K.ENTRIES, dtype=np.int64)
-    shape = (n, K.LEDGER, 7) if trace else (1, 1, 7)
-    ledgers = np.zeros(shape, dtype=np.int64)
-    moves = np.zeros((n, K.MOVES, 2) if trace else (1, 1, 2), dtype=np.int64)
+    z = np.zeros
+    net = z((n, plan.seats), dtype=np.int64)
+    info = z((n, 14), dtype=np.int64)
+    teyaku = z(K.ENTRIES, dtype=np.int64)
+    yaku = z(K.ENTRIES, dtype=np.int64)
+    rows = n if trace else 1
+    ledgers = z((rows, K.LEDGER if trace else 1, 7), dtype=np.int64)
+    moves = z((rows, K.MOVES if trace else 1, 2), dtype=np.int64)
+    seat_teyaku = z((rows, plan.seats), dtype=np.int64)
+    seat_yaku = z((rows, plan.seats, K.ENTRIES if trace else 1), dtype=np.int64)
     K.play_deals(
-        S, Q, T, F, start, stop, net, info, teyaku, yaku, MAX_VOID_IN_A_ROW, ledgers, moves
-    )
-    return Played(net, info, teyaku, yaku, ledgers if trace else None, moves if trace else None)
+        S, Q, T, F, start, stop, net, info, teyaku, yaku, MAX_VOID_IN_A_ROW, ledgers, moves,
+        seat_teyaku, seat_yaku,
+    )  # fmt: skip
+    if not trace:
+        return Played(net, info, teyaku, yaku)
+    return Played(net, info, teyaku, yaku, ledgers, moves, seat_teyaku, seat_yaku)
+
+
+@dataclass
+class BatchRound:
+    """One deal the kernel played, as a comparison reads a RoundResult (the same figures)."""
+
+    dealer: int
+    voids: int
+    net: list[Amount]
+    ledger: list[Payment]
+    teyaku: dict[int, list[str]]
+    yaku: dict[int, list[str]]
+    turns: int
+    ended_by: str
+    continued: int
+    continued_paid_off: int
+    winners: list[int]
+    choices: Counter[str]
+
+
+# the rule choices the kernel counts (its CH_ columns), as rulekit.sim.exercise.Counting names
+CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap offered", "swap")
+
+
+def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
+    """Deals start..stop-1 as the kernel played them (None: a deal it handed to the scalar
+    engine), with their ledgers and choices, for the figures a comparison pairs."""
+    played = play(plan, start, stop, trace=True)
+    assert played.ledgers is not None and played.moves is not None
+    assert played.seat_teyaku is not None and played.seat_yaku is not None
+    out: list[BatchRound | None] = []
+    for k in range(stop - start):
+        info = played.info[k]
+        if info[0]:
+            out.append(None)
+            continue
+        number = start + k
+        choices: Counter[str] = Counter()
+        for c, key in enumerate(CHOICE_KEYS):
+            if info[8 + c]:
+                choices[key] = int(info[8 + c])
+        ledger = [
+            entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
+                  plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
+            for e in played.ledgers[k]
+            if e[0] != -9
+        ]  # fmt: skip
+        teyaku = {}
+        yaku = {}
+        for seat in range(plan.seats):
+            mask = int(played.seat_teyaku[k, seat])
+            if mask:
+                teyaku[seat] = [plan.teyaku_names[i] for i in range(K.ENTRIES) if mask >> i & 1]
+            listed = played.seat_yaku[k, seat]
+            names = [n for i, n in enumerate(plan.yaku_names) for _ in range(int(listed[i]))]
+            if names:
+                yaku[seat] = names
+        out.append(
+            BatchRound(
+                dealer=number % plan.seats,
+                voids=int(info[1]),
+                net=[plan.amount(v) for v in played.net[k]],
+                ledger=ledger,
+                teyaku=teyaku,
+                yaku=yaku,
+                turns=int(info[2]),
+                ended_by=K.ENDINGS[info[4]],
+                continued=int(info[3]),
+                continued_paid_off=int(info[7]),
+                winners=[s for s in range(plan.seats) if int(info[6]) >> s & 1],
+                choices=choices,
+            )
+        )
+    return out
 
 
 def tally_part(

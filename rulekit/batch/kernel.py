@@ -154,6 +154,15 @@ REASONS = (
     "teyaku returned",
 )
 
+# a payment's detail (the ledger's words): an entry's index, or one of these
+D_NONE = -1  # ""
+D_UNFINISHED = -2  # "continued without a new yaku"
+D_BEATEN = -3  # "beaten after continuing"
+D_YAKU = -4  # "yaku" (a payment for no entry: a bonus grown)
+D_ENTRIES = -16  # D_ENTRIES - mask: the entries' names, joined by ", "
+D_POINTS = 1 << 32  # D_POINTS + 4096 * the payer's points + the payee's: "a/b points"
+
+
 # ---------------------------------------------------------------- I: the round's scalars
 I_DEALER = 0
 I_CURRENT = 1
@@ -451,7 +460,15 @@ COUNT_ORDER = POINTS_ROW + 1  # count_entries
 COUNT_SEL = COUNT_ORDER + 1
 LEGAL = COUNT_SEL + 1  # play_round
 SHA = LEGAL + 1  # sha512's message schedule
-S_ROWS = SHA + 1
+CHOICES = SHA + 1  # a deal's rule choices over its tries (void ones too): the CH_ columns
+S_ROWS = CHOICES + 1
+# rule choices offered and taken (rulekit.sim.exercise.Counting)
+CH_CONTINUE_OFFERED = 0
+CH_CONTINUE = 1
+CH_FOLD_OFFERED = 2
+CH_FOLD = 3
+CH_SWAP_OFFERED = 4
+CH_SWAP = 5
 S_WIDTH = 256
 
 # Q: the rule file, int64 [rows, 64]
@@ -1075,8 +1092,8 @@ def beaten(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
             for j in range(n):
                 o = S[P_ORDER, j]
                 if o != q:
-                    pay(S, q, o, share(S, S[P_STAKE, q] - flat, 2), R_REFUND, -1, False)
-                    pay(S, q, o, share(S, flat, 2), R_REFUND, -1, True)
+                    pay(S, q, o, share(S, S[P_STAKE, q] - flat, 2), R_REFUND, D_BEATEN, False)
+                    pay(S, q, o, share(S, flat, 2), R_REFUND, D_BEATEN, True)
         if Q[CFG, C_PAY_FOR_ALL]:
             cover = q
         if Q[CFG, C_BEATEN_FORFEIT]:
@@ -1142,12 +1159,19 @@ def pay_yaku(
             pay(S, payer, p, part * payers * factor * scale, reason, i, Q[YFLAT, i] != 0)
             remaining -= part
     if remaining > 0:
+        detail = D_YAKU  # the names of every entry paid for, or "yaku"
+        if n:
+            mask = 0
+            for k in range(n):
+                mask |= 1 << idx[k]
+            detail = D_ENTRIES - mask
         flat = 0
         if Q[CFG, C_YAKU_ANY_FLAT]:
             flat = flat_part(S, Q, T, F, p, rest_idx, rest_vals, nrest, remaining)
         if cover >= 0:
-            pay(S, cover, p, (remaining - flat) * payers * factor * scale, R_PENALTY, -1, False)
-            pay(S, cover, p, flat * payers * factor * scale, R_PENALTY, -1, True)
+            amount = (remaining - flat) * payers * factor * scale
+            pay(S, cover, p, amount, R_PENALTY, detail, False)
+            pay(S, cover, p, flat * payers * factor * scale, R_PENALTY, detail, True)
         else:
             pay_parts(
                 S,
@@ -1157,7 +1181,7 @@ def pay_yaku(
                 remaining * factor * scale,
                 flat * factor * scale,
                 R_YAKU,
-                -1,
+                detail,
                 split,
             )
     if cover < 0:
@@ -1265,13 +1289,13 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
             field = share(S, share(S, (S[P_MADE_VALUE, q] - mf) * scale, 2), ways)
             flat = share(S, share(S, mf * scale, 2), ways)
             for j in range(nothers):
-                pay(S, q, others[j], field, R_PENALTY, -1, False)
-                pay(S, q, others[j], flat, R_PENALTY, -1, True)
+                pay(S, q, others[j], field, R_PENALTY, D_UNFINISHED, False)
+                pay(S, q, others[j], flat, R_PENALTY, D_UNFINISHED, True)
         else:  # earn half
             factor = S[P_CONTINUES, q] + 1 if Q[CFG, C_PER_YAKU] else 1
             base = share(S, S[P_MADE_VALUE, q] * scale, 2) * factor
             flat = share(S, made_flat(S, Q, T, F, q) * scale, 2) * factor
-            pay_parts(S, orders, S[SC, I_NORDER], q, base, flat, R_HALF, -1, split)
+            pay_parts(S, orders, S[SC, I_NORDER], q, base, flat, R_HALF, D_UNFINISHED, split)
 
 
 @entry
@@ -1440,11 +1464,13 @@ def count_par(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> int:
     if nneg == 1:
         for k in range(n):
             if scores[k] > 0:
-                pay(S, S[P_ORDER, loser], S[P_ORDER, k], scores[k] * scale, R_COUNT, -1, False)
+                said = D_POINTS + 4096 * points[loser] + points[k]
+                pay(S, S[P_ORDER, loser], S[P_ORDER, k], scores[k] * scale, R_COUNT, said, False)
     elif npos == 1:
         for k in range(n):
             if scores[k] < 0:
-                pay(S, S[P_ORDER, k], S[P_ORDER, top], -scores[k] * scale, R_COUNT, -1, False)
+                said = D_POINTS + 4096 * points[k] + points[top]
+                pay(S, S[P_ORDER, k], S[P_ORDER, top], -scores[k] * scale, R_COUNT, said, False)
     else:
         settle_greedy(S, Q, T, F, scores, n)
     best = 0
@@ -1481,13 +1507,25 @@ def settle_greedy(S: Array, Q: Array, T: Array, F: Floats, scores: Array, n: int
     ci = 0
     while di < nd and ci < nc:
         amount = min(dv[di], cv[ci])
-        pay(S, ds[di], cs[ci], amount * scale, R_COUNT, -1, False)
+        par = Q[CFG, C_PAR]
+        said = D_POINTS + 4096 * (score_of(S, scores, n, ds[di]) + par)
+        said += score_of(S, scores, n, cs[ci]) + par
+        pay(S, ds[di], cs[ci], amount * scale, R_COUNT, said, False)
         dv[di] -= amount
         cv[ci] -= amount
         if dv[di] == 0:
             di += 1
         if cv[ci] == 0:
             ci += 1
+
+
+@inline
+def score_of(S: Array, scores: Array, n: int, seat: int) -> int:
+    """The score of a seat in play (scores are by position in play order)."""
+    for k in range(n):
+        if S[P_ORDER, k] == seat:
+            return int(scores[k])
+    return 0
 
 
 @entry
@@ -1514,9 +1552,9 @@ def count_difference(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> 
     b = S[P_ORDER, n - 1]
     diff = points[0] - points[n - 1]
     if diff > 0:
-        pay(S, b, a, diff * scale, R_COUNT, -1, False)
+        pay(S, b, a, diff * scale, R_COUNT, D_POINTS + 4096 * points[n - 1] + points[0], False)
     elif diff < 0:
-        pay(S, a, b, -diff * scale, R_COUNT, -1, False)
+        pay(S, a, b, -diff * scale, R_COUNT, D_POINTS + 4096 * points[0] + points[n - 1], False)
     best = 0
     for k in range(1, n):
         if points[k] > points[best]:
@@ -1656,6 +1694,15 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             legal[1] = KEEP
             n = 2
         action = choose(S, Q, T, F, legal, n)
+        if phase == PH_DECIDE:
+            S[CHOICES, CH_CONTINUE_OFFERED] += 1
+            S[CHOICES, CH_CONTINUE] += action == CONTINUE
+        elif phase == PH_FOLD:
+            S[CHOICES, CH_FOLD_OFFERED] += 1
+            S[CHOICES, CH_FOLD] += action == FOLD
+        elif phase == PH_SWAP:
+            S[CHOICES, CH_SWAP_OFFERED] += 1
+            S[CHOICES, CH_SWAP] += action == SWAP
         if trace:
             k = S[SC, I_NMOVES]
             if k >= MOVES:
@@ -1709,16 +1756,22 @@ def play_deals(
     max_voids: int,
     ledgers: Array,
     moves: Array,
+    seat_teyaku: Array,
+    seat_yaku: Array,
 ) -> None:
     """Deals start..stop-1, each redealt while void (playout.play_deal), dealt by number %
     seated. Per deal: net[k, seat] (scaled), info[k] = (bailed, voids, turns, continued,
-    ended, nwinners, winner seats as bits); teyaku and yaku made counted by entry. With
-    Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9 after)."""
+    ended, nwinners, winner seats as bits, continues paid off, then the CH_ rule choices);
+    teyaku and yaku made counted by
+    entry. With Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9
+    after them), seat_teyaku[k, seat] the teyaku each counts (entry bits) and seat_yaku[k, seat,
+    entry] how often each yaku is listed as made for him."""
     seated = Q[CFG, C_SEATED]
     trace = Q[CFG, C_TRACE]
     for i in range(start, stop):
         k = i - start
         voids = 0
+        S[CHOICES, :6] = 0
         while True:
             S[SC, I_NUMBER] = i
             S[SC, I_DEALER] = i % seated
@@ -1755,6 +1808,12 @@ def play_deals(
         for w in range(S[SC, I_NWINNERS]):
             bits |= 1 << S[P_WINNERS, w]
         info[k, 6] = bits
+        wins = 0
+        for s in range(seated):
+            wins += S[P_CONTINUE_WINS, s]
+        info[k, 7] = wins
+        for c in range(6):
+            info[k, 8 + c] = S[CHOICES, c]
         for s in range(seated):
             m = S[P_TEYAKU, s]
             while m:
@@ -1767,6 +1826,10 @@ def play_deals(
             for e in range(ledgers.shape[1]):
                 for f in range(7):
                     ledgers[k, e, f] = S[LEDGER + f, e] if e < nl else -9
+            for s in range(seated):
+                seat_teyaku[k, s] = S[P_TEYAKU, s]
+                for e in range(seat_yaku.shape[2]):
+                    seat_yaku[k, s, e] = S[YC + s, e]
             nm = S[SC, I_NMOVES]
             for e in range(moves.shape[1]):
                 moves[k, e, 0] = S[MOVES + 0, e] if e < nm else -9
