@@ -414,6 +414,18 @@ def eval_cmd(rules: str, cards: tuple[str, ...], mode: str | None, as_json: bool
 
 
 # ---------------------------------------------------------------- simulate
+def _engine_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "--engine",
+        type=click.Choice(["auto", "scalar", "batch"]),
+        default="auto",
+        show_default=True,
+        help="Who plays the rounds: the batch engine (a compiled kernel, many times faster) "
+        "plays the random and greedy bots' single rounds of most rule files; auto uses it "
+        "where it applies and says so. Both play exactly the same rounds.",
+    )
+
+
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on a terminal (stderr) while the block runs, nothing otherwise; yields
@@ -464,15 +476,7 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Write every round (or game) to this folder as a scenario file that replays it.",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(["auto", "scalar", "batch"]),
-    default="auto",
-    show_default=True,
-    help="Who plays the rounds: the batch engine (a compiled kernel, many times faster) plays "
-    "the random and greedy bots' single rounds of most rule files; auto uses it where it "
-    "applies and says so. Both play exactly the same rounds.",
-)
+@_engine_option()
 @click.pass_context
 def simulate(
     ctx: click.Context,
@@ -599,6 +603,7 @@ def _render_simulation(result: dict[str, Any]) -> None:
 @click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write the plots to FILE.png."
 )
+@_engine_option()
 @click.pass_context
 def compare(
     ctx: click.Context,
@@ -616,6 +621,7 @@ def compare(
     timings: bool,
     report: Path | None,
     plot: Path | None,
+    engine: str,
 ) -> None:
     """Put variants side by side: the same deals, the same bots, and what changes.
 
@@ -631,6 +637,7 @@ def compare(
       rulekit compare hachihachi hachihachi/kirisame --rounds 100000 --jobs 2
       rulekit compare hachihachi my-table.rk --report compare.html --plot compare.png
       rulekit compare hachihachi my-table.rk --json > compare.json
+      rulekit compare hachihachi my-table.rk --bots greedy --rounds 200000 --engine batch
     """
     from rulekit.sim.compare import compare as run
     from rulekit.sim.report import check_outputs, tables, warnings, write_plot, write_report
@@ -653,6 +660,7 @@ def compare(
             scheduler=scheduler,
             progress=update,
             bot_options=_bot_options(rollouts, think_ms),
+            engine=engine,
         )
     if report is not None:
         write_report(result, report)
@@ -670,6 +678,9 @@ def compare(
         f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"
         f" ({result['seconds']:.1f} s)"
     )
+    batched = [v["rules"] for v in result["variants"] if v["engine"] == "batch"]
+    if batched:
+        console.print(f"played by the batch engine (the same rounds): {', '.join(batched)}")
     for title, header, rows in tables(result):
         t = RichTable(*header, title=title, title_justify="left", header_style="bold")
         for row in rows:

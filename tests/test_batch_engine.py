@@ -128,3 +128,33 @@ def test_cli_engine_option() -> None:
     assert "the batch engine cannot play this: the rule file has a hiki or a wild card" in (
         refused.output
     )
+
+
+def test_compare_with_the_batch_engine_is_compare_with_the_scalar() -> None:
+    """The same report, figure for figure (the rounds are the same), and it says so."""
+    from rulekit.sim.compare import compare
+
+    a, b = load_rules("hachihachi/fudawiki"), load_rules("hachihachi/kirisame")
+    reports = []
+    for engine in ("scalar", "batch"):
+        out = compare(
+            [a, b], ["a", "b"], rounds=120, seats=3, bots=["greedy", "random"], seed=3,
+            engine=engine,
+        )  # fmt: skip
+        assert [v["engine"] for v in out["variants"]] == [engine, engine]
+        for v in out["variants"]:
+            del v["engine"], v["engine_note"]
+        del out["seconds"]
+        reports.append(out)
+    assert reports[0] == reports[1]
+
+
+def test_cli_compare_says_the_batch_engine_played() -> None:
+    out = CliRunner().invoke(
+        cli, ["compare", "hachihachi", "hachihachi/kirisame", "--bots", "random", "--rounds", "30",
+              "--engine", "batch"],
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert "played by the batch engine (the same rounds): hachihachi, hachihachi/kirisame" in (
+        out.output
+    )

@@ -18,19 +18,27 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit import ir
 from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import RoundResult
+from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
 from rulekit.sim.backends import chunks, run_chunks
 from rulekit.sim.exercise import Counting, exercised, per_round_choices
-from rulekit.sim.simulate import MAX_COUNT, compiled_rules
+from rulekit.sim.simulate import MAX_COUNT, choose_engine, compiled_rules
 from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
 from rulekit.sim.tally import Moments, t95
+
+if TYPE_CHECKING:
+    from rulekit.batch.engine import BatchRound
+
+    Played = RoundResult | BatchRound  # a round as the figures read it, from either engine
+else:
+    Played = RoundResult
 
 BATCHES = 20
 CHUNK = 200
@@ -90,7 +98,7 @@ class VariantTally:
                 mine[k] = mine.get(k, 0.0) + v
 
 
-def round_figures(result: RoundResult, choices: Counter[str] | None = None) -> dict[str, float]:
+def round_figures(result: Played, choices: Counter[str] | None = None) -> dict[str, float]:
     """The per-round figures that are paired across variants (`choices`: the rule choices
     the bots took in the round)."""
     payments = [float(p.amount) for p in result.ledger]
@@ -127,6 +135,8 @@ class ComparePlan:
     seed: int
     rounds: int
     options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
+    # per variant, the engine that plays it ("batch": rulekit.batch; none given: all scalar)
+    engines: tuple[str, ...] = ()
 
 
 @dataclass
@@ -150,14 +160,21 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     agents = [Counting(make_agent(plan.bots[s], 0, plan.options)) for s in range(plan.seats)]
     part = ComparePart([VariantTally(plan.seats) for _ in compiled], [{} for _ in compiled[1:]])
     n = plan.seats
+    batched = [_batch_rounds(plan, v, c, start, stop) for v, c in enumerate(compiled)]
     for i in range(start, stop):
         figures = []
         named: list[dict[str, float]] = []
         for v, c in enumerate(compiled):
-            choices: Counter[str] = Counter()
-            for agent in agents:
-                agent.counts = choices
-            _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
+            from_batch = batched[v]
+            played = from_batch[i - start] if from_batch is not None else None
+            result: Played
+            if played is None:  # the scalar engine plays it
+                choices: Counter[str] = Counter()
+                for agent in agents:
+                    agent.counts = choices
+                _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
+            else:
+                result, voids, choices = played, played.voids, played.choices
             t = part.tallies[v]
             t.choices.update(choices)
             t.rounds += 1
@@ -197,10 +214,22 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     return part
 
 
+def _batch_rounds(
+    plan: ComparePlan, v: int, c: CompiledRules, start: int, stop: int
+) -> list[BatchRound | None] | None:
+    """Variant v's rounds start..stop-1 from the batch engine, when it plays the variant (a
+    None among them: a deal the kernel left to the scalar engine); None when it does not."""
+    if not plan.engines or plan.engines[v] != "batch":
+        return None
+    from rulekit.batch.engine import plan_for, rounds
+
+    return rounds(plan_for(c, plan.seats, plan.bots, plan.seed), start, stop)
+
+
 NAMED = ("teyaku:", "teyaku paid:", "yaku:", "yaku paid:")  # per-entry paired rows, by prefix
 
 
-def _named_figures(result: RoundResult) -> dict[str, float]:
+def _named_figures(result: Played) -> dict[str, float]:
     """Per-entry figures of one round: how often each teyaku and yaku was made, and what was
     paid for it (only the non-zero ones)."""
     out: dict[str, float] = {}
@@ -324,8 +353,10 @@ def compare(
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     bot_options: BotOptions | None = None,
+    engine: str = "auto",
 ) -> dict[str, Any]:
-    """Play `rounds` rounds of every variant on the same deals; the report as one dict."""
+    """Play `rounds` rounds of every variant on the same deals; the report as one dict.
+    `engine` as simulate's: "auto" plays each variant the batch engine serves with it."""
     if len(variants) < 2:
         raise UsageError("compare needs two variants or more")
     seats = table_size(variants, names, seats)
@@ -338,13 +369,18 @@ def compare(
         make_agent(b)
     options = bot_options or BotOptions()
     options.check()
+    bots_of_seats = tuple(chosen[s % len(chosen)] for s in range(seats))
+    engines = [
+        choose_engine(engine, r, seats, bots_of_seats, seed, False, None, rounds) for r in variants
+    ]
     plan = ComparePlan(
         tuple(variants),
         seats,
-        tuple(chosen[s % len(chosen)] for s in range(seats)),
+        bots_of_seats,
         seed,
         rounds,
         options,
+        tuple(used for used, _ in engines),
     )
     work = ((plan, a, b) for a, b in chunks(rounds, CHUNK))  # made as handed out, never listed
     started = time.perf_counter()
@@ -360,7 +396,11 @@ def compare(
     )
     for part in parts:
         total.merge(part)
-    return _report(total, plan, names, time.perf_counter() - started)
+    report = _report(total, plan, names, time.perf_counter() - started)
+    for row, (used, why) in zip(report["variants"], engines, strict=True):
+        row["engine"] = used
+        row["engine_note"] = why
+    return report
 
 
 def _allowed_range(low: int, high: int) -> str:
