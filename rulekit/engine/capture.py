@@ -28,6 +28,7 @@ from rulekit.engine.actions import (
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made
+from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
@@ -239,6 +240,22 @@ def play_plain(r: RoundState, action: int) -> None:
     return None
 
 
+def advance(r: RoundState) -> None:
+    """play_plain's last step, after a turn whose yaku check left the round in play: the next
+    player in order, or next_turn's search when he holds no card."""
+    order = r.order
+    pos = r.pos + 1
+    if pos == len(order):
+        pos = 0
+    s = order[pos]
+    if r.hands[s]:
+        r.turn += 1
+        r.pos = pos
+        r.current = s
+        return
+    next_turn(r)
+
+
 def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     """The second half of p's turn, after his play left the field `field_` and took `got`
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
@@ -371,8 +388,7 @@ def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -
     last made is made (a stop-or-continue choice, or the round's end); a yaku lost changes
     what he has made."""
     r.hits[p] = hits
-    counted = table.counted(hits, x)
-    value = sum(table.value(i, x) for i in counted)
+    counted, value = table.counted_value(hits, x)
     if value > r.declared_value[p]:  # a real rise over what was last made
         made(r, p, counted, value)
     elif counted != r.made_entries[p]:  # a yaku lost (a condition no longer holds)
@@ -406,11 +422,13 @@ def plain_turns(r: RoundState, choose: Sequence[PlainChoice]) -> None:
     cards) while it is in its play phase, choose[seat] choosing each play: the turn of
     play_plain with the round's state in local variables, for players that need no view.
 
-    A turn is worked out on the locals first; only a turn that play_plain alone would end the
-    same way (no take, no yaku change, the next player holds cards) is committed here. Any
-    other (a take, a yaku made, lost or raised, the hands played out, a refused action) is
-    handed whole to play_plain, from the state before it, so every effect comes from the one
-    general road and the play is the same move for move."""
+    A turn is worked out on the locals first. A turn that goes on to the next player is
+    committed here; a take leaves the round as play_plain leaves it (the draw waiting); a yaku
+    made, lost or raised commits the turn and runs play_plain's yaku_check; a refused action
+    is handed to play_plain, from the state before it, which names the fault; the hands played
+    out go to next_turn. tests/test_engine_plain_turns.py holds this to the moves, ledgers and
+    state of play through views, turn for turn. The loop is written for each rule file
+    (specialise.compile_turns), its options decided there."""
     c = r.c
     plays = c.plays
     table = c.yaku
@@ -420,86 +438,26 @@ def plain_turns(r: RoundState, choose: Sequence[PlainChoice]) -> None:
             legal = plays(r.hands[p], r.field)
             play_plain(r, choose[p](legal, r.field, r.captured[p], r.made_value[p]))
         return
-    match = table.match_play if table is not None else None
-    bonus = table is not None and table.has_bonus
-    months = r.months
-    hands = r.hands
-    captured = r.captured
-    track = r.track_feeders
-    while r.phase == PLAY:
-        stock = r.stock
-        order = r.order
-        last = len(order) - 1
-        forfeited = r.forfeited
-        hits = r.hits
-        made_value = r.made_value
-        field_ = r.field
-        p = r.current
-        pos = r.pos
-        turn = r.turn
-        handover: int | None = None  # the action of a turn play_plain must play
-        while True:
-            hand = hands[p]
-            legal = plays(hand, field_)
-            action = choose[p](legal, field_, captured[p], made_value[p])
-            if action not in legal:
-                handover = action  # play_plain names the fault
-                break
-            b = action & CARD_MASK
-            bit = 1 << b
-            fed = field_ & months[b]
-            if fed:
-                if action >> SHIFT:  # one of two, chosen
-                    fed = 1 << ((action >> SHIFT) - 1)
-                after = field_ ^ fed
-                got = fed | bit
-            else:
-                after = field_ | bit
-                got = 0
-                if track:  # as play_plain records it (the same, should it take the turn)
-                    r.feeders[b] = (p, hand.bit_count())
-            if stock:
-                d = stock[-1]
-                m2 = after & months[d]
-                if not m2:
-                    after |= 1 << d
-                elif m2.bit_count() == 2:
-                    handover = action  # a take
-                    break
-                else:
-                    after ^= m2
-                    got |= m2 | (1 << d)
-                    fed |= m2
-            if got:
-                x = captured[p] | got
-                if match is not None and not forfeited[p]:
-                    h = match(x)
-                    seen = hits[p]
-                    if (h or seen) and (h != seen or (bonus and _rises(r, p, h, x))):
-                        handover = action  # a yaku made, lost or raised
-                        break
-                captured[p] = x
-            hands[p] = hand ^ bit
-            if stock:
-                stock.pop()
-            field_ = after
-            nxt = pos + 1 if pos < last else 0
-            s = order[nxt]
-            if not hands[s]:  # play_plain's next_turn: the next holder, or the count
-                r.turn_got = got
-                r.fed_this_turn = fed
-                break
-            pos = nxt
-            turn += 1
-            p = s
-        r.field = field_
-        r.pos = pos
-        r.current = p
-        r.turn = turn
-        if handover is None:
-            next_turn(r)
-        else:
-            play_plain(r, handover)
+    turns = c.plain_turns_code
+    if turns is None:
+        turns = c.plain_turns_code = compile_turns(
+            c.index,
+            plays,
+            track=bool(c.liable),
+            match=table.match_play_inline if table is not None else None,
+            bonus=table is not None and table.has_bonus,
+            helpers={
+                "next_turn": next_turn,
+                "play_plain": play_plain,
+                "yaku_check": yaku_check,
+                "advance": advance,
+                "rises": _rises,
+                "table": table,
+                "PLAY": PLAY,
+                "TAKE": TAKE_PHASE,
+            },
+        )
+    turns(r, choose)
 
 
 def _rises(r: RoundState, p: int, hits: int, x: int) -> bool:
@@ -507,6 +465,5 @@ def _rises(r: RoundState, p: int, hits: int, x: int) -> bool:
     bonus card can raise a yaku's value)."""
     table = r.c.yaku
     assert table is not None
-    counted = table.counted(hits, x)
-    value = sum(table.value(i, x) for i in counted)
+    counted, value = table.counted_value(hits, x)
     return value > r.declared_value[p] or counted != r.made_entries[p]

@@ -41,24 +41,30 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
             pay_yaku(r, p, [(i, table.value(i, r.captured[p])) for i in new], delta)
         return
     cover = _beaten(r, p)
-    for i in new:
-        feeder = liable_feeder(r, p, i)
-        if feeder is not None:
-            r.liable_for[(p, i)] = feeder
-    entries = [(i, table.value(i, r.captured[p])) for i in new]
+    if r.c.liable:  # (liable_feeder finds nobody for an entry that is not liable)
+        for i in new:
+            feeder = liable_feeder(r, p, i)
+            if feeder is not None:
+                r.liable_for[(p, i)] = feeder
     if cover is not None:
         # The beaten continuer pays the yaku that beat him, for every payer, at once: his
         # loss is settled whatever the maker does next; the maker's later yaku are paid as
         # usual (when made, or for what is left when he stops).
+        x = r.captured[p]
+        entries = [(i, table.value(i, x)) for i in new]
         pay_yaku(r, p, entries, delta, cover=cover)
         paid.covered(r, p, entries, delta)
-    else:
-        paid.when_made(r, p, entries, delta)
-    if cont.allowed and any(r.hands[s] for s in r.order):
-        r.phase = DECIDE
-        r.current = p
-    else:
-        stop(r, p)
+    elif paid.when_made is not _nothing:  # (paid when he stops: nothing to reckon now)
+        x = r.captured[p]
+        paid.when_made(r, p, [(i, table.value(i, x)) for i in new], delta)
+    if cont.allowed:
+        hands = r.hands
+        for s in r.order:
+            if hands[s]:  # somebody still holds a card: p chooses
+                r.phase = DECIDE
+                r.current = p
+                return
+    stop(r, p)
 
 
 def changed(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
+from hashlib import sha512
 
 from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
-from rulekit.engine.specialise import permutation
+from rulekit.engine.specialise import dealer, permutation
 from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
 from rulekit.errors import UsageError
 
@@ -16,23 +16,26 @@ _BITS = [1 << b for b in range(256)]  # a card's bit, by its index
 def deal_order(seed: str, n: int) -> list[int]:
     """A uniformly random permutation of range(n) from a seed string: the seed's SHA-512 read
     as a number in the factorial base (its 512 bits make the bias negligible for n <= 98)."""
-    x = int.from_bytes(hashlib.sha512(seed.encode()).digest(), "big")
+    x = int.from_bytes(sha512(seed.encode()).digest(), "big")
     return permutation(n)(x)  # generated: engine/specialise.py
 
 
 def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
-    """Deal the hands from the seed; the rest is the stock (a joker dealt to no hand is out)."""
-    n = len(r.ix.ids) + (1 if r.joker_bit >= 0 else 0)
-    order = deal_order(f"{seed}:{deal_no}", n)
-    h = r.hand_size
-    if r.seated * h > len(order):
-        raise UsageError(f"{r.seated} hands of {h} need more cards than the deck has")
-    bit = _BITS.__getitem__
-    for s in range(r.seated):
-        r.hands[s] = sum(map(bit, order[s * h : (s + 1) * h]))  # distinct bits: their union
-    r.stock = order[r.seated * h :][::-1]
-    if r.joker_bit in r.stock:
+    """Deal the hands from the seed (deal_order's permutation: each seat in turn is dealt the
+    next hand_size cards); the rest is the stock (a joker dealt to no hand is out). Sets the
+    round's hands, stock and initial_stock (the stock from the top)."""
+    deal = r.c.dealers.get(r.seated)
+    if deal is None:
+        n = len(r.ix.ids) + (1 if r.joker_bit >= 0 else 0)
+        h = r.hand_size
+        if r.seated * h > n:
+            raise UsageError(f"{r.seated} hands of {h} need more cards than the deck has")
+        deal = r.c.dealers[r.seated] = dealer(n, r.seated, h)  # generated: specialise.py
+    x = int.from_bytes(sha512(f"{seed}:{deal_no}".encode()).digest(), "big")
+    r.hands, r.stock, r.initial_stock = deal(x)
+    if r.joker_bit >= 0 and r.joker_bit in r.stock:
         r.stock.remove(r.joker_bit)
+        r.initial_stock = r.stock[::-1]
 
 
 def stack(r: RoundState, deal: StackedDeal) -> None:
@@ -80,18 +83,19 @@ def lay_field(r: RoundState) -> None:
             raise UsageError(f"the field holds cards still in a player's hand: {cards}")
     else:
         laid = r.field_size
-        if len(r.stock) < laid:
+        stock = r.stock
+        if len(stock) < laid:
             raise UsageError("not enough cards left to lay the field")
         if laid:  # the top `laid` stock cards (distinct bits: their sum is their union)
-            r.field |= sum(map(_BITS.__getitem__, r.stock[-laid:]))
-            del r.stock[-laid:]
+            r.field |= sum(map(_BITS.__getitem__, stock[-laid:]))
+            del stock[-laid:]
     r.field_laid = True
-    r.laid_field = r.field
+    field = r.laid_field = r.field
     c = r.c
-    ctx = RoundView(r) if c.multiplier.sees_round or c.void_sees_round else None
-    factor, r.carry_out = c.multiplier.of_field(r.field, ctx)
-    r.multiplier = max(factor, r.carry_in)
-    if c.void_field is not None and c.void_field(r.field, ctx):
+    ctx = RoundView(r) if c.field_sees_round else None
+    factor, r.carry_out = c.multiplier.of_field(field, ctx)
+    r.multiplier = factor if factor > r.carry_in else r.carry_in
+    if c.void_field is not None and c.void_field(field, ctx):
         r.void = True
         r.ended_by = "void"
         ledger.void(r)

@@ -157,7 +157,8 @@ def pay_parts(
         field, flat = share(field, len(payers)), share(flat, len(payers))
     for q in payers:
         pay(r, q, payee, field, reason, detail, score)
-        pay(r, q, payee, flat, reason, detail, score, flat=True)
+        if flat:  # (pay writes nothing of 0)
+            pay(r, q, payee, flat, reason, detail, score, flat=True)
 
 
 def record(

@@ -43,25 +43,35 @@ class SeededPlayer(Player, Protocol):
 def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> None:
     """Play a round to its end (players[seat] acts for the seat); with `moves`, write down
     every (seat, action). The hot path of simulation and of the search bot's rollouts."""
-    views = [PlayerView(rnd, s) for s in range(rnd.seated)]
-    acts = [p.act for p in players]
     apply = rnd.apply
-    play = play_plain if rnd.c.plain else play_any
     if moves is None:
         choose = plain_choices(rnd, players)
+        if choose is not None:  # the play phase without views: each seat's view made if asked
+            views: list[PlayerView | None] = [None] * rnd.seated
+            while (phase := rnd.phase) != DONE:
+                if phase == PLAY:
+                    plain_turns(rnd, choose)
+                else:
+                    seat = rnd.current
+                    view = views[seat]
+                    if view is None:
+                        view = views[seat] = PlayerView(rnd, seat)
+                    apply(players[seat].act(view))
+            return
+    every = [PlayerView(rnd, s) for s in range(rnd.seated)]
+    acts = [p.act for p in players]
+    if moves is None:
+        play = play_plain if rnd.c.plain else play_any
         while (phase := rnd.phase) != DONE:
             seat = rnd.current
             if phase == PLAY:  # most moves: straight to the turn, without apply's dispatch
-                if choose is not None:
-                    plain_turns(rnd, choose)
-                else:
-                    play(rnd, acts[seat](views[seat]))
+                play(rnd, acts[seat](every[seat]))
             else:
-                apply(acts[seat](views[seat]))
+                apply(acts[seat](every[seat]))
     else:
         while rnd.phase != DONE:
             seat = rnd.current
-            action = acts[seat](views[seat])
+            action = acts[seat](every[seat])
             moves.append((seat, action))
             apply(action)
 
@@ -103,6 +113,25 @@ def play_deal(
     deals came before it. Before every try, player s is re-seeded with "{seed}:{number}:{s}",
     so a deal's play depends only on (seed, number), never on how the work was split. `moves`,
     if given, holds the moves of the round returned only."""
+    rnd, voids = play_deal_out(
+        compiled, seated, number, players, seed=seed, dealer=dealer, round_no=round_no, moves=moves
+    )
+    return rnd, rnd.result(), voids
+
+
+def play_deal_out(
+    compiled: CompiledRules,
+    seated: int,
+    number: int,
+    players: Sequence[SeededPlayer],
+    *,
+    seed: int | str,
+    dealer: int | None = None,
+    round_no: int | None = None,
+    moves: Moves | None = None,
+) -> tuple[Round, int]:
+    """play_deal() without the result: the round played (over, not void) and the void deals
+    before it (a simulation tallies the round's state: rulekit.sim.tally.Tally.add_played)."""
     who_deals = number % seated if dealer is None else dealer
     deal_no: int | str = number
     voids = 0
@@ -119,9 +148,9 @@ def play_deal(
         )
         if moves is not None:
             moves.clear()
-        result = play_round(rnd, players, moves)
-        if not result.void:
-            return rnd, result, voids
+        play_out(rnd, players, moves)
+        if not rnd.void:
+            return rnd, voids
         voids += 1
         if voids > MAX_VOID_IN_A_ROW:
             raise RuleError(

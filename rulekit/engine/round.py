@@ -84,13 +84,13 @@ class Round(RoundState):
         self.stacked = deal
         self.current = dealer
         self.next_dealer = dealer
+        # the deal as dealt, so that a round can be written down and replayed (scenario recording)
         if deal is None:
-            shuffle(self, seed, deal_no)
+            shuffle(self, seed, deal_no)  # sets initial_stock
         else:
             stack(self, deal)
-        # the deal as dealt, so that a round can be written down and replayed (scenario recording)
+            self.initial_stock = self.stock[::-1]
         self.initial_hands = list(self.hands)
-        self.initial_stock = self.stock[::-1]
         setup.run_setup(self)
 
     # ------------------------------------------------------------ queries

@@ -64,7 +64,10 @@ class _CountContext(RoundView):
 def count(r: RoundState) -> int | None:
     """Settle the hands: count-time entries, then the card count. Returns the winner."""
     pts = r.c.points
-    points = {s: pts(r.captured[s]) for s in r.order}
+    captured = r.captured
+    points = {}
+    for s in r.order:
+        points[s] = pts(captured[s])
     cancelled, special_winner = _count_entries(r)
     if cancelled:
         for p in [p for p in r.ledger if p.reason == "teyaku"]:
@@ -115,9 +118,18 @@ def _par(r: RoundState, points: Points) -> int | None:
     """Points over par, paid between the players (zero-sum)."""
     order = r.order
     par = r.rules.count.par
-    scores = {s: points[s] - par for s in order}
-    negatives = [s for s in order if scores[s] < 0]
-    positives = [s for s in order if scores[s] > 0]
+    scores = {}
+    negatives = []
+    positives = []
+    best = order[0]  # the highest score, the first in play order on a tie
+    for s in order:
+        score = scores[s] = points[s] - par
+        if score < 0:
+            negatives.append(s)
+        elif score > 0:
+            positives.append(s)
+        if score > scores[best]:
+            best = s
     if len(negatives) == 1:
         loser = negatives[0]
         for s in positives:
@@ -128,7 +140,7 @@ def _par(r: RoundState, points: Points) -> int | None:
             ledger.pay(r, s, top, -scores[s], "count", f"{points[s]}/{points[top]} points")
     else:
         _settle_greedy(r, scores, par)
-    return max(order, key=lambda s: (scores[s], -order.index(s)))
+    return best
 
 
 def _settle_greedy(r: RoundState, scores: dict[int, int], par: int) -> None:
@@ -278,8 +290,13 @@ def finish(r: RoundState, winner: int | None, counted: bool = False) -> None:
     order (the count when `counted`, which names the winner if nobody has won yet; the fold
     fees; the rule file's awards), then the next dealer."""
     end = RoundEnd(winner, counted)
-    for step in r.c.stage:
-        STEPS[type(step)](r, step, end)
+    run = r.c.stage_run
+    if run is None:  # the stage's handlers, once per rule file (a factor's step does nothing here)
+        run = r.c.stage_run = [
+            (STEPS[type(step)], step) for step in r.c.stage if not isinstance(step, ir.Factor)
+        ]
+    for handler, step in run:
+        handler(r, step, end)
     length = r.rules.length
     if length.rotate or (r.winner is None and not length.drawn_keeps_dealer):
         r.next_dealer = (r.dealer + 1) % r.seated
@@ -301,6 +318,8 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
 
 def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
     """The fold fees: to the payees the rule file names, shared between them."""
+    if not r.fold_fees:
+        return
     fold = r.rules.fold
     for payer, base, voluntary in r.fold_fees:
         reason = "fold fee" if voluntary else "forced fold"

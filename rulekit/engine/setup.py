@@ -9,6 +9,7 @@ checks that every option the IR allows has one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from rulekit.cards import bits
 from rulekit.engine import ledger
@@ -23,8 +24,9 @@ from rulekit.engine.tables import CompiledTable
 def run_setup(r: RoundState) -> None:
     """Run the steps from the current one; stop at one that waits for a player or ends the
     round; when all are done, play begins."""
-    while r.step < len(r.steps):
-        if STEPS[r.steps[r.step]](r):
+    steps = r.steps
+    while r.step < len(steps):
+        if STEPS[steps[r.step]](r):
             return
         r.step += 1
     begin_play(r)
@@ -159,22 +161,26 @@ def _teyaku(r: RoundState) -> bool:
     active = active_seats(r)
     made: dict[int, tuple[int, int]] = {}
     ctx = RoundView(r) if table.sees_round else None
+    hands = r.hands
+    match = table.match_play
     for s in active:
-        hand = r.hands[s]
+        hand = hands[s]
         r.dealt_hands[s] = hand
         if ctx is not None:
             ctx.look_from(s)
-        counted = table.counted(table.match_play(hand, ctx), hand)
+        counted, value = table.counted_value(match(hand, ctx), hand)
         r.teyaku_counted[s] = counted
         if counted:
-            value = sum(table.value(i, hand) for i in counted)
             made[s] = (value, counted[0])
             r.teyaku_revealed[s] = r.c.teyaku_cards(hand, counted)
-    if r.rules.teyaku is not None and made:
+    if not made:
+        return False
+    if r.rules.teyaku is not None:
         made = BETWEEN_PLAYERS[r.rules.teyaku.between_players](made)
+    payers = tuple(active)
     for s, (value, i) in made.items():
         flat = _flat_part(r, table, s) if table.any_flat else 0
-        r.pending_teyaku.append((s, tuple(active), value, flat, table.names[i]))
+        r.pending_teyaku.append((s, payers, value, flat, table.names[i]))
     if r.field_laid:
         pay_teyaku(r)
     return False
@@ -203,15 +209,17 @@ def _instant_win(r: RoundState) -> bool:
     wins = r.c.instant_wins
     if not wins:
         return False
-    seats = [(r.dealer + i) % r.seated for i in range(r.seated)]
+    seats = _rotation(r.seated, r.dealer)
     ctx = RoundView(r) if r.c.instant_sees_round else None  # card-only tests need none
     full = r.ix.full
+    folded = r.folded
+    hands = r.hands
     for s in seats:
-        if r.folded[s]:
+        if folded[s]:
             continue
         if ctx is not None:
             ctx.look_from(s)
-        hand = r.hands[s] & full
+        hand = hands[s] & full
         spec = None
         for w, test in wins:
             if test(hand, ctx):
@@ -231,18 +239,29 @@ def _instant_win(r: RoundState) -> bool:
 
 def begin_play(r: RoundState) -> None:
     """Play starts with the dealer (or the first player after him who plays)."""
-    n = r.seated
     folded = r.folded
     # the seats in play, from the dealer round the table
-    r.order = [s % n for s in range(r.dealer, r.dealer + n) if not folded[s % n]]
+    rotation = _rotation(r.seated, r.dealer)
+    r.order = order = (
+        list(rotation) if True not in folded else [s for s in rotation if not folded[s]]
+    )
     hands = r.hands
-    r.total_turns = sum([hands[s].bit_count() for s in r.order])
+    total = 0
+    for s in order:
+        total += hands[s].bit_count()
+    r.total_turns = total
     r.turn = 0
     r.pos = 0
     r.phase = PLAY
-    r.current = r.order[0]
-    if r.total_turns == 0:
+    r.current = order[0]
+    if total == 0:
         end_of_hands(r)
+
+
+@lru_cache(maxsize=256)
+def _rotation(seated: int, dealer: int) -> tuple[int, ...]:
+    """The seats from the dealer round the table."""
+    return tuple(s % seated for s in range(dealer, dealer + seated))
 
 
 def _highest(made: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:

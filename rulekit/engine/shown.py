@@ -7,10 +7,11 @@ teyaku are shown at every deal, so this is on the path of every simulated round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from rulekit import ir
 from rulekit.cards import CardIndex
+from rulekit.engine.specialise import nibble_layout
 from rulekit.hands import compare, shape_demands
 
 Shown = Callable[[int], tuple[bool, int]]
@@ -42,6 +43,8 @@ def compile_shown(cond: ir.Condition, ix: CardIndex) -> Shown:
 
 
 def _shape(cond: ir.Shape, ix: CardIndex) -> Shown:
+    if nibble_layout(ix):
+        return _shape_lanes(cond, ix)
     month_mask = {m: ix.month_masks[ix.months.index(m)] for m in ix.months}
     demands = [
         (size, [month_mask[m] for m in months], demand)
@@ -58,6 +61,47 @@ def _shape(cond: ir.Shape, ix: CardIndex) -> Shown:
             for mm in masks:
                 if (h & mm).bit_count() == size:
                     cards |= h & mm
+        return True, cards
+
+    return shown
+
+
+def _shape_lanes(cond: ir.Shape, ix: CardIndex) -> Shown:
+    """_shape on a deck laid out four cards a month (month i: bits 4i..4i+3): each month's
+    count is a 4-bit lane of one int (as the compiled tables count them), so a group's months
+    of its size are found for the whole hand at once, not month by month."""
+    n = len(ix.month_masks)
+    m5, m3, m1 = (int(digit * n, 16) for digit in "531")
+
+    def lanes(months: Iterable[int]) -> int:
+        return sum(1 << (4 * ix.months.index(m)) for m in set(months))
+
+    demands = [
+        (size, lanes(months), demand) for size, months, demand in shape_demands(cond, ix.months)
+    ]
+    groups = [(g.size, lanes(g.months or ix.months)) for g in cond.groups]
+
+    def of_size(c: int, size: int) -> int:
+        """The lanes (their lowest bit) of the months holding exactly `size` cards."""
+        if size == 0:
+            return ~(c | (c >> 1) | (c >> 2)) & m1
+        if size == 1:
+            return c & ~((c >> 1) | (c >> 2)) & m1
+        if size == 2:
+            return (c >> 1) & ~(c | (c >> 2)) & m1
+        if size == 3:
+            return c & (c >> 1) & m1
+        return (c >> 2) & m1 if size == 4 else 0
+
+    def shown(h: int) -> tuple[bool, int]:
+        a = h - ((h >> 1) & m5)
+        c = (a & m3) + ((a >> 2) & m3)
+        for size, months, demand in demands:
+            if (of_size(c, size) & months).bit_count() < demand:
+                return False, 0
+        cards = 0
+        for size, months in groups:
+            cards |= h & ((of_size(c, size) & months) * 15)
         return True, cards
 
     return shown

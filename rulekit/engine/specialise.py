@@ -10,8 +10,12 @@ hand), with the tables and slice constants written into the generated source:
   two cards lie on the field, one play per target (the lower target first).
 - `pairs(field)`: the cards of every month of which exactly two cards lie on the field.
 - `points(mask)`: the points of a set of cards.
-- `permutation(n)(x)`: the deal's permutation from its hash, unrolled per deck size.
+- `permutation(n)(x)`: the deal's permutation from its hash, unrolled per deck size;
+  `dealer(n, seated, hand)(x)`: the same permutation dealt (hands as masks, the stock).
 - `fields()`: a new round's fields at a table size (engine.round), as one dict display.
+- `turns(r, choose)`: capture.plain_turns' loop for one rule file, its options decided when
+  the code is written (feeders tracked or not, a yaku table or none, bonuses) and, on a deck
+  laid out four cards a month, the plays worked out in the loop rather than by a call.
 
 A deck laid out four cards a month in consecutive bits (every bundled deck) gets the tables;
 any other deck, plain loops over its months that give the same answers. Generated code only
@@ -29,6 +33,7 @@ from rulekit.cards import CardIndex
 from rulekit.engine.actions import TARGET_SHIFT
 
 SLICE = 12  # bits per table slice: three months of four cards
+WIDE = 16  # bits per slice of the turn loop's pair test: four months
 
 Plays = Callable[[int, int], list[int]]
 
@@ -43,12 +48,13 @@ def _slices(nbits: int) -> int:
     return (nbits + SLICE - 1) // SLICE
 
 
-def _slice_exprs(var: str, n: int) -> list[str]:
-    """`var`'s slices, lowest first (the last one unmasked: a mask has no higher bits)."""
+def _slice_exprs(var: str, n: int, size: int = SLICE) -> list[str]:
+    """`var`'s n slices of `size` bits, lowest first (the last one unmasked: a mask has no
+    higher bits)."""
     out = []
     for k in range(n):
-        shifted = f"({var} >> {SLICE * k})" if k else var
-        out.append(shifted if k == n - 1 else f"({shifted} & {(1 << SLICE) - 1})")
+        shifted = f"({var} >> {size * k})" if k else var
+        out.append(shifted if k == n - 1 else f"({shifted} & {(1 << size) - 1})")
     return out
 
 
@@ -101,6 +107,17 @@ def _points_table(worth: tuple[int, ...], k: int) -> list[int]:
         b = SLICE * k + (v & -v).bit_length() - 1
         table[v] = table[v & (v - 1)] + (worth[b] if b < len(worth) else 0)
     return table
+
+
+@lru_cache(maxsize=8)
+def _wide_pair_table(k: int) -> list[int]:
+    """_pair_table over 16-bit slices (four months; three lookups for a 48-card deck rather
+    than four), each distinct value held once: the turn loop's test of a field's pairs."""
+    low = [_pair_months(v) for v in range(256)]
+    held: dict[int, int] = {}
+    return [
+        held.setdefault(v, v) for v in ((lo | hi << 8) << (WIDE * k) for hi in low for lo in low)
+    ]
 
 
 def _pair_months(v: int) -> int:
@@ -185,13 +202,12 @@ def _compile(source: str, namespace: dict[str, Any], name: str) -> Any:
     return namespace[name]
 
 
-@lru_cache(maxsize=16)
-def permutation(n: int) -> Callable[[int], list[int]]:
-    """`x -> the permutation of range(n) that x's factorial-base digits pick, lowest digit
-    first` (engine.deal.deal_order's reading of a seed's hash), unrolled: the divisors n,
-    n - 1, ... are taken in groups whose product fits a machine word, so that the big number
-    is divided once per group and each digit comes from a small one."""
-    lines = ["def permutation(x):", f"    items = list(range({n}))", "    pop = items.pop"]
+def _permutation_lines(n: int) -> tuple[list[str], list[str]]:
+    """The body computing the permutation of range(n) that x's factorial-base digits pick,
+    lowest digit first, into locals c0, c1, ... (returned: their names, in order): the
+    divisors n, n - 1, ... are taken in groups whose product fits a machine word, so that the
+    big number is divided once per group and each digit comes from a small one."""
+    lines = [f"    items = list(range({n}))", "    pop = items.pop"]
     picked: list[str] = []
     k = n
     while k > 0:
@@ -208,8 +224,42 @@ def permutation(n: int) -> Callable[[int], list[int]]:
             picked.append(f"c{len(picked)}")
         lines.append(f"    c{len(picked)} = pop(r)")
         picked.append(f"c{len(picked)}")
-    lines.append(f"    return [{', '.join(picked)}]")
-    result: Callable[[int], list[int]] = _compile("\n".join(lines), {}, "permutation")
+    return lines, picked
+
+
+@lru_cache(maxsize=16)
+def permutation(n: int) -> Callable[[int], list[int]]:
+    """`x -> the permutation of range(n) that x's factorial-base digits pick, lowest digit
+    first` (engine.deal.deal_order's reading of a seed's hash), unrolled."""
+    lines, picked = _permutation_lines(n)
+    source = "\n".join(["def permutation(x):", *lines, f"    return [{', '.join(picked)}]"])
+    result: Callable[[int], list[int]] = _compile(source, {}, "permutation")
+    return result
+
+
+Deal = Callable[[int], tuple[list[int], list[int], list[int]]]
+
+
+@lru_cache(maxsize=32)
+def dealer(n: int, seated: int, hand: int) -> Deal:
+    """`x -> (hands, stock, the stock from the top)` of the deal whose order is permutation(n)(x):
+    seat s is dealt the order's cards s * hand ... (s + 1) * hand - 1 (as a mask), the rest
+    is the stock, the order's last card on top (the end of the list). The permutation's code
+    with the hands and the stock written out: no list of the order, no slices."""
+    lines, picked = _permutation_lines(n)
+    hands = [
+        " | ".join(f"(1 << {c})" for c in picked[s * hand : (s + 1) * hand]) or "0"
+        for s in range(seated)
+    ]
+    rest = picked[seated * hand :]
+    source = "\n".join(
+        [
+            "def deal(x):",
+            *lines,
+            f"    return [{', '.join(hands)}], [{', '.join(reversed(rest))}], [{', '.join(rest)}]",
+        ]
+    )
+    result: Deal = _compile(source, {}, "deal")
     return result
 
 
@@ -229,10 +279,11 @@ def compile_points(index: CardIndex) -> Callable[[int], int]:
 
 def compile_fields(proto: dict[str, Any], fresh: tuple[str, ...]) -> Callable[[], dict[str, Any]]:
     """`() -> a new round's fields`: the prototype's values, with a new list or dict for each
-    field named in `fresh` (one dict display: a list of ints is written out, so that building
-    it is one instruction). A value that is not a plain literal is taken from the prototype
-    (copied when fresh)."""
-    namespace: dict[str, Any] = {}
+    field named in `fresh`: one dict display, the prototype unpacked (a copy made in C, its
+    order kept) and each fresh field written over it (a list of ints is written out, so that
+    building it is one instruction). A value that is not a plain literal is copied from the
+    prototype."""
+    namespace: dict[str, Any] = {"PROTO": dict(proto)}
     items = []
     for k, (name, value) in enumerate(proto.items()):
         if name in fresh and value is not None:
@@ -242,10 +293,11 @@ def compile_fields(proto: dict[str, Any], fresh: tuple[str, ...]) -> Callable[[]
                 continue
             namespace[f"V{k}"] = value
             items.append(f"{name!r}: V{k}.copy()")
-        else:
-            namespace[f"V{k}"] = value
-            items.append(f"{name!r}: V{k}")
-    source = "def fields():\n    return {\n" + "".join(f"        {i},\n" for i in items) + "    }"
+    source = (
+        "def fields():\n    return {\n        **PROTO,\n"
+        + "".join(f"        {i},\n" for i in items)
+        + "    }"
+    )
     result: Callable[[], dict[str, Any]] = _compile(source, namespace, "fields")
     return result
 
@@ -257,3 +309,188 @@ def _is_literal(text: str, value: object) -> bool:
     except (ValueError, SyntaxError):
         return False
     return type(again) is type(value) and again == value
+
+
+def compile_turns(
+    index: CardIndex,
+    plays: Plays,
+    *,
+    track: bool,
+    match: tuple[list[str], dict[str, Any]] | None,
+    bonus: bool,
+    helpers: dict[str, Any],
+) -> Callable[[Any, Any], None]:
+    """`(r, choose) -> None`: capture.plain_turns' loop for a round whose yaku table (if any)
+    sees only the cards, written for one rule file. `helpers` gives capture's next_turn,
+    play_plain, yaku_check, advance (play_plain's next player), rises (whether a bonus raises
+    what was made), the yaku table, and the PLAY and TAKE phases; the options, decided here,
+    leave no test of them in the loop. `match` is the yaku table's match as statements
+    (CompiledTable.match_play_inline: from the pile `x` to its hits `h`), written into the
+    loop. See capture.plain_turns for what a turn does."""
+    namespace: dict[str, Any] = {**helpers, "plays": plays}
+    if nibble_layout(index):
+        n = _slices(len(index.ids))
+        namespace["X"] = _target_plays(len(index.ids))
+        for k in range(n):
+            namespace[f"T{k}"] = _bit_table(k)
+        wide = (len(index.ids) + WIDE - 1) // WIDE
+        for k in range(wide):
+            namespace[f"P{k}"] = _wide_pair_table(k)
+        every = ", ".join(f"*T{k}[{e}]" for k, e in enumerate(_slice_exprs("hand", n)))
+        two = " | ".join(f"P{k}[{e}]" for k, e in enumerate(_slice_exprs("field_", wide, WIDE)))
+        legal = [
+            "held = cards[p]",  # the hand's cards, lowest first: kept as they are played
+            "if held is None:",
+            f"    held = cards[p] = [{every}]",
+            "legal = held[:]",
+            f"two = hand & ({two})",
+            "while two:",
+            "    low = two & -two",
+            "    two ^= low",
+            "    b = low.bit_length() - 1",
+            "    i = legal.index(b)",
+            "    legal[i : i + 1] = X[b][field_ >> (b & -4) & 15]",
+        ]
+        played = ["held.remove(b)"]
+    else:
+        legal = ["legal = plays(hand, field_)"]
+        played = []
+    feed = ["        feeders[b] = (p, hand.bit_count())"] if track else []
+    if match is None:
+        check: list[str] = []
+    else:
+        rises = " or rises(r, p, h, x)" if bonus else ""
+        statements, names = match
+        _check_written_in(statements)
+        namespace.update(names)  # the match's own helpers (points, ...): no name of the loop
+        check = [
+            "    if not forfeited[p]:",
+            *("    " + line for line in statements),  # h = match(x), written in
+            "        seen = hits[p]",
+            f"        if (h or seen) and (h != seen{rises}):",
+            "            # a yaku made, lost or raised: the turn is play_plain's, then its check",
+            "            captured[p] = x",
+            "            hands[p] = hand ^ bit",
+            "            r.field = after",
+            "            r.turn_got = got",
+            "            r.fed_this_turn = fed",
+            "            r.pos = pos",
+            "            r.current = p",
+            "            r.turn = turn",
+            "            yaku_check(r, p, table, h, x)",
+            "            done = True",
+            "            break",
+        ]
+    body = [
+        "hand = hands[p]",
+        *legal,
+        "action = choose[p](legal, field_, captured[p], made_value[p])",
+        "if action not in legal:",
+        "    handover = action  # play_plain names the fault",
+        "    break",
+        "b = action & 63",
+        "bit = 1 << b",
+        "fed = field_ & months[b]",
+        "if fed:",
+        f"    if action >> {TARGET_SHIFT}:  # one of two, chosen",
+        f"        fed = 1 << ((action >> {TARGET_SHIFT}) - 1)",
+        "    after = field_ ^ fed",
+        "    got = fed | bit",
+        "else:",
+        "    after = field_ | bit",
+        "    got = 0",
+        *[line[4:] for line in feed],
+        "if stock:",
+        "    d = stock.pop()",
+        "    m2 = after & months[d]",
+        "    if not m2:",
+        "        after |= 1 << d",
+        "    elif m2.bit_count() == 2:  # a take: as play_plain leaves it, the draw waiting",
+        "        hands[p] = hand ^ bit",
+        "        if got:",
+        "            captured[p] |= got",
+        "        r.field = after",
+        "        r.turn_got = got",
+        "        r.fed_this_turn = fed",
+        "        r.drawn = d",
+        "        r.phase = TAKE",
+        "        r.pos = pos",
+        "        r.current = p",
+        "        r.turn = turn",
+        "        done = True",
+        "        break",
+        "    else:",
+        "        after ^= m2",
+        "        got |= m2 | (1 << d)",
+        "        fed |= m2",
+        "if got:",
+        "    x = captured[p] | got",
+        *check,
+        "    captured[p] = x",
+        "hands[p] = hand ^ bit",
+        *played,
+        "field_ = after",
+        "nxt, s = ring[pos]",
+        "if not hands[s]:  # play_plain's next_turn: the next holder, or the count",
+        "    r.turn_got = got",
+        "    r.fed_this_turn = fed",
+        "    break",
+        "pos = nxt",
+        "turn += 1",
+        "p = s",
+    ]
+    lines = [
+        "def turns(r, choose):",
+        "    ctx = None",  # what the match's tests of the round read: none in a plain turn
+        "    months = r.months",
+        "    hands = r.hands",
+        "    captured = r.captured",
+        *(["    feeders = r.feeders"] if track else []),
+        "    while r.phase == PLAY:",
+        "        stock = r.stock",
+        "        order = r.order",
+        # by position in the order: (the next position, its seat)
+        "        ring = [*zip(range(1, len(order)), order[1:]), (0, order[0])]",
+        "        forfeited = r.forfeited",
+        "        hits = r.hits",
+        "        made_value = r.made_value",
+        "        field_ = r.field",
+        "        p = r.current",
+        "        pos = r.pos",
+        "        turn = r.turn",
+        "        handover = None",
+        "        done = False",  # the turn's effects are written (a take, a yaku check)
+        "        cards = [None] * len(hands)",
+        "        while True:",
+        *("            " + line for line in body),
+        "        if done:",
+        "            if r.phase == PLAY:",
+        "                advance(r)",
+        "            continue",
+        "        r.field = field_",
+        "        r.pos = pos",
+        "        r.current = p",
+        "        r.turn = turn",
+        "        if handover is None:",
+        "            next_turn(r)",
+        "        else:",
+        "            play_plain(r, handover)",
+    ]
+    result: Callable[[Any, Any], None] = _compile("\n".join(lines), namespace, "turns")
+    return result
+
+
+# the locals a table's match statements may set when written into the turn loop (the hits `h`,
+# the pile's card count `xc`, the month lanes `a` and `c`, month counts `mc` and `n0`...`n9`):
+# none is a name the loop uses
+_MATCH_LOCALS = frozenset({"h", "xc", "a", "c", "mc", *(f"n{k}" for k in range(10))})
+
+
+def _check_written_in(statements: list[str]) -> None:
+    """Refuse match statements that would set a local of the turn loop."""
+    tree = ast.parse("def f(x, ctx):\n" + "\n".join(statements) + "\n    return h")
+    stored = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    if not stored <= _MATCH_LOCALS:
+        raise AssertionError(f"match statements set {sorted(stored - _MATCH_LOCALS)}")

@@ -18,6 +18,7 @@ from rulekit import ir
 from rulekit.cards import CardIndex, bits
 from rulekit.engine.shown import compile_shown
 from rulekit.engine.specialise import (
+    Deal,
     compile_pairs,
     compile_plays,
     compile_points,
@@ -194,6 +195,11 @@ class _Codegen:
             lines.append(f"    n{k} = (({test}) & {m1}).bit_count()" if test else f"    n{k} = 0")
         return lines
 
+    def inline(self, body: list[str]) -> list[str]:
+        """The statements of a function of `body` (without its return), indented one level:
+        they read `x` (and `ctx`) and leave the result where the body puts it."""
+        return [*self.prologue(), *body]
+
     def compile(self, name: str, body: list[str]) -> Callable[..., Any]:
         source = "\n".join([f"def {name}(x, ctx=None):", *self.prologue(), *body])
         namespace: dict[str, Any] = dict(self.helpers)
@@ -237,12 +243,15 @@ class CompiledTable:
         self.count_bits = sum(1 << i for i, e in enumerate(self.entries) if e.at_count)
         # some entry asks about the round: its callers pass a RoundContext (the others need none)
         self.sees_round = any(sees_round(e.condition) for e in self.entries)
-        self.match_play = self._compile(
+        play, play_gen = self._body(
             index, [i for i, e in enumerate(self.entries) if not e.at_count]
         )
-        self.match_count = self._compile(
-            index, [i for i, e in enumerate(self.entries) if e.at_count]
-        )
+        self.match_play: Callable[..., int] = play_gen.compile("match", [*play, "    return h"])
+        # match_play's statements, `x` to `h`, and the names they use, for generated code to
+        # write in (the plain turns: specialise.compile_turns)
+        self.match_play_inline = (play_gen.inline(play), play_gen.helpers)
+        count, count_gen = self._body(index, [i for i, e in enumerate(self.entries) if e.at_count])
+        self.match_count: Callable[..., int] = count_gen.compile("match", [*count, "    return h"])
         self._bonus = [
             (e.bonus.amount, index.mask(e.bonus.cards), e.bonus.over) if e.bonus else None
             for e in self.entries
@@ -250,6 +259,7 @@ class CompiledTable:
         self._unless = [sum(1 << self.position[n] for n in e.unless) for e in self.entries]
         self._groups = [sum(1 << self.position[n] for n in g) for g in table.exclusive]
         self._memo: dict[int, tuple[int, ...]] = {}
+        self._value_memo: dict[int, tuple[tuple[int, ...], int]] = {}
         self.has_bonus = any(self._bonus)
         # no exclusive group and not only the best: which entries count never depends on
         # their values (so not on a bonus either), only on the hits
@@ -259,24 +269,24 @@ class CompiledTable:
         self.any_flat = any(self.flat)
         self.split = table.split
 
-    def _compile(self, index: CardIndex, which: list[int]) -> Callable[..., int]:
-        """The entries' tests, grouped under the number of cards each needs at least (a pile
-        of three cards skips every entry that needs four or more: the same hits, fewer
-        tests)."""
+    def _body(self, index: CardIndex, which: list[int]) -> tuple[list[str], _Codegen]:
+        """The entries' tests (setting `h`, the hits), grouped under the number of cards each
+        needs at least, each group inside the one before (a pile of three cards skips every
+        entry that needs four or more with one test: the same hits, fewer tests)."""
         gen = _Codegen(index)
         body = ["    h = 0", "    xc = x.bit_count()"]
         needs = {i: cards_needed(self.entries[i].condition, index) for i in which}
+        pad = "    "
         for need in sorted(set(needs.values())):
-            pad = "        " if need else "    "
             if need:
-                body.append(f"    if xc >= {need}:")
+                body.append(f"{pad}if xc >= {need}:")
+                pad += "    "
             for i in which:
                 if needs[i] == need:
                     cond = self.entries[i].condition
                     body.append(f"{pad}if {guarded(cond, gen.expr(cond))}:")
                     body.append(f"{pad}    h |= {1 << i}")
-        body.append("    return h")
-        return gen.compile("match", body)
+        return body, gen
 
     def value(self, i: int, x: int) -> int:
         bonus = self._bonus[i]
@@ -293,6 +303,33 @@ class CompiledTable:
                 memo = self._memo[hits] = self.select(hits, self.values.__getitem__)
             return memo
         return self.select(hits, lambda i: self.value(i, x))
+
+    def counted_value(self, hits: int, x: int) -> tuple[tuple[int, ...], int]:
+        """counted(hits, x) and the sum of their values on `x`, kept per hits when no entry has
+        a bonus (the values then do not depend on the cards)."""
+        if not self.has_bonus:
+            memo = self._value_memo.get(hits)
+            if memo is None:
+                counted = self.counted(hits, x)
+                memo = self._value_memo[hits] = (counted, sum(self.values[i] for i in counted))
+            return memo
+        counted = self.counted(hits, x)
+        return counted, self.value_of(counted, x)
+
+    def value_of(self, counted: Sequence[int], x: int) -> int:
+        """sum(value(i, x) for i in counted), the same sum with value() written in."""
+        values = self.values
+        bonuses = self._bonus
+        total = 0
+        for i in counted:
+            bonus = bonuses[i]
+            if bonus is None:
+                total += values[i]
+            else:
+                amount, mask, over = bonus
+                extra = (x & mask).bit_count() - over
+                total += values[i] + amount * (extra if extra > 0 else 0)
+        return total
 
     def select(self, hits: int, value: Callable[[int], int]) -> tuple[int, ...]:
         """Entry indices that count among `hits`: `unless` and exclusive groups applied, then
@@ -339,20 +376,35 @@ class CompiledMultiplier:
         )
         self.per_mask = index.mask(spec.per_card)
         self.step = spec.step
+        self.of_field: Callable[..., tuple[int, int]] = self._compile_of_field()
 
-    def of_field(self, field: int, ctx: RoundContext | None = None) -> tuple[int, int]:
-        factor = 1
-        carry = 1
-        for (tier_factor, mask, carry_at), test in zip(self.tiers, self.tests, strict=True):
-            present = (field & mask).bit_count()
-            applies = test(field, ctx) if test is not None else present
-            if applies and tier_factor > factor:
-                factor = tier_factor
-            if carry_at is not None and present >= carry_at and tier_factor > carry:
-                carry = tier_factor
+    def _compile_of_field(self) -> Callable[..., tuple[int, int]]:
+        """`(field, ctx=None) -> (factor, carry)`: the highest tier that applies (its condition
+        holds, or, without one, some of its cards lie on the field) plus `step` per card of the
+        set; the carry, the highest tier with at least `carry at` of its cards on the field.
+        Written out tier by tier, the constants inlined (integers only)."""
+        namespace: dict[str, Any] = {}
+        lines = ["def of_field(field, ctx=None):", "    factor = 1", "    carry = 1"]
+        for k, ((factor, mask, carry_at), test) in enumerate(
+            zip(self.tiers, self.tests, strict=True)
+        ):
+            tier_factor = int(factor)  # integers only in the code
+            lines.append(f"    present = (field & {mask}).bit_count()")
+            applies = "present"
+            if test is not None:
+                namespace[f"T{k}"] = test
+                applies = f"T{k}(field, ctx)"
+            lines.append(f"    if {applies} and {tier_factor} > factor:")
+            lines.append(f"        factor = {tier_factor}")
+            if carry_at is not None:
+                lines.append(f"    if present >= {int(carry_at)} and {tier_factor} > carry:")
+                lines.append(f"        carry = {tier_factor}")
         if self.step:
-            factor += self.step * (field & self.per_mask).bit_count()
-        return factor, carry
+            step, per = int(self.step), int(self.per_mask)
+            lines.append(f"    factor += {step} * (field & {per}).bit_count()")
+        lines.append("    return factor, carry")
+        exec(compile("\n".join(lines), "<rulekit of_field>", "exec"), namespace)
+        return namespace["of_field"]  # type: ignore[no-any-return]
 
 
 def referenced_cards(cond: ir.Condition) -> set[int]:
@@ -382,6 +434,10 @@ class CompiledRules:
         self.points = compile_points(self.index)
         # a new round's fields per table size (engine.round._prototype fills it)
         self.round_prototypes: dict[int, Callable[[], dict[str, Any]]] = {}
+        # capture.plain_turns' loop, generated on first use (engine/specialise.py)
+        self.plain_turns_code: Callable[[Any, Any], None] | None = None
+        # the deal at each table size (engine.deal.shuffle fills it)
+        self.dealers: dict[int, Deal] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
         self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
@@ -394,6 +450,8 @@ class CompiledRules:
             key=lambda wt: -wt[0].value,
         )
         self.void_sees_round = rules.void_field is not None and sees_round(rules.void_field)
+        # the field's tests (multiplier, void) are given a RoundView
+        self.field_sees_round = self.multiplier.sees_round or self.void_sees_round
         # an instant win's test is given a RoundView only if a condition reads one
         self.instant_sees_round = any(
             sees_round(w.condition)
@@ -421,6 +479,8 @@ class CompiledRules:
             rules.fold,
             *rules.scoring,
         )
+        # the stage's steps with their handlers (engine.scoring.finish fills it on first use)
+        self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

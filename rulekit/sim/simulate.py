@@ -18,7 +18,7 @@ from rulekit import ir
 from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
-from rulekit.engine.playout import play_deal, play_round
+from rulekit.engine.playout import play_deal_out, play_round
 from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
@@ -94,12 +94,9 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
             tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
         else:
             round_moves: list[tuple[int, int]] | None = [] if recorder else None
-            rnd, result, voids = play_deal(
-                c, plan.seats, i, agents, seed=plan.seed, moves=round_moves
-            )
+            rnd, voids = play_deal_out(c, plan.seats, i, agents, seed=plan.seed, moves=round_moves)
             tally.voids += voids
-            tally.add_round(result)
-            tally.add_unit(result.net, result.winners)
+            tally.add_played(rnd)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
                 recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])

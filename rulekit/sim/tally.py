@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rulekit.engine.ledger import Amount
+from rulekit.engine.ledger import BANK, Amount
 from rulekit.engine.round import RoundResult
+from rulekit.engine.state import RoundState
 
 Z95 = 1.959963984540054
 # the 97.5% quantile of Student's t with 1, 2, ... 30 degrees of freedom
@@ -135,6 +136,50 @@ class Tally:
             self.teyaku.update(names)
         for names in r.yaku.values():
             self.yaku.update(names)
+
+    def add_played(self, r: RoundState) -> None:
+        """add_round() and add_unit() of a round played (over, not void), read from its state
+        rather than from a RoundResult built for it: the same counts, in the same order."""
+        self.rounds += 1
+        self.units += 1
+        self.turns += r.turn
+        self.continued += sum(r.continues)
+        self.ended_by[r.ended_by] += 1
+        if r.teyaku_counted:
+            table = r.c.teyaku
+            if table is not None:
+                names = table.names
+                teyaku = self.teyaku
+                for counted in r.teyaku_counted.values():
+                    for i in counted:
+                        teyaku[names[i]] += 1
+        if r.yaku_made:
+            yaku = self.yaku
+            for made in r.yaku_made.values():
+                for name in made:
+                    yaku[name] += 1
+        # each seat's net (engine.ledger.net), then add_unit's sums
+        n = self.seats
+        net: list[Amount] = [0] * n
+        for p in r.ledger:
+            payer = p.payer
+            payee = p.payee
+            if payer != BANK:
+                net[payer] -= p.amount
+            if payee != BANK:
+                net[payee] += p.amount
+        ints = self.int_sums
+        for s, v in enumerate(net):
+            if v.__class__ is int:
+                if v:
+                    ints[s] += v
+                    ints[n + s] += v * v
+            else:
+                self.fraction_sums[s] += v
+                self.fraction_sums[n + s] += v * v
+        wins = self.wins
+        for w in r.winners:
+            wins[w] += 1
 
     def add_unit(self, net: list[Amount], winners: list[int]) -> None:
         """One sample of the seats' results (a round, or a whole game)."""
