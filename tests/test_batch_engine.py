@@ -49,7 +49,7 @@ def test_a_deal_is_deal_order(seed: int, number: int, n: int) -> None:
     text = f"{seed}:{number}".encode()
     x = np.array(limbs(hashlib.sha512(text).digest()), dtype=np.int64)
     out = np.zeros(64, dtype=np.int64)
-    permutation(x, n, out, np.zeros(64, dtype=np.int64))
+    permutation(x, n, out)
     assert out[:n].tolist() == deal_order(text.decode(), n)
 
 

@@ -129,11 +129,22 @@ def test_every_bundled_hachi_hachi_file_is_served() -> None:
     assert set(NOT_SERVED) <= set(bundled_names())
 
 
+@pytest.mark.parametrize(
+    ("name", "seats"),
+    [
+        ("hachihachi/fudawiki", 3),
+        ("hachihachi/fudawiki", 4),
+        ("hachihachi/wikipedia-draft", 3),  # halves: exact fraction totals
+        ("hachihachi/kirisame", 3),
+        ("koikoi/sloper", 2),
+    ],
+)
 @pytest.mark.parametrize("bot", ["random", "greedy"])
-def test_simulate_totals_are_the_scalar_totals(bot: str) -> None:
-    rules = load_rules("hachihachi/fudawiki")
-    fast = simulate(rules, seats=3, bots=[bot], seed=5, rounds=300, engine="batch")
-    slow = simulate(rules, seats=3, bots=[bot], seed=5, rounds=300, engine="scalar")
+def test_simulate_reports_the_scalar_report(name: str, seats: int, bot: str) -> None:
+    """The whole report, down to a total's type (an int, or a float from exact fractions)."""
+    rules = load_rules(name)
+    fast = simulate(rules, seats=seats, bots=[bot], seed=5, rounds=300, engine="batch")
+    slow = simulate(rules, seats=seats, bots=[bot], seed=5, rounds=300, engine="scalar")
     assert (fast["engine"], slow["engine"]) == ("batch", "scalar")
     apart = ("seconds", "rounds_per_second", "engine")
     assert {k: v for k, v in fast.items() if k not in apart} == {

@@ -248,7 +248,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 14), dtype=np.int64)
+    info = z((n, 15), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -373,7 +373,7 @@ def tally_part(
     winners = info[ok, 6]
     for s in range(plan.seats):
         tally.wins[s] += int(((winners >> s) & 1).sum())
-    _add_nets(tally, played.net[ok], plan.scale)
+    _add_nets(tally, played.net[ok], info[ok, 14], plan.scale)
     scalar = np.flatnonzero(~ok)
     if len(scalar):
         agents = [make_agent(bots[s], 0) for s in range(plan.seats)]
@@ -385,17 +385,18 @@ def tally_part(
     return len(scalar)
 
 
-def _add_nets(tally: Tally, net: Ints, scale: int) -> None:
-    """Each seat's results and their squares, exactly: whole ones as ints, the rest as
-    fractions (Tally.add_unit's split)."""
+def _add_nets(tally: Tally, net: Ints, fraction_seats: Ints, scale: int) -> None:
+    """Each seat's results and their squares, exactly, split as Tally.add_unit splits them: a
+    net the scalar engine holds as an int among the ints, one it holds as a Fraction (some of
+    its payments were, even when the sum is whole) among the fractions."""
     n = tally.seats
     for s in range(n):
         column = net[:, s]
-        whole = column % scale == 0
-        ints = column[whole] // scale
+        as_fraction = (fraction_seats >> s) & 1 == 1
+        ints = column[~as_fraction] // scale
         tally.int_sums[s] += int(ints.sum())
         tally.int_sums[n + s] += _sum_squares(ints)
-        rest = column[~whole]
+        rest = column[as_fraction]
         if len(rest):
             tally.fraction_sums[s] += Fraction(int(rest.sum()), scale)
             tally.fraction_sums[n + s] += Fraction(_sum_squares(rest), scale * scale)

@@ -266,7 +266,9 @@ def points_of(Q: Array, x: int) -> int:
 def record(
     S: Array, payer: int, payee: int, amount: int, reason: int, detail: int, mult: int, base: int
 ) -> None:
-    """ledger.record: an entry as given (amounts scaled)."""
+    """ledger.record: an entry as given (amounts scaled). Row LEDGER + 7 says whether the
+    scalar's amount is a Fraction (its base is not whole, or a caller said so in I_FORCE: a
+    half times a factor is a Fraction even when whole), so that a seat's net is one too."""
     n = S[SC, I_NLEDGER]
     if n >= LEDGER:
         S[SC, I_BAIL] = BAIL_FULL
@@ -278,6 +280,7 @@ def record(
     S[LEDGER + 4, n] = detail
     S[LEDGER + 5, n] = mult
     S[LEDGER + 6, n] = base
+    S[LEDGER + 7, n] = 1 if S[SC, I_FORCE] or base % S[SC, I_SCALE] != 0 else 0
     S[SC, I_NLEDGER] = n + 1
 
 
@@ -302,8 +305,11 @@ def pay_parts(
     reason: int,
     detail: int,
     split: bool,
+    fractions: int = 0,
 ) -> None:
-    """ledger.pay_parts: from each payer (but the payee), or the total shared between them."""
+    """ledger.pay_parts: from each payer (but the payee), or the total shared between them.
+    `fractions`: bit 0, the base is a Fraction in the scalar engine; bit 1, the flat part is
+    (then so is the rest: a Fraction minus anything is one); a share makes them exact again."""
     n = 0
     for k in range(npayers):
         if payers[k] != payee:
@@ -311,15 +317,21 @@ def pay_parts(
     if n == 0:
         return
     field = base - flat
+    field_fraction = fractions != 0
+    flat_fraction = fractions & 2 != 0
     if split:
         field = share(S, field, n)
         flat = share(S, flat, n)
+        field_fraction = flat_fraction = False
     for k in range(npayers):
         q = payers[k]
         if q == payee:
             continue
+        S[SC, I_FORCE] = field_fraction
         pay(S, q, payee, field, reason, detail, False)
+        S[SC, I_FORCE] = flat_fraction
         pay(S, q, payee, flat, reason, detail, True)
+    S[SC, I_FORCE] = 0
 
 
 # ---------------------------------------------------------------- bots (rulekit/agents)
@@ -389,7 +401,7 @@ def deal(S: Array, Q: Array) -> None:
     order = S[ORDER]
     sha512_limbs(S[BUF], deal_string(S, Q), x, S[SHA])
     n = Q[CFG, C_NCARDS]
-    permutation(x, n, order, S[TMP])
+    permutation(x, n, order)
     h = Q[CFG, C_HAND]
     seated = Q[CFG, C_SEATED]
     for s in range(seated):
@@ -418,7 +430,7 @@ def restock(S: Array, Q: Array) -> None:
     order = S[ORDER]
     sha512_limbs(buf, at, x, S[SHA])
     n = S[SC, I_NSTOCK]
-    permutation(x, n, order, S[TMP])
+    permutation(x, n, order)
     for j in range(n):
         S[TMP, j] = S[STOCK, j]
     for j in range(n):
@@ -444,10 +456,11 @@ SEL = ORDER + 1  # counted entries
 PILES = SEL + 1  # the piles in play order
 SCRATCH = PILES + 1  # a block's bytes
 MOVES = SCRATCH + 1  # MOVES + (0 seat, 1 action), column: the k-th move (when traced)
-LEDGER = MOVES + 2  # LEDGER + (payer, payee, amount, reason, detail, multiplier, base)
+# LEDGER + (payer, payee, amount, reason, detail, multiplier, base, a Fraction)
+LEDGER = MOVES + 2
 # scratch rows (the kernel allocates nothing: it runs without numba's reference counting), one
 # per use that may be live while another function runs
-TMP = LEDGER + 7  # TMP .. TMP + 4: a function's own, calling nothing that uses them
+TMP = LEDGER + 8  # TMP .. TMP + 4: a function's own, calling nothing that uses them
 IDX = TMP + 5  # entries and their values: made, pay_made
 VALS = IDX + 1
 REST_IDX = VALS + 1  # pay_yaku
@@ -491,6 +504,8 @@ FPARAMS = 64  # complete bonus, discard cost, points per card
 FSCRATCH = 72  # greedy's scores of a turn's plays
 F_SIZE = FSCRATCH + 64
 I_VOIDS = 28
+I_SCALE = 29  # cfg's scale, for the ledger
+I_FORCE = 30  # 1: the next entries' amounts are Fractions in the scalar engine, whole or not
 
 
 @entry
@@ -502,6 +517,7 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_NUMBER] = number
     S[SC, I_DEALER] = dealer
     S[SC, I_VOIDS] = voids
+    S[SC, I_SCALE] = Q[CFG, C_SCALE]
     S[SC, I_CURRENT] = dealer
     S[SC, I_MULT] = 1
     S[SC, I_LAST_MAKER] = -1
@@ -1294,8 +1310,12 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
         else:  # earn half
             factor = S[P_CONTINUES, q] + 1 if Q[CFG, C_PER_YAKU] else 1
             base = share(S, S[P_MADE_VALUE, q] * scale, 2) * factor
-            flat = share(S, made_flat(S, Q, T, F, q) * scale, 2) * factor
-            pay_parts(S, orders, S[SC, I_NORDER], q, base, flat, R_HALF, D_UNFINISHED, split)
+            mf = made_flat(S, Q, T, F, q)
+            flat = share(S, mf * scale, 2) * factor
+            # half an odd value is a Fraction, and stays one times the factor
+            fractions = (S[P_MADE_VALUE, q] % 2) | ((mf % 2) << 1)
+            orders_n = S[SC, I_NORDER]
+            pay_parts(S, orders, orders_n, q, base, flat, R_HALF, D_UNFINISHED, split, fractions)
 
 
 @entry
@@ -1761,7 +1781,8 @@ def play_deals(
 ) -> None:
     """Deals start..stop-1, each redealt while void (playout.play_deal), dealt by number %
     seated. Per deal: net[k, seat] (scaled), info[k] = (bailed, voids, turns, continued,
-    ended, nwinners, winner seats as bits, continues paid off, then the CH_ rule choices);
+    ended, nwinners, winner seats as bits, continues paid off, then the CH_ rule choices, the
+    seats whose net is a Fraction in the scalar engine as bits);
     teyaku and yaku made counted by
     entry. With Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9
     after them), seat_teyaku[k, seat] the teyaku each counts (entry bits) and seat_yaku[k, seat,
@@ -1814,6 +1835,13 @@ def play_deals(
         info[k, 7] = wins
         for c in range(6):
             info[k, 8 + c] = S[CHOICES, c]
+        fraction_seats = 0  # the seats whose net is a Fraction in the scalar engine
+        for e in range(S[SC, I_NLEDGER]):
+            if S[LEDGER + 7, e]:
+                for who in (S[LEDGER, e], S[LEDGER + 1, e]):
+                    if who >= 0:
+                        fraction_seats |= 1 << who
+        info[k, 14] = fraction_seats
         for s in range(seated):
             m = S[P_TEYAKU, s]
             while m:
