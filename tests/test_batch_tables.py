@@ -19,9 +19,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from rulekit import ir
 from rulekit.batch import tables as bt
+from rulekit.batch.bits import low_bit, popcount
 from rulekit.cards import CardIndex
 from rulekit.engine.scoring import _CountContext
 from rulekit.engine.tables import (
@@ -270,9 +272,17 @@ def test_random_conditions(cond: ir.Condition, x: int, piles: list[int], lanes: 
     assert bt.holds(prog, 0, x, arr, len(piles)) == scalar(x, Ctx(piles))
 
 
+@njit
+def _bits_of(x: int) -> tuple[int, int]:
+    return popcount(x), low_bit(x)
+
+
 @given(x=st.integers(-(2**63), 2**63 - 1))
-def test_popcount(x: int) -> None:
-    assert bt.popcount(x) == (x % 2**64).bit_count()
+def test_bit_instructions(x: int) -> None:
+    """rulekit.batch.bits: popcount and the lowest bit's index, over the whole int64 range."""
+    count, low = _bits_of(x)
+    assert count == (x % 2**64).bit_count()
+    assert low == (64 if x == 0 else (x & -x).bit_length() - 1)
 
 
 @pytest.mark.parametrize(

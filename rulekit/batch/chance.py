@@ -15,6 +15,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from rulekit.batch.bits import popcount
+
 # compiled without numba's reference counting (nothing here allocates: a call costs no atomic
 # counts), small helpers inlined by LLVM (as rulekit/batch/tables.py does)
 ENTRY: dict[str, Any] = {"cache": True, "_nrt": False}
@@ -172,8 +174,8 @@ def divmod_limbs(x: np.ndarray, n: int) -> int:
     """x //= n in place (n < 2**31); the remainder. Long division from the highest limb that
     is not zero (the number shrinks as it is spent); each digit's quotient estimated with a
     float reciprocal (a multiplication, not a 64-bit division: several times faster), then
-    corrected exactly (the estimate is off by a few at most: cur < n * 2**32 is exact as a
-    float when n < 2**21, and off by under 2**10 / n + 1 otherwise)."""
+    corrected exactly without a branch: the estimate is off by one at most (cur < n * 2**32 is
+    exact as a float when n < 2**21; otherwise its rounding, under 2**10, is under n / 2**11)."""
     top = LIMBS - 1
     while top > 0 and x[top] == 0:
         top -= 1
@@ -183,42 +185,29 @@ def divmod_limbs(x: np.ndarray, n: int) -> int:
         cur = (rem << 32) | x[i]
         q = int(cur * inv)
         r = cur - q * n
-        while r < 0:
-            q -= 1
-            r += n
-        while r >= n:
-            q += 1
-            r -= n
+        low = r >> 63  # -1 when the estimate was one too high: corrected without a branch
+        q += low
+        r += n & low
+        high = ~((r - n) >> 63)  # -1 when it was one too low
+        q -= high
+        r -= n & high
         x[i] = q
         rem = r
     return rem
 
 
 @inline
-def _popcount8(x: int) -> int:
-    x = x - ((x >> 1) & 0x55)
-    x = (x & 0x33) + ((x >> 2) & 0x33)
-    return (x + (x >> 4)) & 0x0F
-
-
-@inline
 def select(mask: int, d: int) -> int:
-    """The index of the d-th set bit of mask (0: the lowest), mask holding more than d."""
+    """The index of the d-th set bit of mask (0: the lowest), mask holding more than d: a
+    binary search by the popcount of the lower half, the same six steps for any mask."""
     base = 0
-    while True:
-        c = _popcount8(mask & 0xFF)
-        if d < c:
-            break
-        d -= c
-        mask >>= 8
-        base += 8
-    while True:
-        if mask & 1:
-            if d == 0:
-                return base
-            d -= 1
-        mask >>= 1
-        base += 1
+    for width in (32, 16, 8, 4, 2, 1):
+        c = popcount(mask & ((1 << width) - 1))
+        above = ((c - d - 1) >> 63) & 1  # 1 when the d-th is not in the lower half
+        d -= c * above
+        mask >>= width * above
+        base += width * above
+    return base
 
 
 @entry

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import below as chance_below
 from rulekit.batch.chance import entry, inline, permutation, sha512_limbs, write_int
 from rulekit.batch.tables import (
@@ -227,20 +228,6 @@ ENTRIES = 64
 BAIL_SHARE = 1  # a share finer than the scale
 BAIL_FULL = 2  # a buffer full
 BAIL_VOIDS = 3  # too many void deals in a row: the scalar engine names the fault
-
-
-@inline
-def popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@inline
-def low_bit(x: int) -> int:
-    """The index of x's lowest set bit (x > 0)."""
-    return popcount((x & -x) - 1)
 
 
 @inline

@@ -72,6 +72,7 @@ import numpy.typing as npt
 from numba import njit
 
 from rulekit import ir
+from rulekit.batch.bits import low_bit, popcount
 from rulekit.cards import CardIndex
 from rulekit.engine.specialise import nibble_layout
 from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed
@@ -460,18 +461,9 @@ def _entry(f: F) -> F:
 
 
 @_inline
-def popcount(x: int) -> int:
-    """Set bits of an int64 (SWAR: numba has no int.bit_count)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@_inline
 def low_index(low: int) -> int:
     """The position of the single set bit of `low`."""
-    return popcount(low - 1)
+    return low_bit(low)
 
 
 @_inline
