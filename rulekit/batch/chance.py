@@ -87,28 +87,17 @@ def _rotr(x: int, n: int) -> int:
     return _srl(x, n) | (x << (64 - n))
 
 
-@inline
-def _byte(msg: np.ndarray, length: int, p: int) -> int:
-    """Byte p of the one padded block of msg[:length]."""
-    if p < length:
-        return int(msg[p])
-    if p == length:
-        return 0x80
-    if p >= 120:  # the length in bits, big-endian (length <= 111: its two low bytes)
-        return ((length * 8) >> (8 * (127 - p))) & 0xFF
-    return 0
-
-
 @entry
 def sha512_limbs(msg: np.ndarray, length: int, out: np.ndarray, w: np.ndarray) -> None:
     """The SHA-512 of msg[:length] (bytes as int64, length <= 111: one block), read as a
     big-endian number, into out's 16 limbs of 32 bits, lowest first; w: 80 words of scratch.
     The words are int64 with wrapping arithmetic and logical shifts: the bits of uint64's."""
-    for t in range(16):
-        v = 0
-        for j in range(8):
-            v = (v << 8) | _byte(msg, length, 8 * t + j)
-        w[t] = v
+    for t in range(16):  # the one padded block, as 16 big-endian words
+        w[t] = 0
+    for i in range(length):
+        w[i >> 3] |= msg[i] << (56 - 8 * (i & 7))
+    w[length >> 3] |= 0x80 << (56 - 8 * (length & 7))
+    w[15] = length * 8  # the length in bits (length <= 111: the last word holds it)
     for t in range(16, 80):
         a = w[t - 15]
         b = w[t - 2]

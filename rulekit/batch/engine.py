@@ -178,6 +178,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         cfg[key] = int(value)
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
+    cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
     at = 0
     for slot, piece in zip(

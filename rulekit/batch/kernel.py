@@ -85,7 +85,8 @@ C_T_YAKU = 54
 C_T_MULT = 56
 C_T_VOID = 58
 C_T_INSTANT = 60
-C_SIZE = 62
+C_NYAKU = 62  # the yaku table's entries
+C_SIZE = 63
 
 # setup step codes
 ST_HANDS = 0
@@ -510,9 +511,11 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_LAST_MAKER] = -1
     S[SC, I_DRAWN] = -1
     S[SC, I_WINNER] = -1
-    S[FEED, :64] = -1
-    S[LIAB : LIAB + SEATS, :ENTRIES] = -1
-    S[YC : YC + SEATS, :ENTRIES] = 0
+    seated = Q[CFG, C_SEATED]
+    if Q[CFG, C_LIABLE_MIN] >= 0:  # only liability reads who laid a card, and who is liable
+        S[FEED, :64] = -1
+        S[LIAB : LIAB + seated, : Q[CFG, C_NYAKU]] = -1
+    S[YC : YC + seated, : Q[CFG, C_NYAKU]] = 0
 
 
 @inline
@@ -1151,7 +1154,9 @@ def pay_yaku(
     for k in range(n):
         i = idx[k]
         value = vals[k]
-        payer = cover if cover >= 0 else S[LIAB + p, i]
+        payer = cover
+        if cover < 0 and Q[CFG, C_LIABLE_MIN] >= 0:  # (LIAB is kept only with liability)
+            payer = S[LIAB + p, i]
         if payer < 0:
             rest_idx[nrest] = i
             rest_vals[nrest] = value
@@ -1834,7 +1839,7 @@ def play_deals(
             while m:
                 teyaku_counts[low_bit(m)] += 1
                 m &= m - 1
-            for e in range(yaku_counts.shape[0]):
+            for e in range(Q[CFG, C_NYAKU]):
                 yaku_counts[e] += S[YC + s, e]
         if trace:
             nl = S[SC, I_NLEDGER]
