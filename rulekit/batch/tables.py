@@ -29,6 +29,11 @@ deep; the builder checks):
     OP_AND n / OP_OR n  pops n booleans, pushes their and / or (n = 0: true / false)
     OP_NOT              pops one, pushes its negation
     OP_SLOT j           bit j of `slots` (the j-th `everyone` part)
+    OP_DEALT captured k records   at the count, what the player tested was dealt (piles
+                        carry his counted teyaku and dealt hand at DEALT_SLOT; `dealt` below)
+    OP_HIT j            whether entry j of the same table section holds: a part equal to an
+                        entry matched before it (Kirisame's 35 combinations of two hands) is
+                        read from the hits so far, not tested again
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
 (rulekit.hands.shape_demands), as engine/tables.py reads it.
@@ -94,6 +99,7 @@ OP_OR = 9
 OP_NOT = 10
 OP_SLOT = 11
 OP_DEALT = 12
+OP_HIT = 13  # j: whether entry j, matched earlier in the same call, holds (a shared part)
 # at the count, the player tested: piles[DEALT_SLOT] holds the teyaku he counts (entry bits),
 # piles[DEALT_SLOT + 1] his hand as dealt (the scalar's _CountContext.dealt_holds reads both)
 DEALT_SLOT = 64
@@ -142,9 +148,18 @@ class Unsupported(Exception):
 class _Emitter:
     """Builds one condition's program: its `everyone` parts as segments, inner ones first."""
 
-    def __init__(self, index: CardIndex, teyaku: ir.YakuTable | None = None) -> None:
+    def __init__(
+        self,
+        index: CardIndex,
+        teyaku: ir.YakuTable | None = None,
+        known: tuple[tuple[ir.Condition, int], ...] = (),
+    ) -> None:
         self.index = index
         self.teyaku = teyaku  # what a `dealt` condition asks about
+        # the conditions of the table's entries matched before this one (a part equal to one
+        # is read from the hits so far: OP_HIT), and how deep in `everyone` parts we are
+        self.known = known
+        self.inside_everyone = 0
         self.lanes = nibble_layout(index)
         self.segments: list[list[int]] = []
         points: dict[int, int] = {}
@@ -170,6 +185,11 @@ class _Emitter:
     def emit(self, c: ir.Condition, code: list[int], height: int) -> int:
         """Appends the postfix code of `c` (pushing one boolean over `height` others); returns
         the highest the stack grows."""
+        if not self.inside_everyone:  # (an `everyone` part tests other piles than the hits')
+            for cond, j in self.known:
+                if c == cond:
+                    code += [OP_HIT, j]
+                    return height + 1
         if isinstance(c, ir.And | ir.Or):
             top = height + 1
             for k, item in enumerate(c.items):
@@ -188,7 +208,9 @@ class _Emitter:
                 code += [OP_AND, len(tests)]
             return height + max(len(tests), 1)
         if isinstance(c, ir.Everyone):
+            self.inside_everyone += 1
             inner = self.segment(c.item)
+            self.inside_everyone -= 1
             if len(self.segments) >= MAX_BITS:
                 raise Unsupported(f"a condition with more than {MAX_BITS} 'everyone' parts")
             code += [OP_SLOT, len(self.segments)]
@@ -267,11 +289,15 @@ class _Emitter:
 
 
 def condition_program(
-    cond: ir.Condition, index: CardIndex, teyaku: ir.YakuTable | None = None
+    cond: ir.Condition,
+    index: CardIndex,
+    teyaku: ir.YakuTable | None = None,
+    known: tuple[tuple[ir.Condition, int], ...] = (),
 ) -> list[int]:
     """The program of a card-only condition (the module docstring gives the words; `teyaku`:
-    the table a `dealt` condition asks about); Unsupported for one that asks about the round."""
-    return _Emitter(index, teyaku).program(cond)
+    the table a `dealt` condition asks about; `known`: the conditions of the entries matched
+    before it, by index); Unsupported for one that asks about the round."""
+    return _Emitter(index, teyaku, known).program(cond)
 
 
 def _array(words: list[int]) -> Array:
@@ -282,9 +308,11 @@ def _section(
     table: CompiledTable, index: CardIndex, at_count: bool, teyaku: ir.YakuTable | None
 ) -> list[int]:
     records = []
+    known: list[tuple[ir.Condition, int]] = []  # entries matched before, in this section
     for i, e in enumerate(table.entries):
         if e.at_count == at_count:
-            prog = condition_program(e.condition, index, teyaku)
+            prog = condition_program(e.condition, index, teyaku, tuple(known))
+            known.append((e.condition, i))
             records.append([i, cards_needed(e.condition, index), len(prog), *prog])
     return [len(records), *(w for r in records for w in r)]
 
@@ -546,7 +574,9 @@ def _dealt(prog: Array, p: int, x: int, piles: Array, npiles: int) -> tuple[int,
 
 
 @_inline
-def _run(prog: Array, p: int, end: int, x: int, slots: int, piles: Array, npiles: int) -> bool:
+def _run(
+    prog: Array, p: int, end: int, x: int, slots: int, piles: Array, npiles: int, hits: int
+) -> bool:
     """One segment's postfix words over the mask `x` (the stack: the bits of `s`)."""
     s = 0
     while p < end:
@@ -601,6 +631,9 @@ def _run(prog: Array, p: int, end: int, x: int, slots: int, piles: Array, npiles
             p += 2
         elif op == OP_DEALT:
             b, p = _dealt(prog, p, x, piles, npiles)
+        elif op == OP_HIT:
+            b = (hits >> prog[p + 1]) & 1
+            p += 2
         else:  # a word no builder writes: stop rather than read on
             return False
         s = (s << 1) | b
@@ -608,7 +641,7 @@ def _run(prog: Array, p: int, end: int, x: int, slots: int, piles: Array, npiles
 
 
 @_inline
-def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int) -> bool:
+def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int, hits: int = 0) -> bool:
     """Whether the condition program at `start` holds for the mask `x`; `everyone` asks about
     the first `npiles` of `piles` (the players' piles in play order; 0: no context, false)."""
     p = start + 1
@@ -619,13 +652,13 @@ def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int) -> bool:
         ok = npiles > 0
         k = 0
         while ok and k < npiles:
-            ok = _run(prog, p + 1, end, piles[k], slots, piles, npiles)
+            ok = _run(prog, p + 1, end, piles[k], slots, piles, npiles, 0)
             k += 1
         if ok:
             slots |= 1 << j
         p = end
         j += 1
-    return _run(prog, p + 1, p + 1 + prog[p], x, slots, piles, npiles)
+    return _run(prog, p + 1, p + 1 + prog[p], x, slots, piles, npiles, hits)
 
 
 @_entry
@@ -653,7 +686,7 @@ def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
     xc = popcount(x)
     hits = 0
     for _ in range(tab[sec]):
-        if xc >= tab[p + 1] and _holds(tab, p + 3, x, piles, npiles):
+        if xc >= tab[p + 1] and _holds(tab, p + 3, x, piles, npiles, hits):
             hits |= 1 << tab[p]
         p += 3 + tab[p + 2]
     return hits
