@@ -19,14 +19,21 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from rulekit.batch.engine import why_not
 from rulekit.lang import load_rules
 from rulekit.sim.simulate import compiled_rules, simulate
+
+try:
+    from rulekit.batch.engine import why_not
+except ImportError:  # the code of before the batch engine (PYTHONPATH on an old worktree)
+    why_not = None
+# the code of before the batch engine has no `engine` (it plays the scalar engine's rounds)
+ENGINES = "engine" in inspect.signature(simulate).parameters
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "bitmask_koikoi.py"
 
@@ -59,16 +66,17 @@ def best_rate(run: Callable[[int], object], rounds: int) -> float:
 
 def rounds_per_second(name: str, seats: int, bot: str, rounds: int, engine: str) -> float:
     rules = load_rules(name)
+    chosen = {"engine": engine} if ENGINES else {}
     return best_rate(
-        lambda n: simulate(rules, seats=seats, bots=[bot], seed=1, rounds=n, engine=engine),
+        lambda n: simulate(rules, seats=seats, bots=[bot], seed=1, rounds=n, **chosen),
         rounds,
     )
 
 
 def batch_rate(name: str, seats: int, bot: str, rounds: int) -> float | None:
-    """The batch engine's rate, or None where it does not apply."""
+    """The batch engine's rate, or None where it does not apply (or does not exist)."""
     rules = load_rules(name)
-    if why_not(compiled_rules(rules), seats, [bot] * seats) is not None:
+    if why_not is None or why_not(compiled_rules(rules), seats, [bot] * seats) is not None:
         return None
     return rounds_per_second(name, seats, bot, rounds, "batch")
 
