@@ -117,7 +117,7 @@ def test_the_plot_is_written(tmp_path: Path) -> None:
     code, out = run(*TRIPLE, "--plot", str(plot))
     assert code == 0, out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert f"wrote {plot}" in out
+    assert f"wrote {plot}" in out.replace("\n", " ").replace("wrote  ", "wrote ")
     assert "Best: teyaku.triple" in out
 
 
