@@ -27,7 +27,6 @@ DISCARD_COST = 0.6  # a card laid on the field may feed an opponent
 MEMO = 4096  # piles whose yaku value a plain chooser keeps
 
 
-@lru_cache(maxsize=32)
 def mask_worth(worth: tuple[float, ...], mask: int) -> float:
     """The summed worth of a set of cards, lowest card first (the order fixes the float)."""
     total = 0.0
@@ -38,6 +37,7 @@ def mask_worth(worth: tuple[float, ...], mask: int) -> float:
     return total
 
 
+@lru_cache(maxsize=32)
 def card_worth(compiled: CompiledRules) -> tuple[float, ...]:
     """Points of each card plus, for each yaku that names it, value / cards needed."""
     ix = compiled.index
