@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -158,3 +159,23 @@ def test_cli_compare_says_the_batch_engine_played() -> None:
     assert "played by the batch engine (the same rounds): hachihachi, hachihachi/kirisame" in (
         out.output
     )
+
+
+def test_an_edited_module_makes_the_others_compile_again(tmp_path: Path) -> None:
+    """rulekit.batch.level_stamps: the older modules take the newest one's time stamp (numba's
+    cache of each is keyed on its own), other files are left alone."""
+    import os
+
+    from rulekit.batch import level_stamps
+
+    inner = tmp_path / "kernel"
+    inner.mkdir()
+    for i, path in enumerate([tmp_path / "a.py", inner / "b.py", tmp_path / "notes.txt"]):
+        path.write_text("x = 1\n")
+        os.utime(path, (1000 + i, 1000 + i))
+    edited = tmp_path / "c.py"
+    edited.write_text("x = 2\n")
+    os.utime(edited, (5000, 5000))
+    level_stamps([str(tmp_path), str(inner)])
+    assert os.path.getmtime(tmp_path / "a.py") == os.path.getmtime(inner / "b.py") == 5000
+    assert os.path.getmtime(tmp_path / "notes.txt") == 1002

@@ -5,18 +5,24 @@ from __future__ import annotations
 import os
 
 
-def _stale_guard() -> None:
-    """numba's cache of the kernel is keyed on kernel.py's own time stamp only, not on the
-    modules it calls into (chance.py, tables.py): when one of them is newer (an edit in a
-    checkout), kernel.py is touched so that the kernel is compiled again, never run stale."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    kernel = os.path.join(here, "kernel.py")
+def level_stamps(folders: list[str]) -> None:
+    """numba caches each compiled function keyed on its own file's time stamp only, not on the
+    modules it calls into (the kernel's parts, chance.py, tables.py): when one module of these
+    folders is newer than another (an edit in a checkout), every older one is touched to its
+    time, so that everything is compiled again rather than run stale."""
     try:
-        newest = max(os.path.getmtime(os.path.join(here, f)) for f in ("chance.py", "tables.py"))
-        if newest > os.path.getmtime(kernel):
-            os.utime(kernel)
+        stamps = {
+            path: os.path.getmtime(path)
+            for folder in folders
+            for path in (os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
+        }
+        newest = max(stamps.values(), default=0.0)
+        for path, stamp in stamps.items():
+            if stamp < newest:
+                os.utime(path, (newest, newest))
     except OSError:  # an installed, read-only package: its files come together
         pass
 
 
-_stale_guard()
+_here = os.path.dirname(os.path.abspath(__file__))
+level_stamps([_here, os.path.join(_here, "kernel")])

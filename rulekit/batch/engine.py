@@ -1,4 +1,4 @@
-"""The batch engine: many rounds of a rule file played by one numba kernel (batch/kernel.py),
+"""The batch engine: many rounds of a rule file played by one numba kernel (batch/kernel/),
 exactly the rounds the scalar engine plays for the same seed, when the bots are the quick
 comparison bots (random, greedy) and the rule file uses only the mechanics the kernel knows.
 
@@ -93,7 +93,7 @@ class Plan:
     compiled: CompiledRules
     seats: int
     scale: int
-    arrays: tuple[Any, ...]  # (S, Q, T, F): kernel.py's state, rules, tables, floats
+    arrays: tuple[Any, ...]  # (S, Q, T, F): the kernel's state, rules, tables, floats
     teyaku_names: list[str]
     yaku_names: list[str]
 
@@ -103,7 +103,7 @@ class Plan:
         return int(v) if v.denominator == 1 else v
 
     def detail(self, reason: int, code: int) -> str:
-        """A payment's detail in the ledger's words (kernel.py's D_ codes)."""
+        """A payment's detail in the ledger's words (kernel/layout.py's D_ codes)."""
         if code >= K.D_POINTS:
             code -= K.D_POINTS
             return f"{code // 4096}/{code % 4096} points"

@@ -1,0 +1,157 @@
+"""The bots' choices (rulekit/agents: random, greedy), from the round's state, and their chance."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rulekit.batch.bits import low_bit, popcount
+from rulekit.batch.chance import below as chance_below
+from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
+from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.ledger import full_mask, points_of
+from rulekit.batch.tables import counted as t_counted
+from rulekit.batch.tables import match as t_match
+from rulekit.batch.tables import value as t_value
+
+
+@entry
+def draw_below(S: Array, Q: Array, s: int, n: int) -> int:
+    """agents.chance.Chance(f"{seed}:{number}:{s}").below(n): the bot's number is hashed on its
+    first draw of the round (a draw of one choice spends nothing)."""
+    if n <= 1:
+        return 0
+    if S[P_CHANCE_READY, s] == 0:
+        buf = S[BUF]
+        at = write_int(buf, 0, Q[CFG, C_SEED])
+        buf[at] = 58
+        at = write_int(buf, at + 1, S[SC, I_NUMBER])
+        buf[at] = 58
+        at = write_int(buf, at + 1, s)
+        sha512_limbs(buf, at, S[CH + s], S[SHA])
+        for i in range(16):
+            S[CH + s, 16 + i] = S[CH + s, i]
+        S[P_CHANCE_READY, s] = 1
+    return chance_below(S[CH + s], S[SCRATCH], n)
+
+
+@inline
+def mask_worth(F: Floats, x: int) -> float:
+    """agents.greedy.mask_worth: lowest card first, from 0.0."""
+    total = 0.0
+    while x:
+        total += F[low_bit(x)]
+        x &= x - 1
+    return total
+
+
+@entry
+def yaku_value(S: Array, ytab: Array, x: int) -> float:
+    """agents.greedy.yaku_value: the pile's yaku worth (-inf: none)."""
+    sel = S[SEL]
+    n = t_counted(ytab, t_match(ytab, x, False, S[PILES], 0), x, sel)
+    if n == 0:
+        return -np.inf
+    total = 0
+    for k in range(n):
+        total += t_value(ytab, sel[k], x)
+    return float(total)
+
+
+@entry
+def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
+    """The current seat's bot's action among legal[:n] (agents/random_agent.py, greedy.py)."""
+    s = S[SC, I_CURRENT]
+    phase = S[SC, I_PHASE]
+    if Q[BOTS, s] == BOT_RANDOM:
+        return int(legal[draw_below(S, Q, s, n)])
+    if phase == PH_PLAY:
+        return greedy_play(S, Q, T, F, legal, n)
+    if phase == PH_TAKE:
+        best = 0
+        for k in range(1, n):
+            if F[legal[k] - TAKE] > F[legal[best] - TAKE]:
+                best = k
+        return int(legal[best])
+    if phase == PH_DECIDE:
+        return STOP if greedy_ahead(S, Q, T, F, s) else CONTINUE
+    if phase == PH_FOLD:
+        return JOIN if greedy_strong(S, Q, T, F, s) else FOLD
+    if phase == PH_SWAP:
+        return KEEP
+    return int(legal[0])
+
+
+@entry
+def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
+    """greedy's plain chooser: the worth of what a play captures, a bonus for a yaku it
+    raises, a cost for a card laid down; the first best, a tie broken by the bot's chance."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    s = S[SC, I_CURRENT]
+    field = S[SC, I_FIELD]
+    mine = S[P_CAPTURED, s]
+    made_now = S[P_MADE_VALUE, s]
+    complete_bonus = F[FPARAMS + 0]
+    discard_cost = F[FPARAMS + 1]
+    scores = F[FSCRATCH:]
+    for k in range(n):
+        a = legal[k]
+        b = a & CARD_MASK
+        if a >> SHIFT:
+            got = (1 << ((a >> SHIFT) - 1)) | (1 << b)
+        else:
+            m = field & Q[MONTHS, b]
+            got = m | (1 << b) if m else 0
+        if not got:
+            score = -discard_cost * F[b]
+        else:
+            score = mask_worth(F, got)
+            if Q[CFG, C_HAS_YAKU]:
+                value = yaku_value(S, ytab, mine | got)
+                if value > made_now:
+                    score += complete_bonus * (value - made_now)
+        scores[k] = score
+    best = scores[0]
+    for k in range(1, n):
+        if scores[k] > best:
+            best = scores[k]
+    ties = S[TMP]
+    nt = 0
+    for k in range(n):
+        if scores[k] == best:
+            ties[nt] = legal[k]
+            nt += 1
+    if nt == 1:
+        return int(ties[0])
+    return int(ties[draw_below(S, Q, s, nt)])
+
+
+@entry
+def greedy_ahead(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
+    """greedy._ahead: stop when the round already pays (what was received, plus what stopping
+    would pay), or the hands are nearly played out."""
+    net = 0
+    for e in range(S[SC, I_NLEDGER]):
+        if S[LEDGER + 1, e] == s:
+            net += S[LEDGER + 2, e]
+        if S[LEDGER + 0, e] == s:
+            net -= S[LEDGER + 2, e]
+    if Q[CFG, C_PAID_STOP]:
+        net += S[P_MADE_VALUE, s] * S[SC, I_MULT] * (S[SC, I_NORDER] - 1) * Q[CFG, C_SCALE]
+    left = 0
+    for k in range(S[SC, I_NORDER]):
+        left += popcount(S[P_HAND, S[P_ORDER, k]])
+    return net > 0 or left <= S[SC, I_NORDER]
+
+
+@entry
+def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
+    """greedy._strong: join with a teyaku, or a hand worth more than an average one."""
+    ttab = T[Q[CFG, C_T_TEYAKU] : Q[CFG, C_T_TEYAKU + 1]]
+    if S[P_TEYAKU, s]:
+        return True
+    hand = S[P_HAND, s] & full_mask(Q)  # view.hand: the joker is not a card of the deck
+    if Q[CFG, C_HAS_TEYAKU]:
+        hits = t_match(ttab, hand, False, S[PILES], 0)
+        if t_counted(ttab, hits, hand, S[SEL]):
+            return True
+    return bool(points_of(Q, hand) > popcount(hand) * F[FPARAMS + 2])

@@ -1,0 +1,360 @@
+"""A yaku made, and what follows (engine/continuation.py): stop or continue, beaten and
+unfinished continuers, liability, the hands running out."""
+
+from __future__ import annotations
+
+from rulekit.batch.bits import low_bit
+from rulekit.batch.chance import entry, inline
+from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.ledger import others_of, pay, pay_parts, share
+from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.tables import counted as t_counted
+from rulekit.batch.tables import value as t_value
+
+
+@inline
+def entry_values(ytab: Array, mask: int, x: int, idx: Array, vals: Array) -> int:
+    """The entries of a mask, lowest first, with their values on the pile x."""
+    n = 0
+    while mask:
+        i = low_bit(mask)
+        mask &= mask - 1
+        idx[n] = i
+        vals[n] = t_value(ytab, i, x)
+        n += 1
+    return n
+
+
+@entry
+def yaku_check(S: Array, Q: Array, T: Array, F: Floats, p: int, hits: int, x: int) -> None:
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    sel = S[SEL]
+    sel = S[SEL]
+    S[P_HITS, p] = hits
+    n = t_counted(ytab, hits, x, sel)
+    mask = 0
+    value = 0
+    for k in range(n):
+        mask |= 1 << sel[k]
+        value += t_value(ytab, sel[k], x)
+    if value > S[P_DECLARED, p]:
+        made(S, Q, T, F, p, mask, value)
+    elif mask != S[P_MADE_ENTRIES, p]:
+        S[P_MADE_VALUE, p] = value
+        S[P_MADE_ENTRIES, p] = mask
+        if Q[CFG, C_PAID_STOP]:
+            list_counted(S, p, mask)
+
+
+@inline
+def list_counted(S: Array, p: int, mask: int) -> None:
+    """_list_stop_pays: what a stop would be paid for."""
+    S[YC + p, :] = 0
+    while mask:
+        S[YC + p, low_bit(mask)] = 1
+        mask &= mask - 1
+
+
+@entry
+def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: int) -> None:
+    """continuation.made: p's yaku grew; listed and paid as the rules say; then stop or not."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    new = counted & ~S[P_MADE_ENTRIES, p]
+    delta = value - S[P_DECLARED, p]
+    S[P_MADE_VALUE, p] = value
+    S[P_DECLARED, p] = value
+    S[P_MADE_ENTRIES, p] = counted
+    if Q[CFG, C_PAID_STOP]:
+        list_counted(S, p, counted)
+    else:
+        m = new
+        while m:
+            S[YC + p, low_bit(m)] += 1
+            m &= m - 1
+    S[SC, I_LAST_MAKER] = p
+    if S[P_CONTINUING, p]:
+        S[P_CONTINUE_WINS, p] += 1
+    S[P_CONTINUING, p] = 0
+    idx = S[IDX]
+    vals = S[VALS]
+    if not Q[CFG, C_ENDS_ROUND]:
+        if Q[CFG, C_PAID_IN_PLAY]:
+            n = entry_values(ytab, new, S[P_CAPTURED, p], idx, vals)
+            pay_yaku(S, Q, T, F, p, idx, vals, n, delta, 1, -1)
+        return
+    cover = beaten(S, Q, T, F, p)
+    if Q[CFG, C_LIABLE_MIN] >= 0:
+        m = new
+        while m:
+            i = low_bit(m)
+            m &= m - 1
+            feeder = liable_feeder(S, Q, T, F, p, i)
+            if feeder >= 0:
+                S[LIAB + p, i] = feeder
+    n = entry_values(ytab, new, S[P_CAPTURED, p], idx, vals)
+    if cover >= 0:
+        pay_yaku(S, Q, T, F, p, idx, vals, n, delta, 1, cover)
+        if Q[CFG, C_PAID_STOP]:
+            S[P_PREPAID_DONE, p] |= new
+            S[P_PREPAID_BASE, p] += delta
+    elif not Q[CFG, C_PAID_STOP]:
+        pay_yaku(S, Q, T, F, p, idx, vals, n, delta, 1, -1)
+    holding = False
+    for k in range(S[SC, I_NORDER]):
+        if S[P_HAND, S[P_ORDER, k]]:
+            holding = True
+    if Q[CFG, C_ALLOWED] and holding:
+        S[SC, I_PHASE] = PH_DECIDE
+        S[SC, I_CURRENT] = p
+    else:
+        stop(S, Q, T, F, p)
+
+
+@entry
+def beaten(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
+    """continuation._beaten: the continuers p beat, settled; the one who covers, or -1."""
+    if not (Q[CFG, C_REFUND_HALF] or Q[CFG, C_PAY_FOR_ALL] or Q[CFG, C_BEATEN_FORFEIT]):
+        return -1
+    cover = -1
+    n = S[SC, I_NORDER]
+    for k in range(n):
+        q = S[P_ORDER, k]
+        if q == p or not S[P_CONTINUING, q]:
+            continue
+        S[P_CONTINUING, q] = 0
+        if Q[CFG, C_REFUND_HALF] and S[P_STAKE, q]:
+            flat = S[P_STAKE_FLAT, q]
+            for j in range(n):
+                o = S[P_ORDER, j]
+                if o != q:
+                    pay(S, q, o, share(S, S[P_STAKE, q] - flat, 2), R_REFUND, D_BEATEN, False)
+                    pay(S, q, o, share(S, flat, 2), R_REFUND, D_BEATEN, True)
+        if Q[CFG, C_PAY_FOR_ALL]:
+            cover = q
+        if Q[CFG, C_BEATEN_FORFEIT]:
+            S[P_FORFEITED, q] = 1
+    return cover
+
+
+@entry
+def liable_feeder(S: Array, Q: Array, T: Array, F: Floats, p: int, i: int) -> int:
+    if not Q[YLIABLE, i]:
+        return -1
+    relevant = S[SC, I_FED] & Q[YCARDS, i]
+    feeder = -1
+    while relevant:
+        b = low_bit(relevant)
+        relevant &= relevant - 1
+        seat = S[FEED + 0, b]
+        held = S[FEED + 1, b]
+        if seat < 0:
+            seat = p
+            held = 0
+        if seat != p and held >= Q[CFG, C_LIABLE_MIN]:
+            feeder = seat
+    return feeder
+
+
+@entry
+def pay_yaku(
+    S: Array,
+    Q: Array,
+    T: Array,
+    F: Floats,
+    p: int,
+    idx: Array,
+    vals: Array,
+    n: int,
+    total: int,
+    factor: int,
+    cover: int,
+) -> None:
+    """continuation.pay_yaku: by a beaten continuer for every payer, by a liable feeder for
+    what he fed, else by each other player; then the stake a continue bets."""
+    scale = Q[CFG, C_SCALE]
+    split = Q[CFG, C_YAKU_SPLIT] != 0
+    others = S[OTHERS]
+    nothers = others_of(S, p, others)
+    payers = 1 if split else nothers
+    remaining = total
+    rest_idx = S[REST_IDX]
+    rest_vals = S[REST_VALS]
+    nrest = 0
+    for k in range(n):
+        i = idx[k]
+        value = vals[k]
+        payer = cover
+        if cover < 0 and Q[CFG, C_LIABLE_MIN] >= 0:  # (LIAB is kept only with liability)
+            payer = S[LIAB + p, i]
+        if payer < 0:
+            rest_idx[nrest] = i
+            rest_vals[nrest] = value
+            nrest += 1
+        else:
+            reason = R_PENALTY if cover >= 0 else R_LIABILITY
+            part = min(value, remaining)
+            pay(S, payer, p, part * payers * factor * scale, reason, i, Q[YFLAT, i] != 0)
+            remaining -= part
+    if remaining > 0:
+        detail = D_YAKU  # the names of every entry paid for, or "yaku"
+        if n:
+            mask = 0
+            for k in range(n):
+                mask |= 1 << idx[k]
+            detail = D_ENTRIES - mask
+        flat = 0
+        if Q[CFG, C_YAKU_ANY_FLAT]:
+            flat = flat_part(S, Q, T, F, p, rest_idx, rest_vals, nrest, remaining)
+        if cover >= 0:
+            amount = (remaining - flat) * payers * factor * scale
+            pay(S, cover, p, amount, R_PENALTY, detail, False)
+            pay(S, cover, p, flat * payers * factor * scale, R_PENALTY, detail, True)
+        else:
+            pay_parts(
+                S,
+                others,
+                nothers,
+                p,
+                remaining * factor * scale,
+                flat * factor * scale,
+                R_YAKU,
+                detail,
+                split,
+            )
+    if cover < 0:
+        ways = nothers if split and nothers else 1
+        S[P_STAKE, p] = share(S, total * factor * scale, ways)
+        flat = 0
+        if Q[CFG, C_YAKU_ANY_FLAT]:
+            flat = flat_part(S, Q, T, F, p, idx, vals, n, total)
+        S[P_STAKE_FLAT, p] = share(S, flat * factor * scale, ways)
+
+
+@entry
+def flat_part(
+    S: Array, Q: Array, T: Array, F: Floats, p: int, idx: Array, vals: Array, n: int, remaining: int
+) -> int:
+    """continuation._flat_part (unscaled values)."""
+    flat = 0
+    left = remaining
+    for k in range(n):
+        part = min(vals[k], left)
+        left -= part
+        if Q[YFLAT, idx[k]]:
+            flat += part
+    if left:
+        every = True
+        m = S[P_MADE_ENTRIES, p]
+        while m:
+            if not Q[YFLAT, low_bit(m)]:
+                every = False
+            m &= m - 1
+        if every:
+            flat += left
+    return flat
+
+
+@entry
+def made_flat(S: Array, Q: Array, T: Array, F: Floats, q: int) -> int:
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    if not Q[CFG, C_YAKU_ANY_FLAT]:
+        return 0
+    x = S[P_CAPTURED, q]
+    total = 0
+    m = S[P_MADE_ENTRIES, q]
+    while m:
+        i = low_bit(m)
+        m &= m - 1
+        if Q[YFLAT, i]:
+            total += t_value(ytab, i, x)
+    return total
+
+
+@entry
+def pay_made(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
+    """continuation.pay_made: what p made and was not paid yet."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    x = S[P_CAPTURED, p]
+    factor = S[P_CONTINUES, p] + 1 if Q[CFG, C_PER_YAKU] else 1
+    idx = S[IDX]
+    vals = S[VALS]
+    n = entry_values(ytab, S[P_MADE_ENTRIES, p] & ~S[P_PREPAID_DONE, p], x, idx, vals)
+    base = S[P_PREPAID_BASE, p]
+    if S[P_MADE_VALUE, p] > base:
+        pay_yaku(S, Q, T, F, p, idx, vals, n, S[P_MADE_VALUE, p] - base, factor, -1)
+
+
+@inline
+def at_stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
+    if Q[CFG, C_PAID_STOP]:
+        pay_made(S, Q, T, F, p)
+
+
+@entry
+def stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
+    S[P_CONTINUING, p] = 0
+    at_stop(S, Q, T, F, p)
+    close_continuations(S, Q, T, F, p)
+    S[SC, I_ENDED] = END_YAKU
+    finish(S, Q, T, F, p, False)
+
+
+@entry
+def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -> None:
+    scale = Q[CFG, C_SCALE]
+    split = Q[CFG, C_YAKU_SPLIT] != 0
+    others = S[CLOSE_OTHERS]
+    orders = S[CLOSE_ORDER]
+    for k in range(S[SC, I_NORDER]):
+        orders[k] = S[P_ORDER, k]
+    for k in range(S[SC, I_NORDER]):
+        q = S[P_ORDER, k]
+        if not S[P_CONTINUING, q]:
+            continue
+        S[P_CONTINUING, q] = 0
+        how = Q[CFG, C_UNFINISHED]
+        if stopper >= 0 and Q[CFG, C_OTHER_STOPS] >= 0:
+            how = 0 if Q[CFG, C_OTHER_STOPS] == 0 else 3
+        if how == 0:  # keep
+            at_stop(S, Q, T, F, q)
+        elif how == 3:  # forfeit
+            S[P_FORFEITED, q] = 1
+        elif how == 1:  # pay half to each
+            nothers = others_of(S, q, others)
+            ways = nothers if split else 1
+            mf = made_flat(S, Q, T, F, q)
+            field = share(S, share(S, (S[P_MADE_VALUE, q] - mf) * scale, 2), ways)
+            flat = share(S, share(S, mf * scale, 2), ways)
+            for j in range(nothers):
+                pay(S, q, others[j], field, R_PENALTY, D_UNFINISHED, False)
+                pay(S, q, others[j], flat, R_PENALTY, D_UNFINISHED, True)
+        else:  # earn half
+            factor = S[P_CONTINUES, q] + 1 if Q[CFG, C_PER_YAKU] else 1
+            base = share(S, S[P_MADE_VALUE, q] * scale, 2) * factor
+            mf = made_flat(S, Q, T, F, q)
+            flat = share(S, mf * scale, 2) * factor
+            # half an odd value is a Fraction, and stays one times the factor
+            fractions = (S[P_MADE_VALUE, q] % 2) | ((mf % 2) << 1)
+            orders_n = S[SC, I_NORDER]
+            pay_parts(S, orders, orders_n, q, base, flat, R_HALF, D_UNFINISHED, split, fractions)
+
+
+@entry
+def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """continuation.end_of_hands: continuers settled, the last maker wins unless he forfeited,
+    the hands counted when the rules say."""
+    winner = -1
+    lm = S[SC, I_LAST_MAKER]
+    ends = Q[CFG, C_ENDS_ROUND] != 0
+    if lm >= 0 and ends:
+        close_continuations(S, Q, T, F, -1)
+        if not S[P_FORFEITED, lm] and S[P_MADE_VALUE, lm] > 0:
+            winner = lm
+    counted = lm < 0 or not Q[CFG, C_ONLY_WITHOUT_YAKU] or not ends
+    finish(S, Q, T, F, winner, counted)
+    if S[SC, I_WINNER] < 0:
+        S[SC, I_ENDED] = END_DRAW
+    elif S[SC, I_WINNER] == lm and ends:
+        S[SC, I_ENDED] = END_YAKU
+    else:
+        S[SC, I_ENDED] = END_COUNT

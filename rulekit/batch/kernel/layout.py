@@ -1,0 +1,283 @@
+"""The batch kernel's layout: what each index of its arrays holds, and the codes it writes.
+
+The kernel is generic: one compilation serves every rule file. A rule file is data: Q (its
+options, cfg, and per-card and per-entry rows), T (its tables as programs for the condition VM,
+rulekit.batch.tables) and F (the greedy bot's floats). A round's state is S, one int64 array of
+rows: per-seat fields, the scalars, the stock, the ledger and scratch rows (the kernel allocates
+nothing, so it runs without numba's reference counting). Amounts are ints scaled by cfg[C_SCALE]
+(a multiple of every share's divisor): exact, as the scalar engine's Fractions are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+# ---------------------------------------------------------------- cfg: the rule file's options
+C_SEATED = 0
+C_PLAYING = 1
+C_HAND = 2
+C_FIELD = 3
+C_NCARDS = 4  # cards dealt: the deck, plus the joker at its table size
+C_JOKER = 5  # the joker's bit, or -1
+C_SIT_OUT = 6  # 0 each chooses (fold phase), 1 after the dealer, 2 from the dealer
+C_FOLD_FEE = 7
+C_FORCED_FEE = 8
+C_FOLD_TIMES = 9
+C_FOLD_START = 10  # 0 dealer, 1 after the dealer
+C_FOLD_PAYEE = 11  # 0 winner, 1 active, 2 dealer, 3 bank
+C_DEALER_CAPTURES = 12
+C_HAS_TEYAKU = 13
+C_TEYAKU_HIGHEST = 14
+C_TEYAKU_SPLIT = 15
+C_TEYAKU_ANY_FLAT = 16
+C_HAS_YAKU = 17
+C_YAKU_SPLIT = 18
+C_YAKU_ANY_FLAT = 19
+C_YAKU_BONUS = 20
+C_YAKU_COUNT_BITS = 21
+C_ALLOWED = 22
+C_ENDS_ROUND = 23
+C_PAID_STOP = 24
+C_PAID_IN_PLAY = 25
+C_REFUND_HALF = 26
+C_PAY_FOR_ALL = 27
+C_BEATEN_FORFEIT = 28
+C_OTHER_STOPS = 29  # -1 as if unfinished, 0 keep, 1 forfeit
+C_UNFINISHED = 30  # 0 keep, 1 pay half, 2 earn half, 3 forfeit
+C_PER_YAKU = 31
+C_METHOD = 32  # 0 par, 1 difference, 2 none
+C_PAR = 33
+C_ONLY_WITHOUT_YAKU = 34
+C_HAS_VOID = 35
+C_N_INSTANT = 36
+C_LIABLE_MIN = 37  # liability's minimum hand, or -1: no liability
+C_NSTEPS = 38
+C_STEPS = 39  # .. C_STEPS + 8: the setup steps (codes below)
+C_SCALE = 48
+C_SEED = 49
+C_TRACE = 50
+C_NMONTHS = 51
+C_T_TEYAKU = 52  # each table's start in T, then its end
+C_T_YAKU = 54
+C_T_MULT = 56
+C_T_VOID = 58
+C_T_INSTANT = 60
+C_NYAKU = 62  # the yaku table's entries
+C_SIZE = 63
+
+# setup step codes
+ST_HANDS = 0
+ST_SWAP = 1
+ST_FIELD = 2
+ST_FOLD = 3
+ST_JOKER = 4
+ST_TEYAKU = 5
+ST_INSTANT = 6
+
+# bots
+BOT_RANDOM = 0
+BOT_GREEDY = 1
+
+# actions (engine/actions.py)
+CARD_MASK = 63
+SHIFT = 6
+TAKE = 4096
+JOIN = 8192
+FOLD = 8193
+STOP = 8194
+CONTINUE = 8195
+SWAP = 8196
+KEEP = 8197
+
+# phases
+PH_PLAY = 0
+PH_TAKE = 1
+PH_DECIDE = 2
+PH_FOLD = 3
+PH_SWAP = 4
+PH_DONE = 5
+
+# how a round ended (RoundResult.ended_by)
+END_NONE = 0
+END_YAKU = 1
+END_COUNT = 2
+END_DRAW = 3
+END_INSTANT = 4
+ENDINGS = ("", "yaku", "count", "draw", "instant")
+
+# payment reasons (the ledger's words)
+R_TEYAKU = 0
+R_YAKU = 1
+R_SPECIAL = 2
+R_REFUND = 3
+R_PENALTY = 4
+R_LIABILITY = 5
+R_HALF = 6
+R_COUNT = 7
+R_FOLD_FEE = 8
+R_FORCED_FOLD = 9
+R_INSTANT = 10
+R_TEYAKU_RETURNED = 11
+REASONS = (
+    "teyaku",
+    "yaku",
+    "special",
+    "refund",
+    "penalty",
+    "liability",
+    "half",
+    "count",
+    "fold fee",
+    "forced fold",
+    "instant win",
+    "teyaku returned",
+)
+
+# a payment's detail (the ledger's words): an entry's index, or one of these
+D_NONE = -1  # ""
+D_UNFINISHED = -2  # "continued without a new yaku"
+D_BEATEN = -3  # "beaten after continuing"
+D_YAKU = -4  # "yaku" (a payment for no entry: a bonus grown)
+D_ENTRIES = -16  # D_ENTRIES - mask: the entries' names, joined by ", "
+D_POINTS = 1 << 32  # D_POINTS + 4096 * the payer's points + the payee's: "a/b points"
+
+
+# ---------------------------------------------------------------- I: the round's scalars
+I_DEALER = 0
+I_CURRENT = 1
+I_PHASE = 2
+I_POS = 3
+I_TURN = 4
+I_NORDER = 5
+I_NSTOCK = 6
+I_FIELD = 7
+I_MULT = 8
+I_LAST_MAKER = 9
+I_DRAWN = 10
+I_TURN_GOT = 11
+I_FED = 12
+I_WINNER = 13
+I_ENDED = 14
+I_NLEDGER = 15
+I_BAIL = 16
+I_FIELD_LAID = 17
+I_VOID = 18
+I_JOINED = 19
+I_FOLD_AT = 20
+I_NQUEUE = 21
+I_STEP = 22
+I_NFEES = 23
+I_NUMBER = 24
+I_NPENDING = 25
+I_NWINNERS = 26
+I_NMOVES = 27
+I_SIZE = 32
+
+# ---------------------------------------------------------------- P[field, seat]
+P_HAND = 0
+P_CAPTURED = 1
+P_FOLDED = 2
+P_HITS = 3
+P_MADE_VALUE = 4
+P_DECLARED = 5
+P_MADE_ENTRIES = 6
+P_STAKE = 7
+P_STAKE_FLAT = 8
+P_CONTINUING = 9
+P_CONTINUES = 10
+P_CONTINUE_WINS = 11
+P_FORFEITED = 12
+P_PREPAID_DONE = 13
+P_PREPAID_BASE = 14
+P_DEALT = 15
+P_TEYAKU = 16  # the teyaku counted (entry bits)
+P_ORDER = 17  # the seats in play, in order (P[P_ORDER, k])
+P_QUEUE = 18  # the fold phase's queue
+P_CHANCE_READY = 19
+P_WINNERS = 20
+P_SIZE = 21
+
+SEATS = 8
+STOCK = 64
+LEDGER = 256
+MOVES = 256
+ENTRIES = 64
+
+BAIL_SHARE = 1  # a share finer than the scale
+BAIL_FULL = 2  # a buffer full
+BAIL_VOIDS = 3  # too many void deals in a row: the scalar engine names the fault
+
+
+# ---------------------------------------------------------------- the world of a round
+# Every function takes (S, Q, T, F): few arrays, so a call copies little.
+# S: the round's state, int64 [rows, 256] (rows below). P_* fields are rows 0..P_SIZE-1, a
+# column per seat.
+SC = P_SIZE  # the scalars (I_* columns)
+STOCK = SC + 1  # the stock, drawn from its end
+FEED = STOCK + 1  # who laid each card on the field (row FEED), holding how many (FEED + 1)
+LIAB = FEED + 2  # LIAB + p, column i: who is liable for p's yaku entry i (-1: nobody)
+YC = LIAB + SEATS  # YC + p, column i: how often p's yaku entry i is listed as made
+FEES = YC + SEATS  # FEES + (0 payer, 1 fee, 2 voluntary), column: the k-th fold fee
+PEND = FEES + 3  # PEND + (0 seat, 1 payers, 2 value, 3 flat, 4 entry), column: a teyaku waiting
+CH = PEND + 5  # CH + s: seat s's chance (its number's 16 limbs, then its block's)
+BUF = CH + SEATS  # a seed string's bytes
+XL = BUF + 1  # a deal's number
+ORDER = XL + 1  # a permutation
+SEL = ORDER + 1  # counted entries
+PILES = SEL + 1  # the piles in play order
+SCRATCH = PILES + 1  # a block's bytes
+MOVES = SCRATCH + 1  # MOVES + (0 seat, 1 action), column: the k-th move (when traced)
+# LEDGER + (payer, payee, amount, reason, detail, multiplier, base, a Fraction)
+LEDGER = MOVES + 2
+# scratch rows (the kernel allocates nothing: it runs without numba's reference counting), one
+# per use that may be live while another function runs
+TMP = LEDGER + 8  # TMP .. TMP + 4: a function's own, calling nothing that uses them
+IDX = TMP + 5  # entries and their values: made, pay_made
+VALS = IDX + 1
+REST_IDX = VALS + 1  # pay_yaku
+REST_VALS = REST_IDX + 1
+OTHERS = REST_VALS + 1  # pay_yaku
+CLOSE_OTHERS = OTHERS + 1  # close_continuations
+CLOSE_ORDER = CLOSE_OTHERS + 1
+POINTS_ROW = CLOSE_ORDER + 1  # count
+COUNT_ORDER = POINTS_ROW + 1  # count_entries
+COUNT_SEL = COUNT_ORDER + 1
+LEGAL = COUNT_SEL + 1  # play_round
+SHA = LEGAL + 1  # sha512's message schedule
+CHOICES = SHA + 1  # a deal's rule choices over its tries (void ones too): the CH_ columns
+S_ROWS = CHOICES + 1
+# rule choices offered and taken (rulekit.sim.exercise.Counting)
+CH_CONTINUE_OFFERED = 0
+CH_CONTINUE = 1
+CH_FOLD_OFFERED = 2
+CH_FOLD = 3
+CH_SWAP_OFFERED = 4
+CH_SWAP = 5
+S_WIDTH = 256
+
+# Q: the rule file, int64 [rows, 64]
+CFG = 0  # the options (C_* columns)
+MONTHS = 1  # each card's month's cards
+POINTS = 2  # each card's points
+MONTH_MASKS = 3
+TFLAT = 4  # per teyaku entry: paid flat
+YFLAT = 5  # per yaku entry: paid flat, its cards, liable, paid to the dealer, cancels
+YCARDS = 6
+YLIABLE = 7
+YDEALER = 8
+YCANCELS = 9
+BOTS = 10  # each seat's bot
+Q_ROWS = 11
+# T: the tables (batch/tables.py) one after another, each from cfg[C_T_x] to cfg[C_T_x + 1]
+# (sliced where used: a function without reference counting cannot return a view)
+# F: float64: the greedy bot's worth of each card, then its constants
+FPARAMS = 64  # complete bonus, discard cost, points per card
+FSCRATCH = 72  # greedy's scores of a turn's plays
+F_SIZE = FSCRATCH + 64
+I_VOIDS = 28
+I_SCALE = 29  # cfg's scale, for the ledger
+I_FORCE = 30  # 1: the next entries' amounts are Fractions in the scalar engine, whole or not

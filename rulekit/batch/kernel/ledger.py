@@ -1,0 +1,116 @@
+"""The ledger (engine/ledger.py): payments in scaled ints, and small helpers every part uses."""
+
+from __future__ import annotations
+
+from rulekit.batch.bits import low_bit
+from rulekit.batch.chance import entry, inline
+from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+
+
+@inline
+def share(S: Array, v: int, n: int) -> int:
+    """ledger.share on scaled amounts: exact, or the deal is played by the scalar engine."""
+    if v % n != 0:
+        S[SC, I_BAIL] = BAIL_SHARE
+        return 0
+    return v // n
+
+
+@inline
+def points_of(Q: Array, x: int) -> int:
+    total = 0
+    while x:
+        total += Q[POINTS, low_bit(x)]
+        x &= x - 1
+    return total
+
+
+@inline
+def record(
+    S: Array, payer: int, payee: int, amount: int, reason: int, detail: int, mult: int, base: int
+) -> None:
+    """ledger.record: an entry as given (amounts scaled). Row LEDGER + 7 says whether the
+    scalar's amount is a Fraction (its base is not whole, or a caller said so in I_FORCE: a
+    half times a factor is a Fraction even when whole), so that a seat's net is one too."""
+    n = S[SC, I_NLEDGER]
+    if n >= LEDGER:
+        S[SC, I_BAIL] = BAIL_FULL
+        return
+    S[LEDGER, n] = payer
+    S[LEDGER + 1, n] = payee
+    S[LEDGER + 2, n] = amount
+    S[LEDGER + 3, n] = reason
+    S[LEDGER + 4, n] = detail
+    S[LEDGER + 5, n] = mult
+    S[LEDGER + 6, n] = base
+    S[LEDGER + 7, n] = 1 if S[SC, I_FORCE] or base % S[SC, I_SCALE] != 0 else 0
+    S[SC, I_NLEDGER] = n + 1
+
+
+@inline
+def pay(S: Array, payer: int, payee: int, base: int, reason: int, detail: int, flat: bool) -> None:
+    """ledger.pay: base times the field's multiplier (not when flat); nothing to oneself or
+    of 0 (no factors: the kernel serves files without them)."""
+    if payer == payee or base == 0:
+        return
+    mult = 1 if flat else S[SC, I_MULT]
+    record(S, payer, payee, base * mult, reason, detail, mult, base)
+
+
+@entry
+def pay_parts(
+    S: Array,
+    payers: Array,
+    npayers: int,
+    payee: int,
+    base: int,
+    flat: int,
+    reason: int,
+    detail: int,
+    split: bool,
+    fractions: int = 0,
+) -> None:
+    """ledger.pay_parts: from each payer (but the payee), or the total shared between them.
+    `fractions`: bit 0, the base is a Fraction in the scalar engine; bit 1, the flat part is
+    (then so is the rest: a Fraction minus anything is one); a share makes them exact again."""
+    n = 0
+    for k in range(npayers):
+        if payers[k] != payee:
+            n += 1
+    if n == 0:
+        return
+    field = base - flat
+    field_fraction = fractions != 0
+    flat_fraction = fractions & 2 != 0
+    if split:
+        field = share(S, field, n)
+        flat = share(S, flat, n)
+        field_fraction = flat_fraction = False
+    for k in range(npayers):
+        q = payers[k]
+        if q == payee:
+            continue
+        S[SC, I_FORCE] = field_fraction
+        pay(S, q, payee, field, reason, detail, False)
+        S[SC, I_FORCE] = flat_fraction
+        pay(S, q, payee, flat, reason, detail, True)
+    S[SC, I_FORCE] = 0
+
+
+@inline
+def others_of(S: Array, p: int, out: Array) -> int:
+    """The seats in play but p, in order."""
+    n = 0
+    for k in range(S[SC, I_NORDER]):
+        q = S[P_ORDER, k]
+        if q != p:
+            out[n] = q
+            n += 1
+    return n
+
+
+@inline
+def full_mask(Q: Array) -> int:
+    """The deck's cards (the joker's bit, past them, is not one)."""
+    n = Q[CFG, C_NCARDS] - (1 if Q[CFG, C_JOKER] >= 0 else 0)
+    return int((1 << n) - 1)

@@ -1,0 +1,189 @@
+"""A round played out by the bots, and many deals in a row: the kernel's entry point."""
+
+from __future__ import annotations
+
+from rulekit.batch.bits import low_bit
+from rulekit.batch.chance import entry
+from rulekit.batch.kernel.bots import choose
+from rulekit.batch.kernel.continuation import stop
+from rulekit.batch.kernel.deal import deal, reset
+from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.setup import choose_fold, run_setup
+from rulekit.batch.kernel.turn import next_turn, play_card, plays, take
+
+
+@entry
+def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """playout.play_out: the bots act until the round is over."""
+    legal = S[LEGAL]
+    trace = Q[CFG, C_TRACE]
+    while S[SC, I_PHASE] != PH_DONE and not S[SC, I_BAIL]:
+        phase = S[SC, I_PHASE]
+        s = S[SC, I_CURRENT]
+        if phase == PH_PLAY:
+            n = plays(S[P_HAND, s], S[SC, I_FIELD], Q, legal)
+        elif phase == PH_TAKE:
+            m = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
+            n = 0
+            while m:
+                legal[n] = TAKE + low_bit(m)
+                m &= m - 1
+                n += 1
+        elif phase == PH_DECIDE:
+            legal[0] = STOP
+            legal[1] = CONTINUE
+            n = 2
+        elif phase == PH_FOLD:
+            legal[0] = JOIN
+            legal[1] = FOLD
+            n = 2
+        else:
+            legal[0] = SWAP
+            legal[1] = KEEP
+            n = 2
+        action = choose(S, Q, T, F, legal, n)
+        if phase == PH_DECIDE:
+            S[CHOICES, CH_CONTINUE_OFFERED] += 1
+            S[CHOICES, CH_CONTINUE] += action == CONTINUE
+        elif phase == PH_FOLD:
+            S[CHOICES, CH_FOLD_OFFERED] += 1
+            S[CHOICES, CH_FOLD] += action == FOLD
+        elif phase == PH_SWAP:
+            S[CHOICES, CH_SWAP_OFFERED] += 1
+            S[CHOICES, CH_SWAP] += action == SWAP
+        if trace:
+            k = S[SC, I_NMOVES]
+            if k >= MOVES:
+                S[SC, I_BAIL] = BAIL_FULL
+                return
+            S[MOVES + 0, k] = s
+            S[MOVES + 1, k] = action
+            S[SC, I_NMOVES] = k + 1
+        if phase == PH_PLAY:
+            play_card(S, Q, T, F, action)
+        elif phase == PH_TAKE:
+            take(S, Q, T, F, action)
+        elif phase == PH_DECIDE:
+            if action == STOP:
+                stop(S, Q, T, F, s)
+            else:
+                S[P_CONTINUING, s] = 1
+                S[P_CONTINUES, s] += 1
+                next_turn(S, Q, T, F)
+        elif phase == PH_FOLD:
+            choose_fold(S, Q, T, F, action == JOIN)
+            if S[SC, I_PHASE] != PH_FOLD:
+                S[SC, I_STEP] += 1
+                run_setup(S, Q, T, F)
+        else:
+            if action == SWAP:
+                d = S[SC, I_DEALER]
+                h = S[P_HAND, d]
+                S[P_HAND, d] = S[P_HAND, s]
+                S[P_HAND, s] = h
+            S[SC, I_STEP] += 1
+            S[SC, I_PHASE] = PH_PLAY
+            run_setup(S, Q, T, F)
+
+
+@entry
+def play_deals(
+    S: Array,
+    Q: Array,
+    T: Array,
+    F: Floats,
+    start: int,
+    stop: int,
+    net: Array,
+    info: Array,
+    teyaku_counts: Array,
+    yaku_counts: Array,
+    max_voids: int,
+    ledgers: Array,
+    moves: Array,
+    seat_teyaku: Array,
+    seat_yaku: Array,
+) -> None:
+    """Deals start..stop-1, each redealt while void (playout.play_deal), dealt by number %
+    seated. Per deal: net[k, seat] (scaled), info[k] = (bailed, voids, turns, continued,
+    ended, nwinners, winner seats as bits, continues paid off, then the CH_ rule choices, the
+    seats whose net is a Fraction in the scalar engine as bits);
+    teyaku and yaku made counted by
+    entry. With Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9
+    after them), seat_teyaku[k, seat] the teyaku each counts (entry bits) and seat_yaku[k, seat,
+    entry] how often each yaku is listed as made for him."""
+    seated = Q[CFG, C_SEATED]
+    trace = Q[CFG, C_TRACE]
+    for i in range(start, stop):
+        k = i - start
+        voids = 0
+        S[CHOICES, :6] = 0
+        while True:
+            S[SC, I_NUMBER] = i
+            S[SC, I_DEALER] = i % seated
+            S[SC, I_VOIDS] = voids
+            reset(S, Q, T, F)
+            deal(S, Q)
+            run_setup(S, Q, T, F)
+            play_round(S, Q, T, F)
+            if S[SC, I_BAIL] or not S[SC, I_VOID]:
+                break
+            voids += 1
+            if voids > max_voids:
+                S[SC, I_BAIL] = BAIL_VOIDS
+                break
+        info[k, 0] = S[SC, I_BAIL]
+        info[k, 1] = voids
+        if S[SC, I_BAIL]:
+            continue
+        for s in range(seated):
+            net[k, s] = 0
+        for e in range(S[SC, I_NLEDGER]):
+            if S[LEDGER + 0, e] >= 0:
+                net[k, S[LEDGER + 0, e]] -= S[LEDGER + 2, e]
+            if S[LEDGER + 1, e] >= 0:
+                net[k, S[LEDGER + 1, e]] += S[LEDGER + 2, e]
+        info[k, 2] = S[SC, I_TURN]
+        cont = 0
+        for s in range(seated):
+            cont += S[P_CONTINUES, s]
+        info[k, 3] = cont
+        info[k, 4] = S[SC, I_ENDED]
+        info[k, 5] = S[SC, I_NWINNERS]
+        bits = 0
+        for w in range(S[SC, I_NWINNERS]):
+            bits |= 1 << S[P_WINNERS, w]
+        info[k, 6] = bits
+        wins = 0
+        for s in range(seated):
+            wins += S[P_CONTINUE_WINS, s]
+        info[k, 7] = wins
+        for c in range(6):
+            info[k, 8 + c] = S[CHOICES, c]
+        fraction_seats = 0  # the seats whose net is a Fraction in the scalar engine
+        for e in range(S[SC, I_NLEDGER]):
+            if S[LEDGER + 7, e]:
+                for who in (S[LEDGER, e], S[LEDGER + 1, e]):
+                    if who >= 0:
+                        fraction_seats |= 1 << who
+        info[k, 14] = fraction_seats
+        for s in range(seated):
+            m = S[P_TEYAKU, s]
+            while m:
+                teyaku_counts[low_bit(m)] += 1
+                m &= m - 1
+            for e in range(Q[CFG, C_NYAKU]):
+                yaku_counts[e] += S[YC + s, e]
+        if trace:
+            nl = S[SC, I_NLEDGER]
+            for e in range(ledgers.shape[1]):
+                for f in range(7):
+                    ledgers[k, e, f] = S[LEDGER + f, e] if e < nl else -9
+            for s in range(seated):
+                seat_teyaku[k, s] = S[P_TEYAKU, s]
+                for e in range(seat_yaku.shape[2]):
+                    seat_yaku[k, s, e] = S[YC + s, e]
+            nm = S[SC, I_NMOVES]
+            for e in range(moves.shape[1]):
+                moves[k, e, 0] = S[MOVES + 0, e] if e < nm else -9
+                moves[k, e, 1] = S[MOVES + 1, e] if e < nm else -9

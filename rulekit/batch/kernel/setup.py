@@ -1,0 +1,323 @@
+"""Setup (engine/setup.py): the rule file's steps in order: swap, field, fold phase, joker, teyaku,
+instant win; then play begins."""
+
+from __future__ import annotations
+
+from rulekit.batch.bits import low_bit, popcount
+from rulekit.batch.chance import entry
+from rulekit.batch.kernel.continuation import end_of_hands
+from rulekit.batch.kernel.deal import restock
+from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.ledger import full_mask, pay_parts, record
+from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.tables import counted as t_counted
+from rulekit.batch.tables import field_multiplier, first_instant_win, holds, instant_value
+from rulekit.batch.tables import match as t_match
+from rulekit.batch.tables import value as t_value
+
+
+@entry
+def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    while S[SC, I_STEP] < Q[CFG, C_NSTEPS]:
+        code = Q[CFG, C_STEPS + S[SC, I_STEP]]
+        if code == ST_SWAP:
+            S[SC, I_PHASE] = PH_SWAP
+            S[SC, I_CURRENT] = (S[SC, I_DEALER] + 1) % Q[CFG, C_SEATED]
+            return
+        if code == ST_FIELD:
+            lay_field(S, Q, T, F)
+            if S[SC, I_VOID]:
+                return
+        elif code == ST_FOLD:
+            if fold_phase(S, Q, T, F):
+                return
+        elif code == ST_JOKER:
+            joker(S, Q, T, F)
+        elif code == ST_TEYAKU:
+            teyaku(S, Q, T, F)
+        elif code == ST_INSTANT and instant_win(S, Q, T, F):
+            return
+        if S[SC, I_BAIL]:
+            return
+        S[SC, I_STEP] += 1
+    begin_play(S, Q, T, F)
+
+
+@entry
+def lay_field(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """deal.lay_field: the top stock cards; the multiplier; a void field; teyaku waiting for
+    the multiplier; the dealer's whole month."""
+    laid = Q[CFG, C_FIELD]
+    n = S[SC, I_NSTOCK]
+    if n < laid:
+        S[SC, I_BAIL] = BAIL_FULL
+        return
+    field = S[SC, I_FIELD]
+    for k in range(laid):
+        field |= 1 << S[STOCK, n - 1 - k]
+    S[SC, I_NSTOCK] = n - laid
+    S[SC, I_FIELD] = field
+    S[SC, I_FIELD_LAID] = 1
+    factor, _carry = field_multiplier(T[Q[CFG, C_T_MULT] : Q[CFG, C_T_MULT + 1]], field)
+    S[SC, I_MULT] = max(factor, 1)
+    if Q[CFG, C_HAS_VOID] and holds(
+        T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], 0
+    ):
+        S[SC, I_VOID] = 1
+        S[SC, I_NLEDGER] = 0
+        S[SC, I_PHASE] = PH_DONE
+        return
+    if S[SC, I_NPENDING]:
+        pay_teyaku(S, Q, T, F)
+    size = Q[CFG, C_DEALER_CAPTURES]
+    if size:
+        d = S[SC, I_DEALER]
+        for j in range(Q[CFG, C_NMONTHS]):
+            mm = Q[MONTH_MASKS, j]
+            if popcount(S[SC, I_FIELD] & mm) == size:
+                S[P_CAPTURED, d] |= S[SC, I_FIELD] & mm
+                S[SC, I_FIELD] &= ~mm
+
+
+@entry
+def fold_phase(S: Array, Q: Array, T: Array, F: Floats) -> bool:
+    """setup._fold_phase: when more sit than play, each in turn joins or folds."""
+    seated = Q[CFG, C_SEATED]
+    out = seated - Q[CFG, C_PLAYING]
+    if out <= 0:
+        return False
+    mode = Q[CFG, C_SIT_OUT]
+    if mode != 0:
+        first = S[SC, I_DEALER] + 1 if mode == 1 else S[SC, I_DEALER]
+        for i in range(out):
+            S[P_FOLDED, (first + i) % seated] = 1
+        end_fold(S, Q, T, F)
+        return False
+    start = S[SC, I_DEALER] if Q[CFG, C_FOLD_START] == 0 else (S[SC, I_DEALER] + 1) % seated
+    for i in range(seated):
+        S[P_QUEUE, i] = (start + i) % seated
+    S[SC, I_NQUEUE] = seated
+    S[SC, I_FOLD_AT] = 0
+    S[SC, I_JOINED] = 0
+    next_fold(S, Q, T, F)
+    return bool(S[SC, I_PHASE] == PH_FOLD)
+
+
+@entry
+def next_fold(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    need_total = Q[CFG, C_PLAYING]
+    while S[SC, I_FOLD_AT] < S[SC, I_NQUEUE]:
+        seat = S[P_QUEUE, S[SC, I_FOLD_AT]]
+        remaining = S[SC, I_NQUEUE] - S[SC, I_FOLD_AT]
+        need = need_total - S[SC, I_JOINED]
+        if need == 0:
+            fold(S, Q, T, F, seat, False)
+        elif remaining == need:
+            S[SC, I_JOINED] += 1
+        else:
+            S[SC, I_PHASE] = PH_FOLD
+            S[SC, I_CURRENT] = seat
+            return
+        S[SC, I_FOLD_AT] += 1
+    end_fold(S, Q, T, F)
+
+
+@entry
+def choose_fold(S: Array, Q: Array, T: Array, F: Floats, join: bool) -> None:
+    if join:
+        S[SC, I_JOINED] += 1
+    else:
+        fold(S, Q, T, F, S[SC, I_CURRENT], True)
+    S[SC, I_FOLD_AT] += 1
+    next_fold(S, Q, T, F)
+    # when nobody else must choose, setup goes on: play_round calls run_setup (a call from here
+    # would make the two functions recursive, which numba types slowly)
+
+
+@entry
+def fold(S: Array, Q: Array, T: Array, F: Floats, seat: int, voluntary: bool) -> None:
+    S[P_FOLDED, seat] = 1
+    fee = Q[CFG, C_FOLD_FEE] if voluntary else Q[CFG, C_FORCED_FEE]
+    if fee:
+        n = S[SC, I_NFEES]
+        S[FEES + 0, n] = seat
+        S[FEES + 1, n] = fee
+        S[FEES + 2, n] = 1 if voluntary else 0
+        S[SC, I_NFEES] = n + 1
+
+
+@entry
+def end_fold(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """setup._end_fold: the folded hands back into the stock, shuffled."""
+    full = full_mask(Q)
+    n = S[SC, I_NSTOCK]
+    returned = False
+    for s in range(Q[CFG, C_SEATED]):
+        if S[P_FOLDED, s]:
+            h = S[P_HAND, s] & full
+            while h:
+                S[STOCK, n] = low_bit(h)
+                n += 1
+                h &= h - 1
+                returned = True
+            S[P_HAND, s] = 0
+    S[SC, I_NSTOCK] = n
+    if returned:
+        restock(S, Q)
+    S[SC, I_PHASE] = PH_PLAY
+
+
+@entry
+def joker(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """setup._joker: the joker swapped for the top stock card (a folder's is out)."""
+    if Q[CFG, C_JOKER] < 0:
+        return
+    jbit = 1 << Q[CFG, C_JOKER]
+    for s in range(Q[CFG, C_SEATED]):
+        if S[P_HAND, s] & jbit:
+            S[P_HAND, s] &= ~jbit
+            if not S[P_FOLDED, s] and S[SC, I_NSTOCK]:
+                S[SC, I_NSTOCK] -= 1
+                S[P_HAND, s] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
+
+
+@entry
+def teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """setup._teyaku: each dealt hand checked; the teyaku paid once the multiplier is known."""
+    ttab = T[Q[CFG, C_T_TEYAKU] : Q[CFG, C_T_TEYAKU + 1]]
+    sel = S[SEL]
+    if not Q[CFG, C_HAS_TEYAKU]:
+        return
+    seated = Q[CFG, C_SEATED]
+    active = 0
+    for s in range(seated):
+        if not S[P_FOLDED, s]:
+            active |= 1 << s
+    values = S[TMP]
+    firsts = S[TMP + 1]
+    values[:SEATS] = 0
+    firsts[:SEATS] = -1
+    for s in range(seated):
+        if not active >> s & 1:
+            continue
+        hand = S[P_HAND, s]
+        S[P_DEALT, s] = hand
+        n = t_counted(ttab, t_match(ttab, hand, False, S[PILES], 0), hand, sel)
+        mask = 0
+        total = 0
+        for k in range(n):
+            mask |= 1 << sel[k]
+            total += t_value(ttab, sel[k], hand)
+        S[P_TEYAKU, s] = mask
+        if n:
+            values[s] = total
+            firsts[s] = sel[0]
+    if Q[CFG, C_TEYAKU_HIGHEST]:
+        top = -(1 << 62)
+        for s in range(seated):
+            if firsts[s] >= 0 and values[s] > top:
+                top = values[s]
+        for s in range(seated):
+            if firsts[s] >= 0 and values[s] != top:
+                firsts[s] = -1
+    for s in range(seated):
+        if firsts[s] < 0:
+            continue
+        flat = 0
+        if Q[CFG, C_TEYAKU_ANY_FLAT]:
+            hand = S[P_DEALT, s]
+            m = S[P_TEYAKU, s]
+            while m:
+                i = low_bit(m)
+                m &= m - 1
+                if Q[TFLAT, i]:
+                    flat += t_value(ttab, i, hand)
+        k = S[SC, I_NPENDING]
+        S[PEND + 0, k] = s
+        S[PEND + 1, k] = active
+        S[PEND + 2, k] = values[s]
+        S[PEND + 3, k] = flat
+        S[PEND + 4, k] = firsts[s]
+        S[SC, I_NPENDING] = k + 1
+    if S[SC, I_FIELD_LAID]:
+        pay_teyaku(S, Q, T, F)
+
+
+@entry
+def pay_teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    scale = Q[CFG, C_SCALE]
+    payers = S[TMP]
+    for k in range(S[SC, I_NPENDING]):
+        n = 0
+        for s in range(Q[CFG, C_SEATED]):
+            if S[PEND + 1, k] >> s & 1:
+                payers[n] = s
+                n += 1
+        pay_parts(
+            S,
+            payers,
+            n,
+            S[PEND + 0, k],
+            S[PEND + 2, k] * scale,
+            S[PEND + 3, k] * scale,
+            R_TEYAKU,
+            S[PEND + 4, k],
+            Q[CFG, C_TEYAKU_SPLIT] != 0,
+        )
+    S[SC, I_NPENDING] = 0
+
+
+@entry
+def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
+    """setup._instant_win: the first dealt hand from the dealer that wins at once."""
+    nwins = Q[CFG, C_N_INSTANT]
+    if nwins == 0:
+        return False
+    seated = Q[CFG, C_SEATED]
+    full = full_mask(Q)
+    dealer = S[SC, I_DEALER]
+    scale = Q[CFG, C_SCALE]
+    for i in range(seated):
+        s = (dealer + i) % seated
+        if S[P_FOLDED, s]:
+            continue
+        hand = S[P_HAND, s] & full
+        won = first_instant_win(T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]], hand)
+        if won < 0:
+            continue
+        for j in range(seated):
+            q = (dealer + j) % seated
+            if q != s and not S[P_FOLDED, q]:
+                v = instant_value(T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]], won) * scale
+                record(S, q, s, v, R_INSTANT, won, 1, v)
+        n = 0
+        for j in range(seated):
+            q = (dealer + j) % seated
+            if not S[P_FOLDED, q]:
+                S[P_ORDER, n] = q
+                n += 1
+        S[SC, I_NORDER] = n
+        S[SC, I_ENDED] = END_INSTANT
+        finish(S, Q, T, F, s, False)
+        return True
+    return False
+
+
+@entry
+def begin_play(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    seated = Q[CFG, C_SEATED]
+    n = 0
+    total = 0
+    for k in range(seated):
+        s = (S[SC, I_DEALER] + k) % seated
+        if not S[P_FOLDED, s]:
+            S[P_ORDER, n] = s
+            n += 1
+            total += popcount(S[P_HAND, s])
+    S[SC, I_NORDER] = n
+    S[SC, I_TURN] = 0
+    S[SC, I_POS] = 0
+    S[SC, I_PHASE] = PH_PLAY
+    S[SC, I_CURRENT] = S[P_ORDER, 0]
+    if total == 0:
+        end_of_hands(S, Q, T, F)
