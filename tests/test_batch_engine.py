@@ -161,21 +161,18 @@ def test_cli_compare_says_the_batch_engine_played() -> None:
     )
 
 
-def test_an_edited_module_makes_the_others_compile_again(tmp_path: Path) -> None:
-    """rulekit.batch.level_stamps: the older modules take the newest one's time stamp (numba's
-    cache of each is keyed on its own), other files are left alone."""
-    import os
+def test_an_edited_module_compiles_the_kernel_again(tmp_path: Path) -> None:
+    """rulekit.batch.cache_folder: any batch module's edit names another cache folder (numba
+    keys each function's cache on its own file only); the same sources, the same folder."""
+    from rulekit.batch import cache_folder
 
-    from rulekit.batch import level_stamps
-
-    inner = tmp_path / "kernel"
-    inner.mkdir()
-    for i, path in enumerate([tmp_path / "a.py", inner / "b.py", tmp_path / "notes.txt"]):
-        path.write_text("x = 1\n")
-        os.utime(path, (1000 + i, 1000 + i))
-    edited = tmp_path / "c.py"
-    edited.write_text("x = 2\n")
-    os.utime(edited, (5000, 5000))
-    level_stamps([str(tmp_path), str(inner)])
-    assert os.path.getmtime(tmp_path / "a.py") == os.path.getmtime(inner / "b.py") == 5000
-    assert os.path.getmtime(tmp_path / "notes.txt") == 1002
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n")
+    b.write_text("y = 1\n")
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = cache_folder([a, b], env)
+    assert first == cache_folder([b, a], env)
+    assert first.parent == tmp_path / "cache"
+    b.write_text("y = 2\n")
+    assert cache_folder([a, b], env) != first
+    assert cache_folder([a, b], {"XDG_CACHE_HOME": "/x"}).parent == Path("/x/rulekit")

@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+from pathlib import Path
+from typing import Any
+
+import numba
 
 
-def level_stamps(folders: list[str]) -> None:
-    """numba caches each compiled function keyed on its own file's time stamp only, not on the
-    modules it calls into (the kernel's parts, chance.py, tables.py): when one module of these
-    folders is newer than another (an edit in a checkout), every older one is touched to its
-    time, so that everything is compiled again rather than run stale."""
-    try:
-        stamps = {
-            path: os.path.getmtime(path)
-            for folder in folders
-            for path in (os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
-        }
-        newest = max(stamps.values(), default=0.0)
-        for path, stamp in stamps.items():
-            if stamp < newest:
-                os.utime(path, (newest, newest))
-    except OSError:  # an installed, read-only package: its files come together
-        pass
+def cache_folder(sources: list[Path], environ: dict[str, str] | None = None) -> Path:
+    """Where numba keeps the compiled kernel: a folder named after the hash of every batch
+    module's source. numba keys each function's cache on its own file's content only, not on
+    the modules it calls into (the kernel's parts, chance.py, tables.py), so an edit of one
+    would leave the others' cached code stale; a folder per version of them all compiles
+    everything again instead. Under $NUMBA_CACHE_DIR if set, else the user's cache folder."""
+    env = os.environ if environ is None else environ
+    digest = hashlib.sha256()
+    for path in sorted(sources):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    base = env.get("NUMBA_CACHE_DIR") or str(
+        Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekit"
+    )
+    return Path(base) / f"batch-{digest.hexdigest()[:16]}"
 
 
-_here = os.path.dirname(os.path.abspath(__file__))
-level_stamps([_here, os.path.join(_here, "kernel")])
+_here = Path(__file__).resolve().parent
+_config: Any = numba.config  # (its settings are not typed)
+# read by numba when each cached function is decorated (the modules below import after this)
+_config.CACHE_DIR = str(cache_folder([*_here.glob("*.py"), *_here.glob("kernel/*.py")]))

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from rulekit.engine import actions
+
 Array = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
@@ -82,16 +84,16 @@ ST_INSTANT = 6
 BOT_RANDOM = 0
 BOT_GREEDY = 1
 
-# actions (engine/actions.py)
-CARD_MASK = 63
-SHIFT = 6
-TAKE = 4096
-JOIN = 8192
-FOLD = 8193
-STOP = 8194
-CONTINUE = 8195
-SWAP = 8196
-KEEP = 8197
+# actions: the scalar engine's codes (engine/actions.py), the same numbers
+CARD_MASK = actions.CARD_MASK
+SHIFT = actions.TARGET_SHIFT
+TAKE = actions.TAKE
+JOIN = actions.JOIN
+FOLD = actions.FOLD
+STOP = actions.STOP
+CONTINUE = actions.CONTINUE
+SWAP = actions.SWAP
+KEEP = actions.KEEP
 
 # phases
 PH_PLAY = 0
