@@ -176,3 +176,16 @@ def test_an_edited_module_compiles_the_kernel_again(tmp_path: Path) -> None:
     b.write_text("y = 2\n")
     assert cache_folder([a, b], env) != first
     assert cache_folder([a, b], {"XDG_CACHE_HOME": "/x"}).parent == Path("/x/rulekit")
+
+
+def test_the_batch_engine_over_processes_gives_one_process_totals() -> None:
+    """--jobs 2 with the batch engine: each process plays its chunks, the same report."""
+    rules = load_rules("hachihachi/wikipedia-draft")
+    runs = [
+        simulate(rules, seats=4, bots=["random", "greedy"], seed=9, rounds=600, engine=e, jobs=j)
+        for e, j in (("batch", 1), ("batch", 2), ("scalar", 1))
+    ]
+    for run in runs:
+        for key in ("seconds", "rounds_per_second", "engine", "engine_note"):
+            del run[key]
+    assert runs[0] == runs[1] == runs[2]
