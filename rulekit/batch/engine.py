@@ -3,7 +3,8 @@ exactly the rounds the scalar engine plays for the same seed, when the bots are 
 comparison bots (random, greedy) and the rule file uses only the mechanics the kernel knows.
 
 `why_not(compiled, seats, bots)` says why the kernel cannot serve a plan (None: it can);
-`play_part(...)` plays deals start..stop-1 into a Tally. A deal the kernel marks (a share finer
+`tally_part(...)` plays deals start..stop-1 into a Tally (simulate), `rounds(...)` gives
+each deal as a comparison reads it (compare). A deal the kernel marks (a share finer
 than its scale, a buffer full) is played by the scalar engine instead, so a part's totals are
 always the scalar engine's totals.
 """
@@ -67,7 +68,8 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if r.teams_for(seats):
         return "the rule file plays in teams"
     if r.count.method not in METHODS:
-        return f"the count by {r.count.method.replace('_', ' ')}"
+        method = r.count.method.replace("_", " ")
+        return f"the rule file counts by {method} (the kernel counts by par or difference)"
     if r.scoring:
         return "the rule file has scoring steps (factors or awards)"
     if r.fold.before_deal:
