@@ -733,6 +733,7 @@ def compare(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the target against the value, with 95% CI bars, to FILE.png.",
 )
+@_engine_option()
 def tune(
     rules: str,
     vary: str | None,
@@ -749,6 +750,7 @@ def tune(
     as_json: bool,
     timings: bool,
     plot: Path | None,
+    engine: str,
 ) -> None:
     """Tune one number of a rule file: play the file and each candidate value on the same
     deals (common random numbers), and rank the candidates by one figure of `compare`.
@@ -799,6 +801,7 @@ def tune(
                 progress=update,
                 bot_options=_bot_options(rollouts, think_ms),
                 hint_command=f"rulekit tune {rules}",
+                engine=engine,
             )
     except SpecError as err:
         raise click.UsageError(err.render()) from None

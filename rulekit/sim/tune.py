@@ -555,8 +555,10 @@ def tune(
     progress: Callable[[int, int], None] | None = None,
     bot_options: BotOptions | None = None,
     hint_command: str = "",
+    engine: str = "auto",
 ) -> dict[str, Any]:
-    """Play the file and each candidate on the same deals; rank the candidates by the target.
+    """Play the file and each candidate on the same deals; rank the candidates by the target
+    (`engine` as compare's: the batch engine plays the candidates it serves).
 
     The best candidate is then played against the runner-up on those same deals, so that
     their paired difference says whether the best is better beyond chance."""
@@ -583,6 +585,7 @@ def tune(
             jobs=jobs,
             progress=moved,
             bot_options=bot_options,
+            engine=engine,
         )
 
     result = play(variants, names, first)
