@@ -78,6 +78,8 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
         return "the seed does not fit 64 bits"
     if seats > K.SEATS:
         return f"more than {K.SEATS} seats"
+    if len(r.setup) > K.C_SCALE - K.C_STEPS:
+        return f"more than {K.C_SCALE - K.C_STEPS} setup steps"
     cards = len(compiled.index.ids) + (1 if r.joker is not None else 0)
     if cards > 63:
         return f"the deck has {cards} cards"
