@@ -32,7 +32,7 @@ deep; the builder checks):
     OP_DEALT captured k records   at the count, what the player tested was dealt (piles
                         carry his counted teyaku and dealt hand at DEALT_SLOT; `dealt` below)
     OP_HIT j            whether entry j of the same table section holds: a part equal to an
-                        entry matched before it (Kirisame's 35 combinations of two hands) is
+                        entry matched before it (a table of hands that combine two others) is
                         read from the hits so far, not tested again
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
