@@ -29,6 +29,7 @@ from rulekit.batch.tables import Unsupported, batch_tables
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
+from rulekit.engine.round import setup_steps
 from rulekit.engine.tables import CompiledRules
 from rulekit.sim.tally import Tally
 
@@ -135,7 +136,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     teyaku = compiled.teyaku
     scale = 4 * math.lcm(*range(1, seats + 1))
     cfg = np.zeros(K.C_SIZE, dtype=np.int64)
-    steps = [STEPS[s] for s in _steps(r)]
+    steps = [STEPS[s] for s in setup_steps(r)]
     for key, value in {
         K.C_SEATED: seats,
         K.C_PLAYING: r.seats.playing(seats),
@@ -221,12 +222,6 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         [e.name for e in t_entries],
         [e.name for e in y_entries],
     )
-
-
-def _steps(r: Any) -> list[str]:
-    from rulekit.engine.round import _steps as steps
-
-    return steps(r)
 
 
 @dataclass

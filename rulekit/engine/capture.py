@@ -4,7 +4,7 @@ the draw, a take, the yaku check at the end of the turn, and the next player.
 This is the hot path: few calls per turn, plain ints, the action codec's constants inlined.
 A round with no wild card and no hiki (CompiledRules.plain) takes a shorter road: its plays
 come from generated tables (engine/specialise.py) and a turn is one call, play_plain (the play,
-the draw, the yaku check and the next player inlined); the general functions give the same
+the draw and the yaku check inlined, then advance); the general functions give the same
 results for it, and name the fault of a refused action.
 """
 
@@ -215,7 +215,7 @@ def play_plain(r: RoundState, action: int) -> None:
         x = captured[p] = captured[p] | got
         if r.phase != PLAY:  # the drawn card waits for a take
             return None
-        # end_turn(), inlined: the yaku check, then the next player
+        # end_turn(), inlined: the yaku check (then the next player: advance)
         table = r.c.yaku
         if table is not None and not r.forfeited[p]:
             hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
@@ -226,17 +226,7 @@ def play_plain(r: RoundState, action: int) -> None:
                     return None
     elif r.phase != PLAY:
         return None
-    order = r.order
-    pos = r.pos + 1
-    if pos == len(order):
-        pos = 0
-    s = order[pos]
-    if hands[s]:
-        r.turn += 1
-        r.pos = pos
-        r.current = s
-        return None
-    next_turn(r)
+    advance(r)
     return None
 
 
@@ -360,7 +350,7 @@ def take(r: RoundState, action: int) -> None:
 
 def end_turn(r: RoundState) -> None:
     """Check the player's yaku when he captured; a better one is made; then the next turn
-    (next_turn inlined for its common case: the next player in order holds cards)."""
+    (advance: the next player in order, when he holds cards)."""
     p = r.current
     table = r.c.yaku
     if r.turn_got and table is not None and not r.forfeited[p]:
@@ -370,17 +360,7 @@ def end_turn(r: RoundState) -> None:
             yaku_check(r, p, table, hits, x)
             if r.phase != PLAY:
                 return
-    order = r.order
-    pos = r.pos + 1
-    if pos == len(order):
-        pos = 0
-    s = order[pos]
-    if r.hands[s]:
-        r.turn += 1
-        r.pos = pos
-        r.current = s
-        return
-    next_turn(r)
+    advance(r)
 
 
 def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -> None:

@@ -250,7 +250,7 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[[], dict[str, A
         continues=[0] * seated,
         continue_wins=[0] * seated,
         forfeited=[False] * seated,
-        steps=_steps(r),
+        steps=setup_steps(r),
     )
     assert not any(getattr(state, name) for name in RoundState._DICTS_OF_LISTS)
     fields = compiled.round_prototypes[seated] = compile_fields(state.__dict__, _FRESH)
@@ -262,7 +262,7 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[[], dict[str, A
 _FRESH = RoundState._LISTS + RoundState._DICTS + RoundState._DICTS_OF_LISTS
 
 
-def _steps(r: ir.Ruleset) -> list[str]:
+def setup_steps(r: ir.Ruleset) -> list[str]:
     """The setup steps in order; a fold declared before the deal comes before them all (the
     hands, dealt already, are not seen until it is over)."""
     steps: list[str] = list(r.setup)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rulekit.batch.bits import low_bit
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.kernel.ledger import others_of, pay, pay_parts, share
+from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
 from rulekit.batch.kernel.scoring import finish
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import value as t_value
@@ -259,15 +259,7 @@ def made_flat(S: Array, Q: Array, T: Array, F: Floats, q: int) -> int:
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     if not Q[CFG, C_YAKU_ANY_FLAT]:
         return 0
-    x = S[P_CAPTURED, q]
-    total = 0
-    m = S[P_MADE_ENTRIES, q]
-    while m:
-        i = low_bit(m)
-        m &= m - 1
-        if Q[YFLAT, i]:
-            total += t_value(ytab, i, x)
-    return total
+    return flat_value(Q, YFLAT, ytab, S[P_MADE_ENTRIES, q], S[P_CAPTURED, q])
 
 
 @entry

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rulekit.batch.bits import low_bit
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.tables import value as t_value
 
 
 @inline
@@ -114,3 +115,16 @@ def full_mask(Q: Array) -> int:
     """The deck's cards (the joker's bit, past them, is not one)."""
     n = Q[CFG, C_NCARDS] - (1 if Q[CFG, C_JOKER] >= 0 else 0)
     return int((1 << n) - 1)
+
+
+@inline
+def flat_value(Q: Array, flags: int, table: Array, mask: int, x: int) -> int:
+    """The value on the cards `x` of the entries of `mask` that are paid flat (`flags`: Q's
+    TFLAT or YFLAT row): a teyaku's flat part, the flat part of the yaku made."""
+    total = 0
+    while mask:
+        i = low_bit(mask)
+        mask &= mask - 1
+        if Q[flags, i]:
+            total += t_value(table, i, x)
+    return total

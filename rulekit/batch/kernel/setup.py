@@ -8,7 +8,7 @@ from rulekit.batch.chance import entry
 from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.kernel.ledger import full_mask, pay_parts, record
+from rulekit.batch.kernel.ledger import flat_value, full_mask, pay_parts, record
 from rulekit.batch.kernel.scoring import finish
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import field_multiplier, first_instant_win, holds, instant_value
@@ -225,13 +225,7 @@ def teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
             continue
         flat = 0
         if Q[CFG, C_TEYAKU_ANY_FLAT]:
-            hand = S[P_DEALT, s]
-            m = S[P_TEYAKU, s]
-            while m:
-                i = low_bit(m)
-                m &= m - 1
-                if Q[TFLAT, i]:
-                    flat += t_value(ttab, i, hand)
+            flat = flat_value(Q, TFLAT, ttab, S[P_TEYAKU, s], S[P_DEALT, s])
         k = S[SC, I_NPENDING]
         S[PEND + 0, k] = s
         S[PEND + 1, k] = active
