@@ -50,7 +50,7 @@ class SeededAgent:
         self._unseeded: int | str | None = seed
 
     def start(self, seed: int | str) -> None:
-        self.chance = Chance(seed)
+        self.chance.reseed(seed)  # the same Chance, re-seeded: no new object per round
         self._unseeded = seed
 
     @property

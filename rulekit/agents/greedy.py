@@ -83,8 +83,11 @@ def _month_sums(worth: tuple[float, ...]) -> list[list[float]]:
 def yaku_value(table: CompiledTable, x: int) -> float:
     """What the yaku of a pile are worth, as rank() values them (-inf: none, which no value
     made is under)."""
-    counted = table.counted(table.match_play(x), x)
-    return sum(table.value(i, x) for i in counted) if counted else -math.inf
+    hits = table.match_play(x)
+    if not hits:  # most piles: nothing counts
+        return -math.inf
+    counted = table.counted(hits, x)
+    return table.value_of(counted, x) if counted else -math.inf
 
 
 def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
@@ -95,6 +98,7 @@ def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
     table = compiled.yaku
     months = compiled.index.month_mask_of_bit
     sums = _month_sums(worth) if nibble_layout(compiled.index) else None
+    laid = [-DISCARD_COST * w for w in worth]  # a card laid on the field: rank()'s float
     values: dict[int, float] = {}  # pile -> yaku_value: a play weighed turn after turn
 
     def choose(legal: list[int], field: int, mine: int, made: int) -> int:
@@ -111,7 +115,7 @@ def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
                 m = field & months[b]
                 got = m | (1 << b) if m else 0
             if not got:
-                score = -DISCARD_COST * worth[b]
+                score = laid[b]
             else:
                 if sums is not None:  # a capture is one month's cards
                     score = sums[b >> 2][got >> (b & ~3) & 15]

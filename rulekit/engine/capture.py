@@ -26,6 +26,7 @@ from rulekit.engine.actions import (
     describe,
 )
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
+from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made
 from rulekit.engine.specialise import compile_turns
@@ -420,24 +421,52 @@ def plain_turns(r: RoundState, choose: Sequence[PlainChoice]) -> None:
         return
     turns = c.plain_turns_code
     if turns is None:
-        turns = c.plain_turns_code = compile_turns(
-            c.index,
-            plays,
-            track=bool(c.liable),
-            match=table.match_play_inline if table is not None else None,
-            bonus=table is not None and table.has_bonus,
-            helpers={
-                "next_turn": next_turn,
-                "play_plain": play_plain,
-                "yaku_check": yaku_check,
-                "advance": advance,
-                "rises": _rises,
-                "table": table,
-                "PLAY": PLAY,
-                "TAKE": TAKE_PHASE,
-            },
-        )
+        turns = c.plain_turns_code = _compile_turns(r, uniform=False)
     turns(r, choose)
+
+
+def uniform_turns(r: RoundState, draws: Sequence[Chance]) -> None:
+    """plain_turns for players who each choose uniformly among the legal actions from their
+    own chance (draws[seat]; playout.UniformPlayer): legal[draws[p].below(len(legal))] written
+    into the loop, and a take drawn in its turn rather than left to the caller. The round ends
+    its play phase as plain_turns, then `take`, would leave it (tests/test_engine_uniform.py
+    holds the two to the same state and the same digits drawn)."""
+    c = r.c
+    table = c.yaku
+    if table is not None and table.sees_round:  # its yaku read the round: no locals
+        plays = c.plays
+        while r.phase == PLAY:
+            legal = plays(r.hands[r.current], r.field)
+            play_plain(r, legal[draws[r.current].below(len(legal))])
+        return
+    turns = c.uniform_turns_code
+    if turns is None:
+        turns = c.uniform_turns_code = _compile_turns(r, uniform=True)
+    turns(r, draws)
+
+
+def _compile_turns(r: RoundState, *, uniform: bool) -> Callable[[RoundState, object], None]:
+    """The round's rule file's turn loop (specialise.compile_turns), with capture's helpers."""
+    c = r.c
+    table = c.yaku
+    return compile_turns(
+        c.index,
+        c.plays,
+        track=bool(c.liable),
+        match=table.match_play_inline if table is not None else None,
+        bonus=table is not None and table.has_bonus,
+        helpers={
+            "next_turn": next_turn,
+            "play_plain": play_plain,
+            "yaku_check": yaku_check,
+            "advance": advance,
+            "rises": _rises,
+            "table": table,
+            "PLAY": PLAY,
+            "TAKE": TAKE_PHASE,
+        },
+        uniform=uniform,
+    )
 
 
 def _rises(r: RoundState, p: int, hits: int, x: int) -> bool:

@@ -7,8 +7,9 @@ checks that every option the IR allows has one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
 from rulekit.engine import ledger
@@ -16,18 +17,19 @@ from rulekit.engine.ledger import half, share
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
-Entries = list[tuple[int, int]]  # (yaku entry, its value)
+if TYPE_CHECKING:
+    from rulekit.engine.tables import CompiledTable
+
+Entries = Sequence[int]  # yaku entries (valued on the maker's pile when a payment needs it)
 
 
 def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     """p's yaku grew to `counted` (worth `value`): list and pay them as the rules say, settle
     the bets of players he beat, then p stops or may continue."""
     cont = r.rules.continuation
-    table = r.c.yaku
-    assert table is not None
     paid = PAID[cont.paid]
     previous = r.made_entries[p]
-    new = [i for i in counted if i not in previous]
+    new = [i for i in counted if i not in previous] if previous else list(counted)
     delta = value - r.declared_value[p]  # over what was last made (paid or declared)
     r.made_value[p] = r.declared_value[p] = value
     r.made_entries[p] = counted
@@ -35,12 +37,14 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     r.last_maker = p
     if r.continuing[p]:
         r.continue_wins[p] += 1
-    r.continuing[p] = False  # a new yaku settles his own bet
+        r.continuing[p] = False  # a new yaku settles his own bet
     if not cont.ends_round:
         if cont.paid_in_play:  # paid as made, the round playing on (no stop, no continue)
-            pay_yaku(r, p, [(i, table.value(i, r.captured[p])) for i in new], delta)
+            pay_yaku(r, p, new, delta)
         return
-    cover = _beaten(r, p)
+    # (nobody to settle unless the rules settle a beaten continuer, and somebody continues)
+    beats = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
+    cover = _beaten(r, p) if beats and True in r.continuing else None
     if r.c.liable:  # (liable_feeder finds nobody for an entry that is not liable)
         for i in new:
             feeder = liable_feeder(r, p, i)
@@ -50,13 +54,10 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         # The beaten continuer pays the yaku that beat him, for every payer, at once: his
         # loss is settled whatever the maker does next; the maker's later yaku are paid as
         # usual (when made, or for what is left when he stops).
-        x = r.captured[p]
-        entries = [(i, table.value(i, x)) for i in new]
-        pay_yaku(r, p, entries, delta, cover=cover)
-        paid.covered(r, p, entries, delta)
+        pay_yaku(r, p, new, delta, cover=cover)
+        paid.covered(r, p, new, delta)
     elif paid.when_made is not _nothing:  # (paid when he stops: nothing to reckon now)
-        x = r.captured[p]
-        paid.when_made(r, p, [(i, table.value(i, x)) for i in new], delta)
+        paid.when_made(r, p, new, delta)
     if cont.allowed:
         hands = r.hands
         for s in r.order:
@@ -130,20 +131,24 @@ def pay_yaku(
     others = [q for q in r.order if q != p]
     payers = 1 if table.split else len(others)  # how many payers one pays for
     remaining = total
-    rest: Entries = []  # the entries each other player pays
-    for i, value in entries:
-        payer = cover if cover is not None else r.liable_for.get((p, i))
-        if payer is None:
-            rest.append((i, value))
-        else:
-            reason = "penalty" if cover is not None else "liability"
-            part = min(value, remaining)
-            ledger.pay(
-                r, payer, p, part * payers * factor, reason, table.names[i], part, table.flat[i]
-            )
-            remaining -= part
+    rest = entries  # the entries each other player pays (all, without a cover or a feeder)
+    if cover is not None or r.liable_for:
+        x = r.captured[p]
+        rest = []
+        for i in entries:
+            payer = cover if cover is not None else r.liable_for.get((p, i))
+            if payer is None:
+                rest.append(i)
+            else:
+                reason = "penalty" if cover is not None else "liability"
+                part = min(table.value(i, x), remaining)
+                names = table.names
+                ledger.pay(
+                    r, payer, p, part * payers * factor, reason, names[i], part, table.flat[i]
+                )
+                remaining -= part
     if remaining > 0:
-        detail = ", ".join(table.names[i] for i, _ in entries) if entries else "yaku"
+        detail = _detail(table, entries)
         flat = _flat_part(r, p, rest, remaining) if table.any_flat else 0
         if cover is not None:
             ledger.pay(
@@ -156,9 +161,19 @@ def pay_yaku(
     if cover is None:
         # what a continue bets: what each payer paid for these yaku (its flat part apart)
         ways = len(others) if table.split and others else 1
-        r.stake[p] = share(total * factor, ways)
+        r.stake[p] = total * factor if ways == 1 else share(total * factor, ways)
         flat = _flat_part(r, p, entries, total) if table.any_flat else 0
-        r.stake_flat[p] = share(flat * factor, ways)
+        r.stake_flat[p] = share(flat * factor, ways) if flat else 0
+
+
+def _detail(table: CompiledTable, entries: Entries) -> str:
+    """The names of the entries paid for, as a payment's detail."""
+    if not entries:
+        return "yaku"
+    if len(entries) == 1:
+        return table.names[entries[0]]
+    names = table.names
+    return ", ".join([names[i] for i in entries])
 
 
 def _flat_part(r: RoundState, p: int, entries: Entries, remaining: int) -> int:
@@ -168,10 +183,11 @@ def _flat_part(r: RoundState, p: int, entries: Entries, remaining: int) -> int:
     made is."""
     table = r.c.yaku
     assert table is not None
+    x = r.captured[p]
     flat = 0
     left = remaining
-    for i, value in entries:
-        part = min(value, left)
+    for i in entries:
+        part = min(table.value(i, x), left)
         left -= part
         if table.flat[i]:
             flat += part
@@ -184,12 +200,16 @@ def pay_made(r: RoundState, p: int) -> None:
     """Pay everything p has made and not yet been paid (when he stops, or the round ends)."""
     table = r.c.yaku
     assert table is not None
-    x = r.captured[p]
+    done, base = r.prepaid.get(p, _NONE_PREPAID)
+    if r.made_value[p] <= base:
+        return
     factor = r.continues[p] + 1 if r.rules.continuation.multiplier_per_yaku else 1
-    done, base = r.prepaid.get(p, ((), 0))
-    entries = [(i, table.value(i, x)) for i in r.made_entries[p] if i not in done]
-    if r.made_value[p] > base:
-        pay_yaku(r, p, entries, r.made_value[p] - base, factor)
+    made = r.made_entries[p]
+    entries = [i for i in made if i not in done] if done else made
+    pay_yaku(r, p, entries, r.made_value[p] - base, factor)
+
+
+_NONE_PREPAID: tuple[tuple[int, ...], int] = ((), 0)  # nothing paid before the stop
 
 
 def continue_play(r: RoundState) -> None:
@@ -211,6 +231,8 @@ def stop(r: RoundState, p: int) -> None:
 def close_continuations(r: RoundState, stopper: int | None = None) -> None:
     """The round ends (by `stopper`'s stop, or with the hands) while players who continued
     made no new yaku since."""
+    if True not in r.continuing:  # (nobody to settle)
+        return
     cont = r.rules.continuation
     outstopped = OTHER_STOPS[cont.if_other_stops] if stopper is not None else None
     unfinished = UNFINISHED[cont.if_unfinished]
@@ -267,7 +289,8 @@ def _list_stop_pays(r: RoundState, p: int, counted: tuple[int, ...], new: list[i
     """What a stop would be paid for (a yaku outgrown is gone)."""
     table = r.c.yaku
     assert table is not None
-    r.yaku_made[p] = [table.names[i] for i in counted]
+    names = table.names
+    r.yaku_made[p] = [names[i] for i in counted]
 
 
 def _pay_new(r: RoundState, p: int, entries: Entries, delta: int) -> None:
@@ -277,7 +300,7 @@ def _pay_new(r: RoundState, p: int, entries: Entries, delta: int) -> None:
 def _note_prepaid(r: RoundState, p: int, entries: Entries, delta: int) -> None:
     """The maker is paid the rest when he stops."""
     before, base = r.prepaid.get(p, ((), 0))
-    r.prepaid[p] = ((*before, *(i for i, _ in entries)), base + delta)
+    r.prepaid[p] = ((*before, *entries), base + delta)
 
 
 def _nothing(r: RoundState, *args: object) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from hashlib import sha512
 
 from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
-from rulekit.engine.specialise import dealer, permutation
+from rulekit.engine.specialise import dealer, permutation, top_cards
 from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
 from rulekit.errors import UsageError
 
-_BITS = [1 << b for b in range(256)]  # a card's bit, by its index
+_TOPS: dict[int, Callable[[list[int]], int]] = {}  # top_cards(k), by k
 
 
 def deal_order(seed: str, n: int) -> list[int]:
@@ -20,10 +21,10 @@ def deal_order(seed: str, n: int) -> list[int]:
     return permutation(n)(x)  # generated: engine/specialise.py
 
 
-def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
-    """Deal the hands from the seed (deal_order's permutation: each seat in turn is dealt the
-    next hand_size cards); the rest is the stock (a joker dealt to no hand is out). Sets the
-    round's hands, stock and initial_stock (the stock from the top)."""
+def shuffle(r: RoundState, key: str) -> None:
+    """Deal the hands from the seed `key` ("seed:deal_no"; deal_order's permutation: each seat
+    in turn is dealt the next hand_size cards); the rest is the stock (a joker dealt to no hand
+    is out). Sets the round's hands, stock and initial_stock (the stock from the top)."""
     deal = r.c.dealers.get(r.seated)
     if deal is None:
         n = len(r.ix.ids) + (1 if r.joker_bit >= 0 else 0)
@@ -31,8 +32,7 @@ def shuffle(r: RoundState, seed: int | str, deal_no: int | str) -> None:
         if r.seated * h > n:
             raise UsageError(f"{r.seated} hands of {h} need more cards than the deck has")
         deal = r.c.dealers[r.seated] = dealer(n, r.seated, h)  # generated: specialise.py
-    x = int.from_bytes(sha512(f"{seed}:{deal_no}".encode()).digest(), "big")
-    r.hands, r.stock, r.initial_stock = deal(x)
+    r.hands, r.stock, r.initial_stock = deal(int.from_bytes(sha512(key.encode()).digest(), "big"))
     if r.joker_bit >= 0 and r.joker_bit in r.stock:
         r.stock.remove(r.joker_bit)
         r.initial_stock = r.stock[::-1]
@@ -86,8 +86,11 @@ def lay_field(r: RoundState) -> None:
         stock = r.stock
         if len(stock) < laid:
             raise UsageError("not enough cards left to lay the field")
-        if laid:  # the top `laid` stock cards (distinct bits: their sum is their union)
-            r.field |= sum(map(_BITS.__getitem__, stock[-laid:]))
+        if laid:  # the top `laid` stock cards
+            top = _TOPS.get(laid)
+            if top is None:
+                top = _TOPS[laid] = top_cards(laid)  # generated: specialise.py
+            r.field |= top(stock)
             del stock[-laid:]
     r.field_laid = True
     field = r.laid_field = r.field
@@ -102,8 +105,6 @@ def lay_field(r: RoundState) -> None:
         r.phase = DONE
         return
     if r.pending_teyaku:
-        from rulekit.engine.setup import pay_teyaku
-
         pay_teyaku(r)
     size = r.rules.dealer_captures
     if size:  # the dealer takes a month dealt whole to the field
@@ -111,3 +112,28 @@ def lay_field(r: RoundState) -> None:
             if (r.field & mm).bit_count() == size:
                 r.captured[r.dealer] |= r.field & mm
                 r.field &= ~mm
+
+
+def pay_teyaku(r: RoundState) -> None:
+    """The teyaku, once the field's multiplier is known: each paid by every other player of
+    the round, or (a split table) its value shared between them. A teyaku with no flat part,
+    not split, with no scoring factor to apply, is written straight to the ledger: the entries
+    ledger.pay_parts would write (the value times the field's multiplier from each payer but
+    the payee, none of a value of 0), without its calls per payer."""
+    table = r.c.teyaku
+    assert table is not None
+    plain = not table.split and not r.c.factors
+    mult = r.multiplier
+    round_no = r.round_no
+    append = r.ledger.append
+    entry = ledger.entry
+    for s, payers, value, flat, name in r.pending_teyaku:
+        if plain and not flat:
+            if value:
+                amount = value * mult
+                for q in payers:
+                    if q != s:
+                        append(entry(round_no, q, s, amount, "teyaku", name, mult, value))
+            continue
+        ledger.pay_parts(r, list(payers), s, value, flat, "teyaku", name, table.split)
+    r.pending_teyaku.clear()

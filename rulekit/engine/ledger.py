@@ -155,6 +155,16 @@ def pay_parts(
     field = base - flat
     if split:
         field, flat = share(field, len(payers)), share(flat, len(payers))
+    if not r.c.factors:  # pay() without a factor to look up, written in: the same entries
+        add = r.ledger.append
+        no = r.round_no
+        mult = r.multiplier
+        for q in payers:
+            if field:
+                add(entry(no, q, payee, field * mult, reason, detail, mult, field))
+            if flat:
+                add(entry(no, q, payee, flat, reason, detail, 1, flat))
+        return
     for q in payers:
         pay(r, q, payee, field, reason, detail, score)
         if flat:  # (pay writes nothing of 0)

@@ -11,15 +11,29 @@ A player may also offer `plain_choice(compiled, seat)`: a function choosing its 
 round from the legal plays, the field, its pile and the value it has made, the same play its
 `act` would choose from a view. When every player of a plain round offers one, the play phase
 runs without views (capture.plain_turns); other phases still ask `act`.
+
+A player may instead offer `uniform_draws()`: the Chance (engine.chance) it draws its every
+choice from, uniformly among the legal actions in their order, `legal[chance.below(len(legal))]`,
+as its `act` does. When every player of a round offers one, the round is played without views
+and without calling the players: the plain play phase by a turn loop that draws inline
+(capture.uniform_turns), every other choice drawn here from the legal actions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 from typing import Protocol
 
-from rulekit.engine.capture import PlainChoice, plain_turns, play_plain
+from rulekit.engine.capture import (
+    PlainChoice,
+    legal_actions,
+    plain_turns,
+    play_plain,
+    uniform_turns,
+)
 from rulekit.engine.capture import play as play_any
+from rulekit.engine.chance import Chance
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
 from rulekit.engine.round import DONE, PLAY, Round, RoundResult
 from rulekit.engine.tables import CompiledRules
@@ -40,11 +54,22 @@ class SeededPlayer(Player, Protocol):
         """Re-seed before a round, so that a seed replays it exactly."""
 
 
+class UniformPlayer(Player, Protocol):
+    def uniform_draws(self) -> Chance | None:
+        """The chance this player's act() draws every choice from, for the round about to be
+        played (after start): `legal[chance.below(len(legal))]` of the legal actions in their
+        order, in every phase; None when it chooses otherwise."""
+
+
 def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> None:
     """Play a round to its end (players[seat] acts for the seat); with `moves`, write down
     every (seat, action). The hot path of simulation and of the search bot's rollouts."""
     apply = rnd.apply
     if moves is None:
+        draws = uniform_draws(players)
+        if draws is not None:
+            play_uniform(rnd, draws)
+            return
         choose = plain_choices(rnd, players)
         if choose is not None:  # the play phase without views: each seat's view made if asked
             views: list[PlayerView | None] = [None] * rnd.seated
@@ -76,18 +101,59 @@ def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) 
             apply(action)
 
 
+def uniform_draws(players: Sequence[Player]) -> list[Chance] | None:
+    """Each player's uniform_draws(), when every player offers one; else None."""
+    out: list[Chance] = []
+    for p in players:
+        offer = getattr(p, "uniform_draws", None)
+        chance = offer() if offer is not None else None
+        if chance is None:
+            return None
+        out.append(chance)
+    return out
+
+
+def play_uniform(rnd: Round, draws: Sequence[Chance]) -> None:
+    """Play a round to its end, seat s choosing `legal[draws[s].below(len(legal))]` each time:
+    what players offering uniform_draws() would choose through their views, without the views
+    or the calls."""
+    plain = rnd.c.plain
+    apply = rnd.apply
+    while (phase := rnd.phase) != DONE:
+        if phase == PLAY and plain:
+            uniform_turns(rnd, draws)
+        else:
+            legal = legal_actions(rnd)
+            apply(legal[draws[rnd.current].below(len(legal))])
+
+
+# the players plain_choices last asked, the rule file, and their answer: a simulation asks the
+# same players round after round
+Asked = tuple[tuple[Player, ...], CompiledRules | None, list[PlainChoice] | None]
+_last_asked: Asked = ((), None, None)
+
+
 def plain_choices(rnd: Round, players: Sequence[Player]) -> list[PlainChoice] | None:
     """Each seat's plain_choice, for a plain round whose every player offers one (a seat
-    nobody plays never chooses); else None."""
-    if not rnd.c.plain:
+    nobody plays never chooses); else None. Asked once while the same players (the same
+    objects) play rounds of the same rule file: a choice chooses from its player's state when
+    it is called, as act() does."""
+    global _last_asked
+    c = rnd.c
+    if not c.plain:
         return None
-    out: list[PlainChoice] = []
+    asked, rules, out = _last_asked
+    if rules is c and len(asked) == len(players) and all(map(is_, asked, players)):
+        return out
+    out = []
     for s, p in enumerate(players):
         offer = getattr(p, "plain_choice", None)
-        choice = offer(rnd.c, s) if offer is not None else None
+        choice = offer(c, s) if offer is not None else None
         if choice is None:
-            return None
+            out = None
+            break
         out.append(choice)
+    _last_asked = (tuple(players), c, out)
     return out
 
 

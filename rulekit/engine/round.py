@@ -74,19 +74,15 @@ class Round(RoundState):
         carry: int = 1,
         deal: StackedDeal | None = None,
     ) -> None:
-        self.__dict__ = _prototype(compiled, seated)()  # its own lists and dicts
+        make = _prototype(compiled, seated)
         if not 0 <= dealer < seated:
             raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
-        self.dealer = dealer
-        self.round_no = round_no
-        self.carry_in = carry
-        self._setup_seed = f"{seed}:{deal_no}:setup"
-        self.stacked = deal
-        self.current = dealer
-        self.next_dealer = dealer
+        key = f"{seed}:{deal_no}"  # the deal's seed
+        # its own lists and dicts, and the deal's fields (_GIVEN's order)
+        self.__dict__ = make(dealer, round_no, carry, f"{key}:setup", deal, dealer, dealer)
         # the deal as dealt, so that a round can be written down and replayed (scenario recording)
         if deal is None:
-            shuffle(self, seed, deal_no)  # sets initial_stock
+            shuffle(self, key)  # sets initial_stock
         else:
             stack(self, deal)
             self.initial_stock = self.stock[::-1]
@@ -205,11 +201,12 @@ def clone(rnd: Round) -> Round:
     return rnd.copy()
 
 
-def _prototype(compiled: CompiledRules, seated: int) -> Callable[[], dict[str, Any]]:
-    """`() -> every field of a new round at this table` but those of the deal (dealer, seed,
-    round): made once per table size (generated: engine/specialise.py) from a RoundState built
-    the dataclass's way; a round starts from it rather than through the dataclass's __init__,
-    whose 80 arguments cost more than the rest of a round's setup."""
+def _prototype(compiled: CompiledRules, seated: int) -> Callable[..., dict[str, Any]]:
+    """`(*the deal's fields) -> every field of a new round at this table`, the deal's fields
+    (_GIVEN: dealer, round, seed...) as given, the prototype's by default: made once per table
+    size (generated: engine/specialise.py) from a RoundState built the dataclass's way; a round
+    starts from it rather than through the dataclass's __init__, whose 80 arguments cost more
+    than the rest of a round's setup."""
     fields = compiled.round_prototypes.get(seated)
     if fields is not None:
         return fields
@@ -253,13 +250,17 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[[], dict[str, A
         steps=setup_steps(r),
     )
     assert not any(getattr(state, name) for name in RoundState._DICTS_OF_LISTS)
-    fields = compiled.round_prototypes[seated] = compile_fields(state.__dict__, _FRESH)
+    compiled.setup_plans[seated] = setup.setup_plan(state)
+    fields = compile_fields(state.__dict__, _FRESH, _GIVEN)
+    compiled.round_prototypes[seated] = fields
     return fields
 
 
 # the fields a new round copies from its prototype: every list and dict (a dict of lists is
 # empty in the prototype, so a shallow copy is enough)
 _FRESH = RoundState._LISTS + RoundState._DICTS + RoundState._DICTS_OF_LISTS
+# the fields each round is given (Round.__init__ passes them in this order)
+_GIVEN = ("dealer", "round_no", "carry_in", "_setup_seed", "stacked", "current", "next_dealer")
 
 
 def setup_steps(r: ir.Ruleset) -> list[str]:

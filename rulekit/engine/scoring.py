@@ -65,9 +65,7 @@ def count(r: RoundState) -> int | None:
     """Settle the hands: count-time entries, then the card count. Returns the winner."""
     pts = r.c.points
     captured = r.captured
-    points = {}
-    for s in r.order:
-        points[s] = pts(captured[s])
+    points = {s: pts(captured[s]) for s in r.order}
     cancelled, special_winner = _count_entries(r)
     if cancelled:
         for p in [p for p in r.ledger if p.reason == "teyaku"]:
@@ -85,14 +83,17 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
     if table is None or not table.count_bits:
         return False, None
     ctx = _CountContext(r, table.sees_round)
+    look_from = ctx.look_from
+    match = table.match_count
+    captured = r.captured
     paid_to_dealer: set[int] = set()
     best = -1
     special_winner = None
     cancelled = False
     for s in order:
-        ctx.look_from(s)
-        x = r.captured[s]
-        hits = table.match_count(x, ctx)
+        look_from(s)
+        x = captured[s]
+        hits = match(x, ctx)
         if not hits:
             continue
         for i in table.counted(hits, x):

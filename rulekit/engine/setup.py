@@ -11,25 +11,44 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from rulekit.cards import bits
+from rulekit import ir
 from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import end_of_hands
-from rulekit.engine.deal import deal_order, lay_field
+from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
 from rulekit.engine.scoring import finish
+from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import FOLD, PLAY, SWAP, RoundState
 from rulekit.engine.tables import CompiledTable
 
 
 def run_setup(r: RoundState) -> None:
     """Run the steps from the current one; stop at one that waits for a player or ends the
-    round; when all are done, play begins."""
-    steps = r.steps
-    while r.step < len(steps):
-        if STEPS[steps[r.step]](r):
+    round; when all are done, play begins. The steps run are the table size's plan
+    (setup_plan: the rule file's steps less those that do nothing at this table; made with the
+    round's prototype, engine.round._prototype)."""
+    at = r.step
+    for k, step in r.c.setup_plans[r.seated]:
+        if k >= at and step(r):
+            r.step = k
             return
-        r.step += 1
+    r.step = len(r.steps)
     begin_play(r)
+
+
+def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]], ...]:
+    """The round's steps, by their place in r.steps, less those that provably do nothing at
+    its table size (the deal, already made; a fold phase where all who sit play; a joker not
+    dealt at this size; an empty teyaku or instant-win table): the same state after each."""
+    c, rules = r.c, r.rules
+    idle = {
+        "hands": True,
+        "fold": r.seated - rules.seats.playing(r.seated) <= 0,
+        "joker": r.joker_bit < 0,
+        "teyaku": c.teyaku is None,
+        "instant_win": not c.instant_wins,
+    }
+    return tuple((k, STEPS[name]) for k, name in enumerate(r.steps) if not idle.get(name, False))
 
 
 def active_seats(r: RoundState) -> list[int]:
@@ -86,19 +105,22 @@ def _fold_phase(r: RoundState) -> bool:
 def _next_fold(r: RoundState) -> None:
     """Ask the next player, unless the choice is forced (enough joined, or too few left)."""
     need_total = r.rules.seats.playing(r.seated)
-    while r.fold_at < len(r.fold_queue):
-        seat = r.fold_queue[r.fold_at]
-        remaining = len(r.fold_queue) - r.fold_at
+    queue = r.fold_queue
+    at = r.fold_at
+    while at < len(queue):
+        seat = queue[at]
         need = need_total - r.joined
         if need == 0:
             _fold(r, seat, voluntary=False)
-        elif remaining == need:
+        elif len(queue) - at == need:
             r.joined += 1
         else:
+            r.fold_at = at
             r.phase = FOLD
             r.current = seat
             return
-        r.fold_at += 1
+        at += 1
+    r.fold_at = at
     _end_fold(r)
 
 
@@ -125,10 +147,13 @@ def _fold(r: RoundState, seat: int, voluntary: bool) -> None:
 def _end_fold(r: RoundState) -> None:
     """The folded hands go back into the stock, shuffled (or as written down)."""
     returned: list[int] = []
+    full = r.ix.full
+    cards = card_bits(full.bit_length())
+    hands = r.hands
     for s in range(r.seated):
         if r.folded[s]:
-            returned.extend(bits(r.hands[s] & r.ix.full))  # a folder's joker is out
-            r.hands[s] = 0
+            returned.extend(cards(hands[s] & full))  # a folder's joker is out
+            hands[s] = 0
     if r.stacked_restock is not None:
         r.stock = list(r.stacked_restock)
     elif returned:
@@ -155,32 +180,39 @@ def _joker(r: RoundState) -> bool:
 def _teyaku(r: RoundState) -> bool:
     """Each player's dealt hand is checked; each teyaku is paid by every other player (once
     the field's multiplier is known)."""
-    table = r.c.teyaku
+    c = r.c
+    table = c.teyaku
     if table is None:
         return False
-    active = active_seats(r)
+    folded = r.folded
+    # the seats in play, in seat order
+    active = _seats(r.seated) if True not in folded else active_seats(r)
     made: dict[int, tuple[int, int]] = {}
     ctx = RoundView(r) if table.sees_round else None
     hands = r.hands
+    dealt = r.dealt_hands
+    teyaku_counted = r.teyaku_counted
     match = table.match_play
+    counted_value = table.counted_value
     for s in active:
         hand = hands[s]
-        r.dealt_hands[s] = hand
+        dealt[s] = hand
         if ctx is not None:
             ctx.look_from(s)
-        counted, value = table.counted_value(match(hand, ctx), hand)
-        r.teyaku_counted[s] = counted
+        counted, value = counted_value(match(hand, ctx), hand)
+        teyaku_counted[s] = counted
         if counted:
             made[s] = (value, counted[0])
-            r.teyaku_revealed[s] = r.c.teyaku_cards(hand, counted)
+            r.teyaku_revealed[s] = c.teyaku_cards(hand, counted)
     if not made:
         return False
-    if r.rules.teyaku is not None:
-        made = BETWEEN_PLAYERS[r.rules.teyaku.between_players](made)
+    made = BETWEEN_PLAYERS[table.between_players](made)
     payers = tuple(active)
+    pending = r.pending_teyaku
+    names = table.names
     for s, (value, i) in made.items():
         flat = _flat_part(r, table, s) if table.any_flat else 0
-        r.pending_teyaku.append((s, payers, value, flat, table.names[i]))
+        pending.append((s, payers, value, flat, names[i]))
     if r.field_laid:
         pay_teyaku(r)
     return False
@@ -192,25 +224,16 @@ def _flat_part(r: RoundState, table: CompiledTable, s: int) -> int:
     return sum(table.value(i, hand) for i in r.teyaku_counted[s] if table.flat[i])
 
 
-def pay_teyaku(r: RoundState) -> None:
-    """The teyaku, once the field's multiplier is known: each paid by every other player of
-    the round, or (a split table) its value shared between them."""
-    table = r.c.teyaku
-    assert table is not None
-    for s, payers, value, flat, name in r.pending_teyaku:
-        ledger.pay_parts(r, list(payers), s, value, flat, "teyaku", name, table.split)
-    r.pending_teyaku.clear()
-
-
 def _instant_win(r: RoundState) -> bool:
     """A dealt hand that wins at once: the first in play order from the dealer whose hand makes
     an entry of the table is paid its value (its highest entry's, if it makes several) by each
     other player, flat, and the round is over."""
-    wins = r.c.instant_wins
+    c = r.c
+    wins = c.instant_wins
     if not wins:
         return False
     seats = _rotation(r.seated, r.dealer)
-    ctx = RoundView(r) if r.c.instant_sees_round else None  # card-only tests need none
+    ctx = RoundView(r) if c.instant_sees_round else None  # card-only tests need none
     full = r.ix.full
     folded = r.folded
     hands = r.hands
@@ -220,21 +243,21 @@ def _instant_win(r: RoundState) -> bool:
         if ctx is not None:
             ctx.look_from(s)
         hand = hands[s] & full
-        spec = None
         for w, test in wins:
             if test(hand, ctx):
-                spec = w
-                break
-        if spec is None:
-            continue
-        for q in seats:
-            if q != s and not r.folded[q]:
-                ledger.record(r, q, s, spec.value, "instant win", spec.name)
-        r.order = [q for q in seats if not r.folded[q]]
-        r.ended_by = "instant"
-        finish(r, s)
-        return True
+                _win_at_once(r, s, w, seats)
+                return True
     return False
+
+
+def _win_at_once(r: RoundState, s: int, w: ir.InstantWin, seats: tuple[int, ...]) -> None:
+    """s's dealt hand makes w: each other player pays its value, and the round is over."""
+    for q in seats:
+        if q != s and not r.folded[q]:
+            ledger.record(r, q, s, w.value, "instant win", w.name)
+    r.order = [q for q in seats if not r.folded[q]]
+    r.ended_by = "instant"
+    finish(r, s)
 
 
 def begin_play(r: RoundState) -> None:
@@ -256,6 +279,12 @@ def begin_play(r: RoundState) -> None:
     r.current = order[0]
     if total == 0:
         end_of_hands(r)
+
+
+@lru_cache(maxsize=64)
+def _seats(seated: int) -> tuple[int, ...]:
+    """Every seat, in order."""
+    return tuple(range(seated))
 
 
 @lru_cache(maxsize=256)

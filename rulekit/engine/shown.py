@@ -7,6 +7,7 @@ teyaku are shown at every deal, so this is on the path of every simulated round.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 
 from rulekit import ir
@@ -15,6 +16,17 @@ from rulekit.engine.specialise import nibble_layout
 from rulekit.hands import compare, shape_demands
 
 Shown = Callable[[int], tuple[bool, int]]
+
+# a count's comparison (hands.compare's, as the operator module's functions: no call of a
+# Python function per test)
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    "=": operator.eq,
+    "!=": operator.ne,
+    ">": operator.gt,
+    "<": operator.lt,
+}
 
 
 def compile_shown(cond: ir.Condition, ix: CardIndex) -> Shown:
@@ -27,8 +39,8 @@ def compile_shown(cond: ir.Condition, ix: CardIndex) -> Shown:
         m = ix.mask(cond.cards)
         return lambda h: (True, h & m) if h & m else (False, 0)
     if isinstance(cond, ir.Count):
-        m, op, n = ix.mask(cond.cards), cond.op, cond.n
-        return lambda h: (True, h & m) if compare(op, (h & m).bit_count(), n) else (False, 0)
+        m, test, n = ix.mask(cond.cards), _COMPARE[cond.op], cond.n
+        return lambda h: (True, h & m) if test((h & m).bit_count(), n) else (False, 0)
     if isinstance(cond, ir.Shape):
         return _shape(cond, ix)
     if isinstance(cond, ir.PointsCmp):
@@ -108,14 +120,27 @@ def _shape_lanes(cond: ir.Shape, ix: CardIndex) -> Shown:
 
 
 def _junction(items: list[Shown], every: bool) -> Shown:
-    def shown(h: int) -> tuple[bool, int]:
-        results = [item(h) for item in items]
-        holds = all(r[0] for r in results) if every else any(r[0] for r in results)
-        if not holds:
-            return False, 0
+    """An `and` (each item holds: stop at the first that does not) or an `or` (some item
+    holds: every item is asked, for the cards of each that holds); an item that does not hold
+    shows no cards."""
+
+    def each(h: int) -> tuple[bool, int]:
         cards = 0
-        for _, c in results:
+        for item in items:
+            holds, c = item(h)
+            if not holds:
+                return False, 0
             cards |= c
         return True, cards
 
-    return shown
+    def some(h: int) -> tuple[bool, int]:
+        held = False
+        cards = 0
+        for item in items:
+            holds, c = item(h)
+            if holds:
+                held = True
+                cards |= c
+        return (True, cards) if held else (False, 0)
+
+    return each if every else some

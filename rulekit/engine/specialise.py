@@ -12,10 +12,13 @@ hand), with the tables and slice constants written into the generated source:
 - `points(mask)`: the points of a set of cards.
 - `permutation(n)(x)`: the deal's permutation from its hash, unrolled per deck size;
   `dealer(n, seated, hand)(x)`: the same permutation dealt (hands as masks, the stock).
-- `fields()`: a new round's fields at a table size (engine.round), as one dict display.
+- `fields(*given)`: a new round's fields at a table size (engine.round): a copy of its
+  prototype, the deal's fields given and each container new.
 - `turns(r, choose)`: capture.plain_turns' loop for one rule file, its options decided when
   the code is written (feeders tracked or not, a yaku table or none, bonuses) and, on a deck
-  laid out four cards a month, the plays worked out in the loop rather than by a call.
+  laid out four cards a month, the plays worked out in the loop rather than by a call; for
+  players who all draw uniformly (engine.playout.UniformPlayer), a loop drawing their choices
+  inline from their chances (engine.chance), a take among them.
 
 A deck laid out four cards a month in consecutive bits (every bundled deck) gets the tables;
 any other deck, plain loops over its months that give the same answers. Generated code only
@@ -25,12 +28,15 @@ ever contains integers and names defined here, never text from a rule file.
 from __future__ import annotations
 
 import ast
+import math
+import operator
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from rulekit.cards import CardIndex
 from rulekit.engine.actions import TARGET_SHIFT
+from rulekit.engine.chance import REFILL, sha512
 
 SLICE = 12  # bits per table slice: three months of four cards
 WIDE = 16  # bits per slice of the turn loop's pair test: four months
@@ -202,38 +208,93 @@ def _compile(source: str, namespace: dict[str, Any], name: str) -> Any:
     return namespace[name]
 
 
-def _permutation_lines(n: int) -> tuple[list[str], list[str]]:
+# a group of digits whose divisors' product is below this is one CPython digit (30 bits): the
+# one-digit fast paths of % and //, and a one-digit divisor for the big number's divmod
+DIGIT = 1 << 30
+# the last picks of a permutation up to this many are read from one table row (TAIL! rows)
+TAIL = 7
+
+
+def _permutation_lines(n: int) -> tuple[list[str], list[str], dict[str, Any]]:
     """The body computing the permutation of range(n) that x's factorial-base digits pick,
-    lowest digit first, into locals c0, c1, ... (returned: their names, in order): the
-    divisors n, n - 1, ... are taken in groups whose product fits a machine word, so that the
-    big number is divided once per group and each digit comes from a small one."""
-    lines = [f"    items = list(range({n}))", "    pop = items.pop"]
+    lowest digit first, into locals c0, c1, ... (returned: their names in order, and the tables
+    the body reads): the divisors n, n - 1, ... are taken in groups whose product is one
+    machine digit, so that the big number is divided once per group and each digit comes from
+    a small one, two digits at a time read from a table (Qd); each pick is taken out of the
+    cards left with `del` (cheaper than a call of pop); the last TAIL picks or fewer are read
+    at once (Gsize: the cards left in their order for the last digits)."""
+    lines = [f"    items = list(range({n}))"]
+    tables: dict[str, Any] = {}
     picked: list[str] = []
+
+    def pick(index: str) -> None:
+        card = f"c{len(picked)}"
+        lines.append(f"    {card} = items[{index}]")
+        if len(picked) < n - 1:  # the last card left is not taken out
+            lines.append(f"    del items[{index}]")
+        picked.append(card)
+
     k = n
     while k > 0:
         product = 1
-        group = []
-        while k > 0 and product * k < 1 << 62:
+        group: list[int] = []
+        # (a group ends above the last TAIL divisors: they are read from one table row)
+        while k > 0 and product * k < DIGIT and not (k == TAIL and group):
             product *= k
             group.append(k)
             k -= 1
-        lines.append(f"    x, r = divmod(x, {product})")
-        for divisor in group[:-1]:
-            lines.append(f"    c{len(picked)} = pop(r % {divisor})")
-            lines.append(f"    r //= {divisor}")
-            picked.append(f"c{len(picked)}")
-        lines.append(f"    c{len(picked)} = pop(r)")
-        picked.append(f"c{len(picked)}")
-    return lines, picked
+        # the last group: what is left of x is not needed
+        lines.append(f"    r = x % {product}" if k == 0 else f"    x, r = divmod(x, {product})")
+        while len(group) >= 2:  # r < the product of the group's divisors left
+            if k == 0 and len(group) <= TAIL:  # the last cards, all from one row of a table
+                size = len(group)
+                tables[f"G{size}"] = _tail_getters(size)
+                names = [f"c{len(picked) + i}" for i in range(size)]
+                lines.append(f"    {', '.join(names)} = G{size}[r](items)")
+                picked.extend(names)
+                group.clear()
+                break
+            d, pair = group[0], group[0] * group[1]
+            tables[f"Q{d}"] = _pair_digits(d)
+            if len(group) == 2:
+                lines.append(f"    i, j = Q{d}[r]")
+            else:
+                lines.extend([f"    i, j = Q{d}[r % {pair}]", f"    r //= {pair}"])
+            pick("i")
+            pick("j")
+            del group[:2]
+        if group:
+            pick("r")
+    return lines, picked, tables
+
+
+@lru_cache(maxsize=16)
+def _tail_getters(size: int) -> list[Callable[[list[int]], tuple[int, ...]]]:
+    """For each r < size!: `items -> the items in the order r's factorial-base digits pick
+    them` (the last `size` picks of a permutation, from the cards left), a getter each."""
+    getters: list[Callable[[list[int]], tuple[int, ...]]] = []
+    for r in range(math.factorial(size)):
+        left, order = list(range(size)), []
+        for d in range(size, 0, -1):
+            r, i = divmod(r, d)
+            order.append(left.pop(i))
+        getters.append(operator.itemgetter(*order))
+    return getters
+
+
+@lru_cache(maxsize=64)
+def _pair_digits(d: int) -> list[tuple[int, int]]:
+    """(m % d, m // d) for each m < d * (d - 1): the next two factorial-base digits of m."""
+    return [(m % d, m // d) for m in range(d * (d - 1))]
 
 
 @lru_cache(maxsize=16)
 def permutation(n: int) -> Callable[[int], list[int]]:
     """`x -> the permutation of range(n) that x's factorial-base digits pick, lowest digit
     first` (engine.deal.deal_order's reading of a seed's hash), unrolled."""
-    lines, picked = _permutation_lines(n)
+    lines, picked, tables = _permutation_lines(n)
     source = "\n".join(["def permutation(x):", *lines, f"    return [{', '.join(picked)}]"])
-    result: Callable[[int], list[int]] = _compile(source, {}, "permutation")
+    result: Callable[[int], list[int]] = _compile(source, tables, "permutation")
     return result
 
 
@@ -246,9 +307,11 @@ def dealer(n: int, seated: int, hand: int) -> Deal:
     seat s is dealt the order's cards s * hand ... (s + 1) * hand - 1 (as a mask), the rest
     is the stock, the order's last card on top (the end of the list). The permutation's code
     with the hands and the stock written out: no list of the order, no slices."""
-    lines, picked = _permutation_lines(n)
+    lines, picked, tables = _permutation_lines(n)
+    # a hand's cards are distinct bits: their sum is their union (a sum of table entries is
+    # cheaper than an `or` of shifts)
     hands = [
-        " | ".join(f"(1 << {c})" for c in picked[s * hand : (s + 1) * hand]) or "0"
+        " + ".join(f"B[{c}]" for c in picked[s * hand : (s + 1) * hand]) or "0"
         for s in range(seated)
     ]
     rest = picked[seated * hand :]
@@ -259,7 +322,32 @@ def dealer(n: int, seated: int, hand: int) -> Deal:
             f"    return [{', '.join(hands)}], [{', '.join(reversed(rest))}], [{', '.join(rest)}]",
         ]
     )
-    result: Deal = _compile(source, {}, "deal")
+    result: Deal = _compile(source, {**tables, "B": [1 << b for b in range(n)]}, "deal")
+    return result
+
+
+@lru_cache(maxsize=16)
+def card_bits(nbits: int) -> Callable[[int], list[int]]:
+    """`mask -> the positions of its set bits, lowest first` (cards.bits) for a mask of up to
+    `nbits` bits, from 12-bit slices: one new list, the tables' lists unpacked into it."""
+    n = _slices(nbits)
+    namespace: dict[str, Any] = {f"T{k}": _bit_table(k) for k in range(n)}
+    every = ", ".join(f"*T{k}[{e}]" for k, e in enumerate(_slice_exprs("m", n)))
+    result: Callable[[int], list[int]] = _compile(
+        f"def card_bits(m):\n    return [{every}]", namespace, "card_bits"
+    )
+    return result
+
+
+@lru_cache(maxsize=64)
+def top_cards(k: int) -> Callable[[list[int]], int]:
+    """`stock -> the mask of its top k cards` (its last k bits, distinct: their sum is their
+    union), unrolled: the field laid from the stock."""
+    terms = " + ".join(f"B[s[{-i}]]" for i in range(1, k + 1)) or "0"
+    namespace: dict[str, Any] = {"B": [1 << b for b in range(256)]}
+    result: Callable[[list[int]], int] = _compile(
+        f"def top(s):\n    return {terms}", namespace, "top"
+    )
     return result
 
 
@@ -277,28 +365,32 @@ def compile_points(index: CardIndex) -> Callable[[int], int]:
     return result
 
 
-def compile_fields(proto: dict[str, Any], fresh: tuple[str, ...]) -> Callable[[], dict[str, Any]]:
-    """`() -> a new round's fields`: the prototype's values, with a new list or dict for each
-    field named in `fresh`: one dict display, the prototype unpacked (a copy made in C, its
-    order kept) and each fresh field written over it (a list of ints is written out, so that
-    building it is one instruction). A value that is not a plain literal is copied from the
-    prototype."""
+def compile_fields(
+    proto: dict[str, Any], fresh: tuple[str, ...], given: tuple[str, ...] = ()
+) -> Callable[..., dict[str, Any]]:
+    """`(*given) -> a new round's fields`: the prototype's values, with a new list or dict for
+    each field named in `fresh` and the values passed for the fields named in `given` (each
+    defaults to the prototype's, an immutable value). A copy of the prototype (made in C, its
+    order kept) and one store per field written over it (cheaper than a dict display
+    unpacking it); a list of ints is written out, so that building it is one instruction. A
+    fresh value that is not a plain literal is copied from the prototype."""
     namespace: dict[str, Any] = {"PROTO": dict(proto)}
-    items = []
+    lines = ["    d = PROTO.copy()"]
     for k, (name, value) in enumerate(proto.items()):
-        if name in fresh and value is not None:
+        if name in given:
+            namespace[f"D{k}"] = value
+            lines.append(f"    d[{name!r}] = a{k}")
+        elif name in fresh and value is not None:
             text = repr(value)
-            if _is_literal(text, value):
-                items.append(f"{name!r}: {text}")
-                continue
-            namespace[f"V{k}"] = value
-            items.append(f"{name!r}: V{k}.copy()")
-    source = (
-        "def fields():\n    return {\n        **PROTO,\n"
-        + "".join(f"        {i},\n" for i in items)
-        + "    }"
-    )
-    result: Callable[[], dict[str, Any]] = _compile(source, namespace, "fields")
+            if not _is_literal(text, value):
+                namespace[f"V{k}"] = value
+                text = f"V{k}.copy()"
+            lines.append(f"    d[{name!r}] = {text}")
+    # the parameters in the order `given` names them
+    order = {name: k for k, name in enumerate(proto)}
+    params = [f"a{order[name]}=D{order[name]}" for name in given]
+    source = "\n".join([f"def fields({', '.join(params)}):", *lines, "    return d"])
+    result: Callable[..., dict[str, Any]] = _compile(source, namespace, "fields")
     return result
 
 
@@ -319,6 +411,7 @@ def compile_turns(
     match: tuple[list[str], dict[str, Any]] | None,
     bonus: bool,
     helpers: dict[str, Any],
+    uniform: bool = False,
 ) -> Callable[[Any, Any], None]:
     """`(r, choose) -> None`: capture.plain_turns' loop for a round whose yaku table (if any)
     sees only the cards, written for one rule file. `helpers` gives capture's next_turn,
@@ -326,8 +419,16 @@ def compile_turns(
     what was made), the yaku table, and the PLAY and TAKE phases; the options, decided here,
     leave no test of them in the loop. `match` is the yaku table's match as statements
     (CompiledTable.match_play_inline: from the pile `x` to its hits `h`), written into the
-    loop. See capture.plain_turns for what a turn does."""
+    loop. See capture.plain_turns for what a turn does.
+
+    `uniform`: `choose` is each seat's Chance instead (engine.chance; capture.uniform_turns),
+    and every choice is legal[chance.below(len(legal))], drawn here with below's code: no call
+    per turn, no test of the action (it is a legal one), a hand without a choice of two targets
+    drawn from without a list of its plays, and a take drawn in the turn (as `take` would have
+    it: the lower card first) rather than left to the caller."""
     namespace: dict[str, Any] = {**helpers, "plays": plays}
+    if uniform:
+        namespace.update(sha512=sha512, from_bytes=int.from_bytes)
     if nibble_layout(index):
         n = _slices(len(index.ids))
         namespace["X"] = _target_plays(len(index.ids))
@@ -338,12 +439,8 @@ def compile_turns(
             namespace[f"P{k}"] = _wide_pair_table(k)
         every = ", ".join(f"*T{k}[{e}]" for k, e in enumerate(_slice_exprs("hand", n)))
         two = " | ".join(f"P{k}[{e}]" for k, e in enumerate(_slice_exprs("field_", wide, WIDE)))
-        legal = [
-            "held = cards[p]",  # the hand's cards, lowest first: kept as they are played
-            "if held is None:",
-            f"    held = cards[p] = [{every}]",
+        expand = [
             "legal = held[:]",
-            f"two = hand & ({two})",
             "while two:",
             "    low = two & -two",
             "    two ^= low",
@@ -351,9 +448,30 @@ def compile_turns(
             "    i = legal.index(b)",
             "    legal[i : i + 1] = X[b][field_ >> (b & -4) & 15]",
         ]
+        legal = [
+            "held = cards[p]",  # the hand's cards, lowest first: kept as they are played
+            "if held is None:",
+            f"    held = cards[p] = [{every}]",
+            f"two = hand & ({two})",
+        ]
+        if uniform:  # without a choice of two targets the plays are the hand's cards
+            legal += [
+                *_draw_lines(),
+                "if two:",
+                *("    " + line for line in expand),
+                "    ch.x, k = divmod(cx, len(legal))",
+                "    action = legal[k]",
+                "else:",
+                "    ch.x, k = divmod(cx, len(held))",
+                "    action = held[k]",
+            ]
+        else:
+            legal += expand
         played = ["held.remove(b)"]
     else:
         legal = ["legal = plays(hand, field_)"]
+        if uniform:
+            legal += [*_draw_lines(), "ch.x, k = divmod(cx, len(legal))", "action = legal[k]"]
         played = []
     feed = ["        feeders[b] = (p, hand.bit_count())"] if track else []
     if match is None:
@@ -381,13 +499,45 @@ def compile_turns(
             "            done = True",
             "            break",
         ]
+    take_later = [  # as play_plain leaves it: the draw waiting for the caller's take
+        "    elif m2.bit_count() == 2:",
+        "        hands[p] = hand ^ bit",
+        "        if got:",
+        "            captured[p] |= got",
+        "        r.field = after",
+        "        r.turn_got = got",
+        "        r.fed_this_turn = fed",
+        "        r.drawn = d",
+        "        r.phase = TAKE",
+        "        r.pos = pos",
+        "        r.current = p",
+        "        r.turn = turn",
+        "        done = True",
+        "        break",
+    ]
+    take_here = [  # the take drawn now, from the same chance: take's lower card first
+        "    elif m2.bit_count() == 2:",
+        *("        " + line for line in _draw_lines(fetch=False)),
+        "        ch.x, k = divmod(cx, 2)",
+        "        lo = m2 & -m2",
+        "        m2 = m2 ^ lo if k else lo",  # the card taken: then as a single match
+        "        after ^= m2",
+        "        got |= m2 | (1 << d)",
+        "        fed |= m2",
+    ]
     body = [
         "hand = hands[p]",
         *legal,
-        "action = choose[p](legal, field_, captured[p], made_value[p])",
-        "if action not in legal:",
-        "    handover = action  # play_plain names the fault",
-        "    break",
+        *(
+            []
+            if uniform
+            else [
+                "action = choose[p](legal, field_, captured[p], made_value[p])",
+                "if action not in legal:",
+                "    handover = action  # play_plain names the fault",
+                "    break",
+            ]
+        ),
         "b = action & 63",
         "bit = 1 << b",
         "fed = field_ & months[b]",
@@ -405,20 +555,7 @@ def compile_turns(
         "    m2 = after & months[d]",
         "    if not m2:",
         "        after |= 1 << d",
-        "    elif m2.bit_count() == 2:  # a take: as play_plain leaves it, the draw waiting",
-        "        hands[p] = hand ^ bit",
-        "        if got:",
-        "            captured[p] |= got",
-        "        r.field = after",
-        "        r.turn_got = got",
-        "        r.fed_this_turn = fed",
-        "        r.drawn = d",
-        "        r.phase = TAKE",
-        "        r.pos = pos",
-        "        r.current = p",
-        "        r.turn = turn",
-        "        done = True",
-        "        break",
+        *(take_here if uniform else take_later),
         "    else:",
         "        after ^= m2",
         "        got |= m2 | (1 << d)",
@@ -478,6 +615,19 @@ def compile_turns(
     ]
     result: Callable[[Any, Any], None] = _compile("\n".join(lines), namespace, "turns")
     return result
+
+
+def _draw_lines(fetch: bool = True) -> list[str]:
+    """Chance.below's first half for the seat `p` playing (its chance `ch`, fetched unless the
+    turn has it already), into `cx` (the caller divides): the next block when fewer than 64
+    bits are left."""
+    return [
+        *(["ch = choose[p]"] if fetch else []),
+        "cx = ch.x",
+        f"if cx < {REFILL}:",
+        "    ch.block = blk = sha512(ch.block).digest()",
+        '    cx = from_bytes(blk, "big")',
+    ]
 
 
 # the locals a table's match statements may set when written into the turn loop (the hits `h`,

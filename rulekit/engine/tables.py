@@ -83,6 +83,17 @@ def guarded(cond: ir.Condition, expr: str) -> str:
 CONTINUED_WHO: dict[str, str] = {"self": "continued", "opponent": "opponent_continued"}
 
 
+# a lane of `c` holds 0 to 4 (binary 000 to 100): the lanes that hold k have these set at
+# their lowest bit (the other bits of the value are to be masked off)
+_LANE_IS = {
+    0: "~(c | (c >> 1) | (c >> 2))",
+    1: "c & ~((c >> 1) | (c >> 2))",
+    2: "(c >> 1) & ~(c | (c >> 2))",
+    3: "c & (c >> 1)",
+    4: "c >> 2",
+}
+
+
 class _Codegen:
     def __init__(self, index: CardIndex) -> None:
         self.index = index
@@ -118,8 +129,10 @@ class _Codegen:
                     tests.append(f"n{size} >= {demand}")
                     continue
                 slots = [self.index.months.index(m) for m in sorted(months)]
-                if self.lanes:
-                    total = " + ".join(f"(((c >> {4 * i}) & 15) == {size})" for i in slots)
+                if self.lanes:  # the months' lanes that hold `size`, counted at once
+                    test = _LANE_IS.get(size)
+                    lanes = sum(1 << (4 * i) for i in slots)
+                    total = f"(({test}) & {lanes}).bit_count()" if test else "0"
                 else:
                     total = " + ".join(f"(mc[{i}] == {size})" for i in slots)
                 tests.append(f"({total}) >= {demand}")
@@ -183,15 +196,8 @@ class _Codegen:
             f"    a = x - ((x >> 1) & {m5})",
             f"    c = (a & {m3}) + ((a >> 2) & {m3})",
         ]
-        lane_is = {  # a lane holds 0 to 4 (binary 000 to 100): which of them hold k
-            0: "~(c | (c >> 1) | (c >> 2))",
-            1: "c & ~((c >> 1) | (c >> 2))",
-            2: "(c >> 1) & ~(c | (c >> 2))",
-            3: "c & (c >> 1)",
-            4: "c >> 2",
-        }
         for k in sorted(self.sizes):
-            test = lane_is.get(k)
+            test = _LANE_IS.get(k)
             lines.append(f"    n{k} = (({test}) & {m1}).bit_count()" if test else f"    n{k} = 0")
         return lines
 
@@ -268,6 +274,8 @@ class CompiledTable:
         self.flat = [e.flat for e in table.entries]
         self.any_flat = any(self.flat)
         self.split = table.split
+        # whose teyaku are paid (engine.setup.BETWEEN_PLAYERS)
+        self.between_players = table.between_players
 
     def _body(self, index: CardIndex, which: list[int]) -> tuple[list[str], _Codegen]:
         """The entries' tests (setting `h`, the hits), grouped under the number of cards each
@@ -433,9 +441,12 @@ class CompiledRules:
         self.plays = compile_plays(self.index)
         self.points = compile_points(self.index)
         # a new round's fields per table size (engine.round._prototype fills it)
-        self.round_prototypes: dict[int, Callable[[], dict[str, Any]]] = {}
+        self.round_prototypes: dict[int, Callable[..., dict[str, Any]]] = {}
         # capture.plain_turns' loop, generated on first use (engine/specialise.py)
         self.plain_turns_code: Callable[[Any, Any], None] | None = None
+        self.uniform_turns_code: Callable[[Any, Any], None] | None = None  # capture.uniform_turns
+        # the setup steps that do something, per table size (engine.round._prototype fills it)
+        self.setup_plans: dict[int, tuple[tuple[int, Callable[[Any], bool]], ...]] = {}
         # the deal at each table size (engine.deal.shuffle fills it)
         self.dealers: dict[int, Deal] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None

@@ -16,6 +16,7 @@ from typing import Any
 
 from rulekit import ir
 from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
+from rulekit.agents.base import Agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
 from rulekit.engine.playout import play_deal_out, play_round
@@ -74,6 +75,9 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
         return tally
     agents = [make_agent(plan.bots[s], 0, plan.options) for s in range(plan.seats)]
     recorder = _Recorder(plan) if plan.record else None
+    if not plan.games and recorder is None:
+        _play_rounds(c, plan, agents, start, stop, tally)
+        return tally
     for i in range(start, stop):
         if plan.games:
             game = Game(c, plan.seats, seed=f"{plan.seed}:{i}")
@@ -101,6 +105,22 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
                 title = f"round {i} of seed {plan.seed}"
                 recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])
     return tally
+
+
+def _play_rounds(
+    c: CompiledRules, plan: Plan, agents: list[Agent], start: int, stop: int, tally: Tally
+) -> None:
+    """run_part's single rounds, none recorded: its loop with nothing to decide per round
+    (the rounds of a simulation are mostly these)."""
+    seats = plan.seats
+    seed = plan.seed
+    add = tally.add_played
+    voids = 0
+    for i in range(start, stop):
+        rnd, redealt = play_deal_out(c, seats, i, agents, seed=seed)
+        voids += redealt
+        add(rnd)
+    tally.voids += voids
 
 
 class _Recorder:

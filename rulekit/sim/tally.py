@@ -158,25 +158,26 @@ class Tally:
             for made in r.yaku_made.values():
                 for name in made:
                     yaku[name] += 1
-        # each seat's net (engine.ledger.net), then add_unit's sums
-        n = self.seats
-        net: list[Amount] = [0] * n
-        for p in r.ledger:
-            payer = p.payer
-            payee = p.payee
-            if payer != BANK:
-                net[payer] -= p.amount
-            if payee != BANK:
-                net[payee] += p.amount
-        ints = self.int_sums
-        for s, v in enumerate(net):
-            if v.__class__ is int:
-                if v:
-                    ints[s] += v
-                    ints[n + s] += v * v
-            else:
-                self.fraction_sums[s] += v
-                self.fraction_sums[n + s] += v * v
+        # each seat's net (engine.ledger.net), then add_unit's sums (nothing paid: all 0)
+        if r.ledger:
+            n = self.seats
+            net: list[Amount] = [0] * n
+            for p in r.ledger:
+                payer = p.payer
+                payee = p.payee
+                if payer != BANK:
+                    net[payer] -= p.amount
+                if payee != BANK:
+                    net[payee] += p.amount
+            ints = self.int_sums
+            for s, v in enumerate(net):
+                if v.__class__ is int:
+                    if v:
+                        ints[s] += v
+                        ints[n + s] += v * v
+                else:
+                    self.fraction_sums[s] += v
+                    self.fraction_sums[n + s] += v * v
         wins = self.wins
         for w in r.winners:
             wins[w] += 1
