@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.random_agent import RandomAgent
 from rulekit.engine.chance import Chance, sha512
-from rulekit.engine.playout import plain_choices, play_out, uniform_draws
+from rulekit.engine.playout import offers, play_out, uniform_draws
 from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -139,15 +139,22 @@ def test_the_builtin_sha512_is_hashlibs(data: bytes) -> None:
     assert sha512(data).digest() == openssl_sha512(data).digest()
 
 
-def test_plain_choices_are_asked_again_for_other_players_or_rules() -> None:
-    """plain_choices keeps its last answer only for the same player objects and rule file."""
+def test_offers_name_the_draws_and_play_the_round_play_out_plays_without_them() -> None:
+    """offers() gives each uniform player's own chance (none when one player chooses
+    otherwise), and a round played with offers, even offers asked for another compiled copy
+    of the rules, is the round play_out plays asking the players itself."""
     koikoi = CompiledRules(load_rules("koikoi/sloper"))
     players = [RandomAgent("a"), RandomAgent("b")]
-    first = plain_choices(Round(koikoi, 2, 0, seed=1), players)
-    assert first is not None
-    assert plain_choices(Round(koikoi, 2, 1, seed=2), players) is first
-    others = [RandomAgent("a"), RandomAgent("b")]
-    assert plain_choices(Round(koikoi, 2, 0, seed=1), others) is not first
-    assert plain_choices(Round(koikoi, 2, 0, seed=1), [players[0], Loaded()]) is None
+    asked = offers(koikoi, players)
+    assert asked.draws is not None and asked.draws[0] is players[0].chance
+    assert offers(koikoi, [players[0], Loaded()]).draws is None
     other_rules = CompiledRules(load_rules("koikoi/sloper"))
-    assert plain_choices(Round(other_rules, 2, 0, seed=1), players) is not first
+    rnd = Round(other_rules, 2, 0, seed=1)
+    again = Round(other_rules, 2, 0, seed=1)
+    for p in players:
+        p.start("s:0")
+    play_out(rnd, players, None, asked)
+    for p in players:
+        p.start("s:0")
+    play_out(again, players)
+    assert rnd.ledger == again.ledger and rnd.turn == again.turn

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rulekit.engine.observation import Observation
-from rulekit.engine.playout import Player, play_out
+from rulekit.engine.playout import Player, offers, play_out
 from rulekit.engine.round import Round, clone
 from rulekit.errors import MoveError
 
@@ -71,13 +71,14 @@ def play_options(
     hidden cards (a wild card's target may complete a hiki someone holds in this world) skips
     the world."""
     players = [policy] * world.seated
+    asked = offers(world.c, players)  # once for every action's play-out
     for action in actions:
         rnd = clone(world)
         try:
             rnd.apply(action)
         except MoveError:
             continue
-        play_out(rnd, players)
+        play_out(rnd, players, None, asked)
         yield action, outcome(rnd, seat)
 
 

@@ -16,8 +16,8 @@ import time
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.agents.rollouts import Estimate, outcome
-from rulekit.engine.playout import play_out
-from rulekit.engine.round import Phase, Round, clone
+from rulekit.engine.playout import Offers, Player, offers, play_out
+from rulekit.engine.round import Phase, clone
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError
 
@@ -59,8 +59,13 @@ class SearchAgent(SeededAgent):
         deadline = time.perf_counter() + self.think_ms / 1000 if self.think_ms else None
         budget = self.rollouts
         done = 0
+        players: list[Player] = []
+        asked: Offers | None = None  # the policy's offers, asked once for every rollout
         while True:
             world = observation.sample(self.rng)  # the same world for every action: a paired test
+            if asked is None:
+                players = [self.policy] * world.seated  # the greedy policy for everyone
+                asked = offers(world.c, players)
             for action in legal:
                 rnd = clone(world)
                 try:
@@ -69,7 +74,8 @@ class SearchAgent(SeededAgent):
                     # legal at the table, not in this guess of the hidden cards (a wild card's
                     # target may complete a hiki someone holds in this world): skip the world
                     continue
-                totals[action] += self._play_out(rnd, seat)
+                play_out(rnd, players, None, asked)
+                totals[action] += outcome(rnd, seat)
                 counts[action] += 1
             done += len(legal)
             if done >= budget or (deadline is not None and time.perf_counter() >= deadline):
@@ -80,7 +86,3 @@ class SearchAgent(SeededAgent):
         ]
         estimates.sort(key=lambda e: -e.mean)
         return estimates
-
-    def _play_out(self, rnd: Round, seat: int) -> float:
-        play_out(rnd, [self.policy] * rnd.seated)  # the greedy policy for everyone
-        return outcome(rnd, seat)

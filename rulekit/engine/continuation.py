@@ -18,7 +18,7 @@ from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
 if TYPE_CHECKING:
-    from rulekit.engine.tables import CompiledTable
+    from rulekit.engine.tables import CompiledRules, CompiledTable
 
 Entries = Sequence[int]  # yaku entries (valued on the maker's pile when a payment needs it)
 
@@ -26,30 +26,48 @@ Entries = Sequence[int]  # yaku entries (valued on the maker's pile when a payme
 def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     """p's yaku grew to `counted` (worth `value`): list and pay them as the rules say, settle
     the bets of players he beat, then p stops or may continue."""
-    cont = r.rules.continuation
-    paid = PAID[cont.paid]
+    pl = r.c.continuation_plan or plan(r)
     previous = r.made_entries[p]
-    new = [i for i in counted if i not in previous] if previous else list(counted)
     delta = value - r.declared_value[p]  # over what was last made (paid or declared)
     r.made_value[p] = r.declared_value[p] = value
     r.made_entries[p] = counted
-    paid.listed(r, p, counted, new)
+    new = (
+        ([i for i in counted if i not in previous] if previous else list(counted))
+        if pl.needs_new
+        else []  # (listed only: a stop's list ignores it)
+    )
+    pl.paid.listed(r, p, counted, new)
     r.last_maker = p
     if r.continuing[p]:
         r.continue_wins[p] += 1
         r.continuing[p] = False  # a new yaku settles his own bet
-    if not cont.ends_round:
-        if cont.paid_in_play:  # paid as made, the round playing on (no stop, no continue)
+    if not pl.ends_round:
+        if pl.paid_in_play:  # paid as made, the round playing on (no stop, no continue)
             pay_yaku(r, p, new, delta)
         return
+    if pl.settles_when_made:
+        _settle_made(r, p, pl, new, delta)
+    if pl.allowed:
+        hands = r.hands
+        for s in r.order:
+            if hands[s]:  # somebody still holds a card: p chooses
+                r.phase = DECIDE
+                r.current = p
+                return
+    stop(r, p)
+
+
+def _settle_made(r: RoundState, p: int, pl: Plan, new: list[int], delta: int) -> None:
+    """What a yaku made settles at once (a round it ends, or offers to end): a beaten
+    continuer, the liable feeders, and what is paid when made."""
     # (nobody to settle unless the rules settle a beaten continuer, and somebody continues)
-    beats = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
-    cover = _beaten(r, p) if beats and True in r.continuing else None
-    if r.c.liable:  # (liable_feeder finds nobody for an entry that is not liable)
+    cover = _beaten(r, p) if pl.beats and True in r.continuing else None
+    if pl.liable:  # (liable_feeder finds nobody for an entry that is not liable)
         for i in new:
             feeder = liable_feeder(r, p, i)
             if feeder is not None:
                 r.liable_for[(p, i)] = feeder
+    paid = pl.paid
     if cover is not None:
         # The beaten continuer pays the yaku that beat him, for every payer, at once: his
         # loss is settled whatever the maker does next; the maker's later yaku are paid as
@@ -58,14 +76,58 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         paid.covered(r, p, new, delta)
     elif paid.when_made is not _nothing:  # (paid when he stops: nothing to reckon now)
         paid.when_made(r, p, new, delta)
-    if cont.allowed:
-        hands = r.hands
-        for s in r.order:
-            if hands[s]:  # somebody still holds a card: p chooses
-                r.phase = DECIDE
-                r.current = p
-                return
-    stop(r, p)
+
+
+class Plan:
+    """The rule file's continuation options, decided once (CompiledRules.continuation_plan):
+    the handlers, and which of made's steps can happen at all, so that a yaku made in a round
+    whose rules settle nothing when made (paid at the stop, no beaten continuer, no liability)
+    only lists it and offers the choice."""
+
+    __slots__ = (
+        "allowed",
+        "beats",
+        "details",
+        "ends_round",
+        "liable",
+        "listed",
+        "needs_new",
+        "paid",
+        "paid_in_play",
+        "per_yaku",
+        "plain_pay",
+        "settles_when_made",
+    )
+
+    def __init__(self, c: CompiledRules) -> None:
+        cont = c.rules.continuation
+        self.paid = PAID[cont.paid]
+        self.allowed = cont.allowed
+        self.ends_round = cont.ends_round
+        self.paid_in_play = cont.paid_in_play
+        self.per_yaku = cont.multiplier_per_yaku
+        self.beats = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
+        self.liable = bool(c.liable)
+        self.settles_when_made = self.beats or self.liable or self.paid.when_made is not _nothing
+        # the new entries are used by all but a stop's list (which lists all it counts)
+        self.needs_new = self.paid is not PAID["stop"] or self.beats or self.liable
+        if not self.ends_round:
+            self.needs_new = self.needs_new or self.paid_in_play
+        # pay_made's payments without a split, a flat entry or a factor (pay_yaku's simplest)
+        table = c.yaku
+        self.plain_pay = (
+            table is not None and not table.split and not table.any_flat and not c.factors
+        )
+        # kept per set of entries counted (as the table keeps its own): the names a stop lists,
+        # and the detail of what a stop pays
+        self.listed: dict[tuple[int, ...], tuple[str, ...]] = {}
+        self.details: dict[tuple[int, ...], str] = {}
+
+
+def plan(r: RoundState) -> Plan:
+    """The round's rule file's Plan, made on first use."""
+    pl = r.c.continuation_plan = Plan(r.c)
+    return pl
 
 
 def changed(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
@@ -203,10 +265,35 @@ def pay_made(r: RoundState, p: int) -> None:
     done, base = r.prepaid.get(p, _NONE_PREPAID)
     if r.made_value[p] <= base:
         return
-    factor = r.continues[p] + 1 if r.rules.continuation.multiplier_per_yaku else 1
+    pl = r.c.continuation_plan or plan(r)
+    factor = r.continues[p] + 1 if pl.per_yaku else 1
     made = r.made_entries[p]
+    if pl.plain_pay and not done and not r.liable_for:
+        _pay_plainly(r, p, pl, made, r.made_value[p] * factor)
+        return
     entries = [i for i in made if i not in done] if done else made
     pay_yaku(r, p, entries, r.made_value[p] - base, factor)
+
+
+def _pay_plainly(r: RoundState, p: int, pl: Plan, made: tuple[int, ...], base: int) -> None:
+    """pay_yaku(r, p, made, value, factor), `base` = value * factor > 0, when nothing was paid
+    before, no feeder is liable, and the table has no split, no flat entry and no factor: the
+    same entries (each other player pays base times the field) and the same stake, without the
+    general reckoning (tests/test_continuation_plan.py holds the two to the same)."""
+    detail = pl.details.get(made)
+    if detail is None:
+        table = r.c.yaku
+        assert table is not None
+        detail = pl.details[made] = _detail(table, made)
+    mult = r.multiplier
+    amount = base * mult
+    add = r.ledger.append
+    no = r.round_no
+    for q in r.order:
+        if q != p:
+            add(ledger.entry(no, q, p, amount, "yaku", detail, mult, base))
+    r.stake[p] = base
+    r.stake_flat[p] = 0
 
 
 _NONE_PREPAID: tuple[tuple[int, ...], int] = ((), 0)  # nothing paid before the stop
@@ -221,9 +308,11 @@ def continue_play(r: RoundState) -> None:
 
 def stop(r: RoundState, p: int) -> None:
     """p stops: he is paid as the rules say, the continuers are settled, and he wins."""
-    r.continuing[p] = False
-    PAID[r.rules.continuation.paid].at_stop(r, p)
-    close_continuations(r, stopper=p)
+    continuing = r.continuing
+    continuing[p] = False
+    (r.c.continuation_plan or plan(r)).paid.at_stop(r, p)
+    if True in continuing:  # (close_continuations has nobody to settle otherwise)
+        close_continuations(r, stopper=p)
     r.ended_by = "yaku"
     finish(r, p)
 
@@ -287,10 +376,13 @@ def _list_paid_so_far(r: RoundState, p: int, counted: tuple[int, ...], new: list
 
 def _list_stop_pays(r: RoundState, p: int, counted: tuple[int, ...], new: list[int]) -> None:
     """What a stop would be paid for (a yaku outgrown is gone)."""
-    table = r.c.yaku
-    assert table is not None
-    names = table.names
-    r.yaku_made[p] = [names[i] for i in counted]
+    listed = (r.c.continuation_plan or plan(r)).listed
+    names = listed.get(counted)
+    if names is None:
+        table = r.c.yaku
+        assert table is not None
+        names = listed[counted] = tuple([table.names[i] for i in counted])
+    r.yaku_made[p] = list(names)  # (its own list: the count may add to it)
 
 
 def _pay_new(r: RoundState, p: int, entries: Entries, delta: int) -> None:

@@ -21,21 +21,24 @@ and without calling the players: the plain play phase by a turn loop that draws 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import is_
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from rulekit.engine.capture import (
     PlainChoice,
     legal_actions,
+    next_turn,
     plain_turns,
     play_plain,
     uniform_turns,
 )
 from rulekit.engine.capture import play as play_any
 from rulekit.engine.chance import Chance
+from rulekit.engine.continuation import continue_play, stop
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
-from rulekit.engine.round import DONE, PLAY, Round, RoundResult
+from rulekit.engine.round import DECIDE, DONE, FOLD, PLAY, SWAP, Round, RoundResult
+from rulekit.engine.setup import choose_fold, choose_swap
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RuleError
@@ -56,21 +59,51 @@ class SeededPlayer(Player, Protocol):
 
 class UniformPlayer(Player, Protocol):
     def uniform_draws(self) -> Chance | None:
-        """The chance this player's act() draws every choice from, for the round about to be
-        played (after start): `legal[chance.below(len(legal))]` of the legal actions in their
-        order, in every phase; None when it chooses otherwise."""
+        """The chance this player's act() draws every choice from: `legal[chance.below(
+        len(legal))]` of the legal actions in their order, in every phase; None when it
+        chooses otherwise. The same answer every round (start() re-seeds that chance in
+        place), so that a caller playing many rounds asks once (Offers)."""
 
 
-def play_out(rnd: Round, players: Sequence[Player], moves: Moves | None = None) -> None:
+@dataclass(frozen=True)
+class Offers:
+    """What a table of players offers to be played without views (uniform_draws, else
+    plain_choices), for rounds of one rule file: asked once by a caller that plays many rounds
+    with the same players, and passed down, rather than asked every round."""
+
+    compiled: CompiledRules
+    draws: list[Chance] | None
+    choose: list[PlainChoice] | None
+
+
+def offers(compiled: CompiledRules, players: Sequence[Player]) -> Offers:
+    """The players' offers for rounds of `compiled` (the plain choices only when they do not
+    all draw uniformly: a uniform round never asks them)."""
+    draws = uniform_draws(players)
+    choose = None if draws is not None else _plain_choices(compiled, players)
+    return Offers(compiled, draws, choose)
+
+
+def play_out(
+    rnd: Round,
+    players: Sequence[Player],
+    moves: Moves | None = None,
+    asked: Offers | None = None,
+) -> None:
     """Play a round to its end (players[seat] acts for the seat); with `moves`, write down
-    every (seat, action). The hot path of simulation and of the search bot's rollouts."""
+    every (seat, action). The hot path of simulation and of the search bot's rollouts.
+    `asked`: the players' offers for this round's rule file, if the caller asked already."""
     apply = rnd.apply
     if moves is None:
-        draws = uniform_draws(players)
+        if asked is None or asked.compiled is not rnd.c:
+            draws = uniform_draws(players)
+            choose = None if draws is not None else plain_choices(rnd, players)
+        else:
+            draws = asked.draws
+            choose = asked.choose
         if draws is not None:
             play_uniform(rnd, draws)
             return
-        choose = plain_choices(rnd, players)
         if choose is not None:  # the play phase without views: each seat's view made if asked
             views: list[PlayerView | None] = [None] * rnd.seated
             while (phase := rnd.phase) != DONE:
@@ -116,44 +149,48 @@ def uniform_draws(players: Sequence[Player]) -> list[Chance] | None:
 def play_uniform(rnd: Round, draws: Sequence[Chance]) -> None:
     """Play a round to its end, seat s choosing `legal[draws[s].below(len(legal))]` each time:
     what players offering uniform_draws() would choose through their views, without the views
-    or the calls."""
+    or the calls. The play phase is the generated turn loop's (capture.uniform_turns); a
+    two-way choice (stop or continue, swap or keep, join or fold) is drawn straight to its
+    handler, its legal actions being known in their order; any other through apply."""
     plain = rnd.c.plain
     apply = rnd.apply
     while (phase := rnd.phase) != DONE:
         if phase == PLAY and plain:
             uniform_turns(rnd, draws)
+        elif phase == DECIDE:  # legal: STOP, CONTINUE (capture.legal_actions), as apply does
+            p = rnd.current
+            if draws[p].below(2):
+                continue_play(rnd)
+                next_turn(rnd)
+            else:
+                stop(rnd, p)
+        elif phase == SWAP:  # legal: SWAP, KEEP
+            choose_swap(rnd, not draws[rnd.current].below(2))
+        elif phase == FOLD:  # legal: JOIN, FOLD
+            choose_fold(rnd, not draws[rnd.current].below(2))
         else:
             legal = legal_actions(rnd)
             apply(legal[draws[rnd.current].below(len(legal))])
 
 
-# the players plain_choices last asked, the rule file, and their answer: a simulation asks the
-# same players round after round
-Asked = tuple[tuple[Player, ...], CompiledRules | None, list[PlainChoice] | None]
-_last_asked: Asked = ((), None, None)
-
-
 def plain_choices(rnd: Round, players: Sequence[Player]) -> list[PlainChoice] | None:
     """Each seat's plain_choice, for a plain round whose every player offers one (a seat
-    nobody plays never chooses); else None. Asked once while the same players (the same
-    objects) play rounds of the same rule file: a choice chooses from its player's state when
-    it is called, as act() does."""
-    global _last_asked
-    c = rnd.c
+    nobody plays never chooses); else None. A caller playing many rounds with the same players
+    asks once (offers) and passes the answer down."""
+    return _plain_choices(rnd.c, players)
+
+
+def _plain_choices(c: CompiledRules, players: Sequence[Player]) -> list[PlainChoice] | None:
+    """Each seat's plain_choice for rounds of `c`, asked now; None unless all offer one."""
     if not c.plain:
         return None
-    asked, rules, out = _last_asked
-    if rules is c and len(asked) == len(players) and all(map(is_, asked, players)):
-        return out
     out = []
     for s, p in enumerate(players):
         offer = getattr(p, "plain_choice", None)
         choice = offer(c, s) if offer is not None else None
         if choice is None:
-            out = None
-            break
+            return None
         out.append(choice)
-    _last_asked = (tuple(players), c, out)
     return out
 
 
@@ -195,26 +232,47 @@ def play_deal_out(
     dealer: int | None = None,
     round_no: int | None = None,
     moves: Moves | None = None,
+    asked: Offers | None = None,
 ) -> tuple[Round, int]:
     """play_deal() without the result: the round played (over, not void) and the void deals
-    before it (a simulation tallies the round's state: rulekit.sim.tally.Tally.add_played)."""
+    before it (a simulation tallies the round's state: rulekit.sim.tally.Tally.add_played).
+    `asked`: the players' offers, if the caller asked already (play_out)."""
     who_deals = number % seated if dealer is None else dealer
-    deal_no: int | str = number
-    voids = 0
+    return _deal_out(
+        compiled,
+        seated,
+        number,
+        players,
+        seed,
+        who_deals,
+        number if round_no is None else round_no,
+        moves,
+        asked,
+        0,
+    )
+
+
+def _deal_out(
+    compiled: CompiledRules,
+    seated: int,
+    number: int,
+    players: Sequence[SeededPlayer],
+    seed: int | str,
+    who_deals: int,
+    round_no: int,
+    moves: Moves | None,
+    asked: Offers | None,
+    voids: int,
+) -> tuple[Round, int]:
+    """play_deal_out()'s tries, from the try after `voids` void deals of this number."""
     while True:
+        deal_no: int | str = f"{number}.{voids}" if voids else number
         for s, p in enumerate(players):
             p.start(f"{seed}:{number}:{s}")
-        rnd = Round(
-            compiled,
-            seated,
-            who_deals,
-            seed=seed,
-            deal_no=deal_no,
-            round_no=number if round_no is None else round_no,
-        )
+        rnd = Round(compiled, seated, who_deals, seed=seed, deal_no=deal_no, round_no=round_no)
         if moves is not None:
             moves.clear()
-        play_out(rnd, players, moves)
+        play_out(rnd, players, moves, asked)
         if not rnd.void:
             return rnd, voids
         voids += 1
@@ -224,4 +282,45 @@ def play_deal_out(
                 f"{seed}): the rule file voids (almost) every deal",
                 hint="check its 'void if' conditions",
             )
-        deal_no = f"{number}.{voids}"
+
+
+def play_deals_out(
+    compiled: CompiledRules,
+    seated: int,
+    start: int,
+    stop: int,
+    players: Sequence[SeededPlayer],
+    *,
+    seed: int | str,
+    each: Callable[[Round], object],
+) -> int:
+    """play_deal_out() of deals start..stop-1 in turn, each round played handed to `each`;
+    returns the void deals before them all. The loop of a simulation's single rounds: the
+    players' offers are asked once, after the first start(), and a round of players that all
+    draw uniformly is played straight away (play_uniform), the same as play_out would."""
+    asked: Offers | None = None
+    voids = 0
+    # player s is re-seeded with "{seed}:{number}:{s}", as play_deal_out does: its two fixed
+    # parts written once
+    tails = [(p, f":{s}") for s, p in enumerate(players)]
+    prefix = f"{seed}:"
+    for number in range(start, stop):
+        key = f"{prefix}{number}"
+        for p, tail in tails:
+            p.start(key + tail)
+        if asked is None:
+            asked = offers(compiled, players)
+        who_deals = number % seated
+        rnd = Round(compiled, seated, who_deals, seed=seed, deal_no=number, round_no=number)
+        draws = asked.draws
+        if draws is not None:
+            play_uniform(rnd, draws)
+        else:
+            play_out(rnd, players, None, asked)
+        if rnd.void:
+            rnd, redealt = _deal_out(
+                compiled, seated, number, players, seed, who_deals, number, None, asked, 1
+            )
+            voids += redealt
+        each(rnd)
+    return voids

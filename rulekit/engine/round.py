@@ -74,7 +74,8 @@ class Round(RoundState):
         carry: int = 1,
         deal: StackedDeal | None = None,
     ) -> None:
-        make = _prototype(compiled, seated)
+        # the table's prototype, made on its first round (a lookup here: a round is cheap)
+        make = compiled.round_prototypes.get(seated) or _prototype(compiled, seated)
         if not 0 <= dealer < seated:
             raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
         key = f"{seed}:{deal_no}"  # the deal's seed

@@ -11,6 +11,8 @@ code is in engine/specialise.py.)
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -18,13 +20,14 @@ from rulekit import ir
 from rulekit.cards import CardIndex, bits
 from rulekit.engine.shown import compile_shown
 from rulekit.engine.specialise import (
+    SLICE,
     Deal,
     compile_pairs,
     compile_plays,
     compile_points,
     nibble_layout,
 )
-from rulekit.hands import shape_demands
+from rulekit.hands import compare, shape_demands
 
 # ir.YakuTable.policy -> whether only the best entry counts
 POLICIES: dict[str, bool] = {"best": True, "all": False}
@@ -92,6 +95,109 @@ _LANE_IS = {
     3: "c & (c >> 1)",
     4: "c >> 2",
 }
+
+
+# a table's entries read from packed counts only while their count states are at most this many
+# (the states' hits are worked out in advance: one per state)
+PACK_STATES = 1 << 14
+# ... and only when at least this many entries are (fewer are cheaper tested one by one)
+PACK_ENTRIES = 1
+
+
+def thresholds(c: ir.Condition, index: CardIndex, out: dict[int, set[int]]) -> bool:
+    """Whether a condition is only tests of how many cards of some sets a mask holds (`all of`,
+    `any of`, counts, and `and`, `or`, `not` of them); if so, each such test as a threshold,
+    `count(mask) >= k`, added to out[mask] (thresholds that always or never hold left out)."""
+    if isinstance(c, ir.And | ir.Or):
+        return all([thresholds(i, index, out) for i in c.items])
+    if isinstance(c, ir.Not):
+        return thresholds(c.item, index, out)
+    if not isinstance(c, ir.AllOf | ir.AnyOf | ir.Count):
+        return False
+    m = index.mask(c.cards)
+    if isinstance(c, ir.AllOf):
+        ks = [m.bit_count()]
+    elif isinstance(c, ir.AnyOf):
+        ks = [1]
+    else:  # >= n, > n (n + 1), = and != n (both), <= n (n + 1), < n (n)
+        ks = {">=": [c.n], ">": [c.n + 1], "<": [c.n], "<=": [c.n + 1]}.get(c.op, [c.n, c.n + 1])
+    out.setdefault(m, set()).update(k for k in ks if 0 < k <= m.bit_count())
+    return True
+
+
+def holds_on_counts(c: ir.Condition, index: CardIndex, count: dict[int, int]) -> bool:
+    """A condition that `thresholds` reads, for a mask holding count[m] cards of each set m."""
+    if isinstance(c, ir.And):
+        return all(holds_on_counts(i, index, count) for i in c.items)
+    if isinstance(c, ir.Or):
+        return any(holds_on_counts(i, index, count) for i in c.items)
+    if isinstance(c, ir.Not):
+        return not holds_on_counts(c.item, index, count)
+    assert isinstance(c, ir.AllOf | ir.AnyOf | ir.Count)
+    m = index.mask(c.cards)
+    n = count.get(m, 0)
+    if isinstance(c, ir.AllOf):
+        return n >= m.bit_count()
+    if isinstance(c, ir.AnyOf):
+        return n >= 1
+    return compare(c.op, n, c.n)
+
+
+class Packed:
+    """Entries that only count cards of some sets, all tested at once: each threshold
+    `count(m) >= k` is a lane of bits of one int, holding 2**(w-1) - k + count(m), whose top
+    bit is set exactly when the threshold holds (the lane never overflows); the lanes are
+    summed from one table per 12-bit slice of the mask (the bias in the first), so the
+    thresholds held are `flags = sum & TOP`, and the hits are read from a dict of every
+    combination of thresholds the sets' counts can give."""
+
+    def __init__(self, index: CardIndex, entries: dict[int, ir.Condition]) -> None:
+        wanted: dict[int, set[int]] = {}
+        for cond in entries.values():
+            thresholds(cond, index, wanted)
+        self.lanes: list[tuple[int, int, int, int]] = []  # (mask, k, shift, width)
+        shift = 0
+        for m, ks in wanted.items():
+            for k in sorted(ks):
+                width = 1 + (max(k, m.bit_count() - k + 1) - 1).bit_length()
+                self.lanes.append((m, k, shift, width))
+                shift += width
+        self.top = sum(1 << (s + w - 1) for _, _, s, w in self.lanes)
+        bias = sum(((1 << (w - 1)) - k) << s for _, k, s, w in self.lanes)
+        n = (len(index.ids) + SLICE - 1) // SLICE
+        self.tables = [
+            [
+                sum(((v << (SLICE * j)) & m).bit_count() << s for m, _, s, _ in self.lanes)
+                + (bias if j == 0 else 0)
+                for v in range(1 << SLICE)
+            ]
+            for j in range(n)
+        ]
+        self.hits = self._hits(index, entries, wanted)
+
+    def _hits(
+        self, index: CardIndex, entries: dict[int, ir.Condition], wanted: dict[int, set[int]]
+    ) -> dict[int, int]:
+        """The hits for each combination of the sets' counts, keyed by its flags (a count
+        stands for every count up to its set's next threshold)."""
+        states = [(m, [0, *sorted(ks)]) for m, ks in wanted.items()]
+        out: dict[int, int] = {}
+        for combo in itertools.product(*(counts for _, counts in states)):
+            count = {m: n for (m, _), n in zip(states, combo, strict=True)}
+            flags = sum(1 << (s + w - 1) for m, k, s, w in self.lanes if count[m] >= k)
+            out[flags] = sum(
+                1 << i for i, cond in entries.items() if holds_on_counts(cond, index, count)
+            )
+        return out
+
+    @staticmethod
+    def states(index: CardIndex, entries: Sequence[ir.Condition]) -> int | None:
+        """How many combinations of counts the entries' thresholds give (None: some entry is
+        not only counts)."""
+        wanted: dict[int, set[int]] = {}
+        if not all(thresholds(c, index, wanted) for c in entries):
+            return None
+        return math.prod(len(ks) + 1 for ks in wanted.values())
 
 
 class _Codegen:
@@ -175,6 +281,20 @@ class _Codegen:
         if isinstance(c, ir.NobodyWon):
             return "ctx.nobody_won"
         raise AssertionError(f"unhandled condition {c!r}")
+
+    def packed(self, entries: dict[int, ir.Condition]) -> str:
+        """The hits of entries that only count cards (Packed), as one expression of `x`."""
+        pack = Packed(self.index, entries)
+        tag = len(self.helpers)
+        self.helpers[f"_H{tag}"] = pack.hits
+        terms = []
+        last = len(pack.tables) - 1
+        for j, table in enumerate(pack.tables):
+            self.helpers[f"_Q{tag}_{j}"] = table
+            part = f"(x >> {SLICE * j})" if j else "x"
+            part = part if j == last else f"({part} & {(1 << SLICE) - 1})"
+            terms.append(f"_Q{tag}_{j}[{part}]")
+        return f"_H{tag}[({' + '.join(terms)}) & {pack.top}]"
 
     def prologue(self) -> list[str]:
         if not self.uses_months:
@@ -282,7 +402,15 @@ class CompiledTable:
         needs at least, each group inside the one before (a pile of three cards skips every
         entry that needs four or more with one test: the same hits, fewer tests)."""
         gen = _Codegen(index)
-        body = ["    h = 0", "    xc = x.bit_count()"]
+        body = ["    h = 0"]
+        counts = [i for i in which if thresholds(self.entries[i].condition, index, {})]
+        states = Packed.states(index, [self.entries[i].condition for i in counts])
+        if len(counts) >= PACK_ENTRIES and states is not None and states <= PACK_STATES:
+            body = [f"    h = {gen.packed({i: self.entries[i].condition for i in counts})}"]
+            which = [i for i in which if i not in counts]
+            if not which:
+                return body, gen
+        body.append("    xc = x.bit_count()")
         needs = {i: cards_needed(self.entries[i].condition, index) for i in which}
         pad = "    "
         for need in sorted(set(needs.values())):
@@ -492,6 +620,7 @@ class CompiledRules:
         )
         # the stage's steps with their handlers (engine.scoring.finish fills it on first use)
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
+        self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

@@ -19,7 +19,7 @@ from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.agents.base import Agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
-from rulekit.engine.playout import play_deal_out, play_round
+from rulekit.engine.playout import play_deal_out, play_deals_out, play_round
 from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
@@ -110,17 +110,11 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
 def _play_rounds(
     c: CompiledRules, plan: Plan, agents: list[Agent], start: int, stop: int, tally: Tally
 ) -> None:
-    """run_part's single rounds, none recorded: its loop with nothing to decide per round
-    (the rounds of a simulation are mostly these)."""
-    seats = plan.seats
-    seed = plan.seed
-    add = tally.add_played
-    voids = 0
-    for i in range(start, stop):
-        rnd, redealt = play_deal_out(c, seats, i, agents, seed=seed)
-        voids += redealt
-        add(rnd)
-    tally.voids += voids
+    """run_part's single rounds, none recorded: one loop over the deals (the rounds of a
+    simulation are mostly these), each round tallied from its state."""
+    tally.voids += play_deals_out(
+        c, plan.seats, start, stop, agents, seed=plan.seed, each=tally.add_played
+    )
 
 
 class _Recorder:

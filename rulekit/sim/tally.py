@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rulekit.engine.ledger import BANK, Amount
+from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import RoundResult
 from rulekit.engine.state import RoundState
 
@@ -159,28 +159,56 @@ class Tally:
                 for name in made:
                     yaku[name] += 1
         # each seat's net (engine.ledger.net), then add_unit's sums (nothing paid: all 0)
-        if r.ledger:
-            n = self.seats
-            net: list[Amount] = [0] * n
-            for p in r.ledger:
-                payer = p.payer
-                payee = p.payee
-                if payer != BANK:
-                    net[payer] -= p.amount
-                if payee != BANK:
-                    net[payee] += p.amount
-            ints = self.int_sums
-            for s, v in enumerate(net):
-                if v.__class__ is int:
-                    if v:
-                        ints[s] += v
-                        ints[n + s] += v * v
-                else:
-                    self.fraction_sums[s] += v
-                    self.fraction_sums[n + s] += v * v
+        ledger = r.ledger
+        if len(ledger) == 1:
+            self._add_payment(ledger[0])
+        elif ledger:
+            self._add_net(ledger)
         wins = self.wins
         for w in r.winners:
             wins[w] += 1
+
+    def _add_payment(self, p: Payment) -> None:
+        """add_unit's sums of a round whose ledger is this one payment (most rounds that pay):
+        the payer's net is minus the amount, the payee's the amount, the others' nothing."""
+        payer = p.payer
+        payee = p.payee
+        amount = p.amount
+        if amount.__class__ is not int:  # a fraction: its sums, as _add_net adds them
+            self._add_net([p])
+            return
+        if payer == payee or not amount:
+            return
+        ints = self.int_sums
+        n = self.seats
+        square = amount * amount
+        if payer != BANK:
+            ints[payer] -= amount
+            ints[n + payer] += square
+        if payee != BANK:
+            ints[payee] += amount
+            ints[n + payee] += square
+
+    def _add_net(self, ledger: list[Payment]) -> None:
+        """add_unit's sums of each seat's net over the ledger."""
+        n = self.seats
+        net: list[Amount] = [0] * n
+        for p in ledger:
+            payer = p.payer
+            payee = p.payee
+            if payer != BANK:
+                net[payer] -= p.amount
+            if payee != BANK:
+                net[payee] += p.amount
+        ints = self.int_sums
+        for s, v in enumerate(net):
+            if v.__class__ is int:
+                if v:
+                    ints[s] += v
+                    ints[n + s] += v * v
+            else:
+                self.fraction_sums[s] += v
+                self.fraction_sums[n + s] += v * v
 
     def add_unit(self, net: list[Amount], winners: list[int]) -> None:
         """One sample of the seats' results (a round, or a whole game)."""
