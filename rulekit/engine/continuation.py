@@ -26,7 +26,7 @@ Entries = Sequence[int]  # yaku entries (valued on the maker's pile when a payme
 def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     """p's yaku grew to `counted` (worth `value`): list and pay them as the rules say, settle
     the bets of players he beat, then p stops or may continue."""
-    pl = r.c.continuation_plan or plan(r)
+    pl = plan(r)
     previous = r.made_entries[p]
     delta = value - r.declared_value[p]  # over what was last made (paid or declared)
     r.made_value[p] = r.declared_value[p] = value
@@ -125,8 +125,10 @@ class Plan:
 
 
 def plan(r: RoundState) -> Plan:
-    """The round's rule file's Plan, made on first use."""
-    pl = r.c.continuation_plan = Plan(r.c)
+    """The round's rule file's Plan (made on first use, then kept on the compiled rules)."""
+    pl: Plan | None = r.c.continuation_plan
+    if pl is None:
+        pl = r.c.continuation_plan = Plan(r.c)
     return pl
 
 
@@ -265,7 +267,7 @@ def pay_made(r: RoundState, p: int) -> None:
     done, base = r.prepaid.get(p, _NONE_PREPAID)
     if r.made_value[p] <= base:
         return
-    pl = r.c.continuation_plan or plan(r)
+    pl = plan(r)
     factor = r.continues[p] + 1 if pl.per_yaku else 1
     made = r.made_entries[p]
     if pl.plain_pay and not done and not r.liable_for:
@@ -310,7 +312,7 @@ def stop(r: RoundState, p: int) -> None:
     """p stops: he is paid as the rules say, the continuers are settled, and he wins."""
     continuing = r.continuing
     continuing[p] = False
-    (r.c.continuation_plan or plan(r)).paid.at_stop(r, p)
+    plan(r).paid.at_stop(r, p)
     if True in continuing:  # (close_continuations has nobody to settle otherwise)
         close_continuations(r, stopper=p)
     r.ended_by = "yaku"
@@ -376,7 +378,7 @@ def _list_paid_so_far(r: RoundState, p: int, counted: tuple[int, ...], new: list
 
 def _list_stop_pays(r: RoundState, p: int, counted: tuple[int, ...], new: list[int]) -> None:
     """What a stop would be paid for (a yaku outgrown is gone)."""
-    listed = (r.c.continuation_plan or plan(r)).listed
+    listed = plan(r).listed
     names = listed.get(counted)
     if names is None:
         table = r.c.yaku

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from hashlib import sha512
 
 from rulekit.engine import ledger
@@ -10,8 +9,6 @@ from rulekit.engine.context import RoundView
 from rulekit.engine.specialise import dealer, permutation, top_cards
 from rulekit.engine.state import DONE, JOKER_ID, RoundState, StackedDeal
 from rulekit.errors import UsageError
-
-_TOPS: dict[int, Callable[[list[int]], int]] = {}  # top_cards(k), by k
 
 
 def deal_order(seed: str, n: int) -> list[int]:
@@ -87,10 +84,7 @@ def lay_field(r: RoundState) -> None:
         if len(stock) < laid:
             raise UsageError("not enough cards left to lay the field")
         if laid:  # the top `laid` stock cards
-            top = _TOPS.get(laid)
-            if top is None:
-                top = _TOPS[laid] = top_cards(laid)  # generated: specialise.py
-            r.field |= top(stock)
+            r.field |= top_cards(laid)(stock)  # generated: specialise.py
             del stock[-laid:]
     r.field_laid = True
     field = r.laid_field = r.field
@@ -116,24 +110,9 @@ def lay_field(r: RoundState) -> None:
 
 def pay_teyaku(r: RoundState) -> None:
     """The teyaku, once the field's multiplier is known: each paid by every other player of
-    the round, or (a split table) its value shared between them. A teyaku with no flat part,
-    not split, with no scoring factor to apply, is written straight to the ledger: the entries
-    ledger.pay_parts would write (the value times the field's multiplier from each payer but
-    the payee, none of a value of 0), without its calls per payer."""
+    the round, or (a split table) its value shared between them."""
     table = r.c.teyaku
     assert table is not None
-    plain = not table.split and not r.c.factors
-    mult = r.multiplier
-    round_no = r.round_no
-    append = r.ledger.append
-    entry = ledger.entry
     for s, payers, value, flat, name in r.pending_teyaku:
-        if plain and not flat:
-            if value:
-                amount = value * mult
-                for q in payers:
-                    if q != s:
-                        append(entry(round_no, q, s, amount, "teyaku", name, mult, value))
-            continue
         ledger.pay_parts(r, list(payers), s, value, flat, "teyaku", name, table.split)
     r.pending_teyaku.clear()
