@@ -150,3 +150,22 @@ def test_simulate_reports_the_scalar_report(name: str, seats: int, bot: str) -> 
     assert {k: v for k, v in fast.items() if k not in apart} == {
         k: v for k, v in slow.items() if k not in apart
     }
+
+
+# Deals of seed 1 (random bots, Fudawiki at 3) in which a caller whose dekiyaku a beaten
+# caller paid as a penalty calls sage and is beaten in turn (issue 21, item 1).
+SAGE_CHAINS = (9421, 14158)
+
+
+@pytest.mark.parametrize("number", SAGE_CHAINS)
+def test_sage_caller_beaten_after_a_chain_refunds_half_in_both_engines(number: int) -> None:
+    c = CompiledRules(load_rules("hachihachi/fudawiki"))
+    bots = ("random",) * 3
+    want = scalar_deal(c, 3, bots, 1, number)
+    refunders = [e.payer for e in want["ledger"] if e.reason == "refund"]
+    penalised = [e.payee for e in want["ledger"] if e.reason == "penalty"]
+    # the first beaten caller's penalty paid a dekiyaku whose maker then refunds half of it
+    assert len(set(refunders)) == 2 and penalised[0] in refunders[2:]
+    second = [e for e in want["ledger"] if e.reason == "refund" and e.payer == penalised[0]]
+    assert len(second) == 2 and all(e.amount > 0 for e in second)
+    assert batch_deal(batch.make_plan(c, 3, bots, 1), number) == want

@@ -222,12 +222,12 @@ def pay_yaku(
         else:
             base, flat = remaining * factor, flat * factor
             ledger.pay_parts(r, others, p, base, flat, "yaku", detail, table.split, remaining)
-    if cover is None:
-        # what a continue bets: what each payer paid for these yaku (its flat part apart)
-        ways = len(others) if table.split and others else 1
-        r.stake[p] = total * factor if ways == 1 else share(total * factor, ways)
-        flat = _flat_part(r, p, entries, total) if table.any_flat else 0
-        r.stake_flat[p] = share(flat * factor, ways) if flat else 0
+    # What a continue bets: what each payer pays for these yaku (its flat part apart), also
+    # when a beaten continuer paid them all: a sage after them refunds half of their value.
+    ways = len(others) if table.split and others else 1
+    r.stake[p] = total * factor if ways == 1 else share(total * factor, ways)
+    flat = _flat_part(r, p, entries, total) if table.any_flat else 0
+    r.stake_flat[p] = share(flat * factor, ways) if flat else 0
 
 
 def _detail(table: CompiledTable, entries: Entries) -> str:

@@ -221,13 +221,13 @@ def pay_yaku(
                 detail,
                 split,
             )
-    if cover < 0:
-        ways = nothers if split and nothers else 1
-        S[P_STAKE, p] = share(S, total * factor * scale, ways)
-        flat = 0
-        if Q[CFG, C_YAKU_ANY_FLAT]:
-            flat = flat_part(S, Q, T, F, p, idx, vals, n, total)
-        S[P_STAKE_FLAT, p] = share(S, flat * factor * scale, ways)
+    # the stake a continue bets, also when a beaten continuer covered these yaku
+    ways = nothers if split and nothers else 1
+    S[P_STAKE, p] = share(S, total * factor * scale, ways)
+    flat = 0
+    if Q[CFG, C_YAKU_ANY_FLAT]:
+        flat = flat_part(S, Q, T, F, p, idx, vals, n, total)
+    S[P_STAKE_FLAT, p] = share(S, flat * factor * scale, ways)
 
 
 @entry
