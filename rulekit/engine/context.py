@@ -1,6 +1,7 @@
 """The round as a condition that sees it reads it (engine.tables.RoundContext): its number and
-month, and, for the player tested, whether he deals, the continues called, his score so far;
-the field as laid at the deal; whether the round ended with no winner.
+month, and, for the player tested, whether he deals, the continues called, his score so far,
+what he was dealt; the field as laid at the deal; every player's pile; whether the round ended
+with no winner.
 
 Only tables that see the round are given one (`CompiledTable.sees_round`,
 `CompiledMultiplier.sees_round`): a card-only table is tested as fast as ever, without it.
@@ -37,6 +38,32 @@ class RoundView:
         )
         made = r.made_value
         self.score = made[seat] if 0 <= seat < len(made) else 0
+
+    @property
+    def piles(self) -> list[int]:
+        """The captured piles of the round's players (`everyone has`)."""
+        r = self.r
+        return [r.captured[s] for s in r.order]
+
+    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
+        """Whether the player tested counted one of these teyaku (or a combination holding
+        one) and, for `captured dealt`, captured every card of one of its dealt groups."""
+        r = self.r
+        table = r.c.teyaku
+        seat = self.seat
+        if table is None or seat < 0:
+            return False
+        hand = r.dealt_hands.get(seat, 0)
+        for i in r.teyaku_counted[seat]:
+            entry = table.entries[i]
+            for candidate in (entry, *(table.entries[table.position[n]] for n in entry.parts)):
+                if candidate.name not in names:
+                    continue
+                if not captured:
+                    return True
+                if any(m & pile == m for m in r.c.made_masks(candidate.condition, hand)):
+                    return True
+        return False
 
     def leader(self) -> int:
         """The dealer, or who leads in his place when he sits the round out: the first seat

@@ -22,12 +22,11 @@ Points = dict[int, int]
 
 
 class _CountContext(RoundView):
-    """What the count-time entries may ask: every pile, the dealt hands, and, when an entry
-    sees the round, the round as the player tested sees it (`look_from`)."""
+    """What the count-time entries may ask: every pile, the dealt hands (RoundView's), and,
+    when an entry sees the round, the round as the player tested sees it (`look_from`)."""
 
     def __init__(self, r: RoundState, sees_round: bool) -> None:
         self.r = r
-        self.piles = [r.captured[s] for s in r.order]
         self.seat = -1
         self.sees_round = sees_round
         if sees_round:
@@ -36,29 +35,8 @@ class _CountContext(RoundView):
     def look_from(self, seat: int) -> None:
         if self.sees_round:
             super().look_from(seat)
-        else:  # a card-only table: only the dealt hands are asked for
+        else:  # a card-only table: only the piles and the dealt hands are asked for
             self.seat = seat
-
-    @property
-    def player(self) -> int:
-        return self.seat
-
-    def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
-        r = self.r
-        table = r.c.teyaku
-        if table is None:
-            return False
-        hand = r.dealt_hands.get(self.player, 0)
-        for i in r.teyaku_counted[self.player]:
-            entry = table.entries[i]
-            for candidate in (entry, *(table.entries[table.position[n]] for n in entry.parts)):
-                if candidate.name not in names:
-                    continue
-                if not captured:
-                    return True
-                if any(m & pile == m for m in r.c.made_masks(candidate.condition, hand)):
-                    return True
-        return False
 
 
 def count(r: RoundState) -> int | None:

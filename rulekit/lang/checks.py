@@ -17,7 +17,7 @@ from rulekit.errors import (
     either,
     source_line,
 )
-from rulekit.hands import HandSpace
+from rulekit.hands import HandSpace, compare
 
 
 def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
@@ -250,22 +250,68 @@ def _asks_dealt(cond: ir.Condition) -> bool:
 def check_void_every_deal(
     rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
 ) -> list[RulekitError]:
-    """A void rule that every field satisfies voids every deal: the game never starts."""
+    """A void rule that every field satisfies voids every deal: the game never starts, or,
+    when the rule asks about the round, stops at the first round whose every field is void.
+    Every round number is looked at (`simulate --rounds` numbers rounds past a game's end),
+    through one round of each month in each stretch of rounds its comparisons tell apart."""
     if rules.void_field is None or rules.seats.max > len(rules.deck.cards) + 1:
         return []
     space = HandSpace(rules.deck, rules.points)
     sizes = sorted({rules.deal_for(n).field for n in range(rules.seats.min, rules.seats.max + 1)})
-    for size in sizes:
-        if space.find([ir.Not(item=rules.void_field)], size) is None:
-            return [
-                RuleError(
-                    f"every field of {size} cards is void ({rules.void_text or 'void if'}):"
-                    " no deal can be played",
-                    locs.get("void") or fallback,
-                    "check the counts of its condition",
-                )
-            ]
+    months = [
+        tuple(c.id for c in rules.deck.cards if c.month == m.number) for m in rules.deck.months
+    ]
+    for number in _rounds_told_apart(rules.void_field, len(months)):
+        void = _at_round(rules.void_field, number, months[(number - 1) % len(months)])
+        for size in sizes:
+            if space.find([ir.Not(item=void)], size) is None:
+                when = "" if number == 1 else f" from round {number} on"
+                return [
+                    RuleError(
+                        f"every field of {size} cards is void{when}"
+                        f" ({rules.void_text or 'void if'}): no deal can be played",
+                        locs.get("void") or fallback,
+                        "check the counts of its condition"
+                        + ("" if number == 1 else ", and what it asks of the round"),
+                    )
+                ]
     return []
+
+
+def _rounds_told_apart(cond: ir.Condition, months: int) -> list[int]:
+    """Round numbers, from 1, that between them give every outcome the condition's tests of the
+    round can give: the rounds from each point where a `round` comparison may change, one of
+    each month (the first is also the only one of a condition that asks nothing of it)."""
+    cmps = [c for c in ir.parts_of(cond) if isinstance(c, ir.RoundCmp)]
+    if not any(isinstance(c, ir.RoundCmp | ir.RoundMonth) for c in ir.parts_of(cond)):
+        return [1]
+    starts = sorted({1, *(n for c in cmps for n in (c.n, c.n + 1) if n >= 1)})
+    out: set[int] = set()
+    for i, a in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else a + months
+        out.update(range(a, min(end, a + months)))
+    return sorted(out)
+
+
+def _at_round(cond: ir.Condition, number: int, month: tuple[int, ...]) -> ir.Condition:
+    """A condition on the field with its tests of the round decided for round `number`, whose
+    month holds `month`: `round` becomes always or never, `round month` a count of its cards,
+    `the field had` the field itself (a void rule tests the field as laid)."""
+    if isinstance(cond, ir.RoundCmp):
+        return ir.And(items=()) if compare(cond.op, number, cond.n) else ir.Or(items=())
+    if isinstance(cond, ir.RoundMonth):
+        if cond.all:
+            return ir.AllOf(cards=month)
+        return ir.Count(cards=month, op=cond.op, n=cond.n)
+    if isinstance(cond, ir.OnField):
+        return _at_round(cond.item, number, month)
+    if isinstance(cond, ir.And):
+        return ir.And(items=tuple(_at_round(i, number, month) for i in cond.items))
+    if isinstance(cond, ir.Or):
+        return ir.Or(items=tuple(_at_round(i, number, month) for i in cond.items))
+    if isinstance(cond, ir.Not):
+        return ir.Not(item=_at_round(cond.item, number, month))
+    return cond
 
 
 def playable_checks(

@@ -31,28 +31,49 @@ def _plural_stem(word: str) -> str | None:
     return None
 
 
-# Where each condition that sees the round may be written, and what it is called in errors.
-# yaku: tested for a player as he plays; teyaku, instant win: on a dealt hand; void, tier: on
-# the field at the deal; scoring: a scoring step, tested for a payment's payee at the round's
-# end; the field had: inside `the field had ...` (the field's cards, and the round's month).
+# Where each condition that sees the round, or other players' piles, or what was dealt, may be
+# written, and what it is called in errors. yaku: tested for a player as he plays; yaku at
+# count: an entry decided when the hands are counted (`; at count`); teyaku, instant win: on a
+# dealt hand; void, tier: on the field at the deal; scoring: a scoring step, tested for a
+# payment's payee; inside `the field had ...` (the field's cards, and the round's month) and
+# inside `everyone has ...` (every player's pile alike: nothing about one player). Card atoms
+# (`all of`, counts, shapes, `points`...) may be written anywhere. tests/test_condition_matrix.py
+# holds every atom in every place to this table: refused here, or played.
 _WHERE = {
     "yaku": "a yaku condition",
+    "yaku at count": "a yaku decided at the count",
     "teyaku": "a teyaku condition",
     "instant win": "an instant win",
     "void": "a void rule",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
     "the field had": "'the field had ...'",
+    "everyone has": "'everyone has ...'",
 }
-_EVERYWHERE = ("yaku", "teyaku", "instant win", "void", "tier", "scoring")
-ROUND_ATOMS: dict[type, tuple[str, tuple[str, ...]]] = {
-    ast.CRound: ("round", _EVERYWHERE),
-    ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had")),
-    ast.CDealer: ("dealer", ("yaku", "teyaku", "instant win", "scoring")),
-    ast.CContinued: ("continued", ("yaku", "scoring")),
+_EVERYWHERE = ("yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring")
+_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring")  # a player is tested
+_PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
+ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
+    ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
+    ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
+    ast.CDealer: ("dealer", _PLAYERS),
+    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring")),
     ast.CScore: ("score", ("scoring",)),
-    ast.CFieldHad: ("the field had", _EVERYWHERE),
-    ast.CNobodyWon: ("nobody won", ("scoring",)),
+    ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
+    ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
+    ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
+    ast.CDealt: ("dealt", _PILES),
+}
+# why an atom cannot be written in a place, where a word helps (the hint, before the places)
+_WHY_NOT = {
+    (ast.CEveryone, "yaku"): "every player's pile is compared when the hands are counted: add"
+    " '; at count' to the entry",
+    (ast.CDealt, "yaku"): "what a player was dealt is asked when the hands are counted: add"
+    " '; at count' to the entry",
+    (ast.CDealt, "teyaku"): "a teyaku cannot ask which teyaku was dealt",
+    (ast.CDealer, "everyone has"): "'everyone has ...' tests every player's pile alike",
+    (ast.CContinued, "everyone has"): "'everyone has ...' tests every player's pile alike",
+    (ast.CDealt, "everyone has"): "'everyone has ...' tests every player's pile alike",
 }
 
 
@@ -67,15 +88,28 @@ def _named_cards(c: ir.Condition) -> set[int]:
     return set()
 
 
-def _round_atoms(c: ast.Cond) -> list[ast.Cond]:
-    """The conditions that see the round in `c` (not inside `the field had`, checked apart)."""
-    if type(c) in ROUND_ATOMS:
-        return [c]
+def _placed_atoms(c: ast.Cond, places: tuple[str, ...]) -> list[tuple[ast.Cond, tuple[str, ...]]]:
+    """The atoms of `c` that may not be written everywhere, each with every place it must be
+    allowed in: the statement's own, then `everyone has ...` for what is inside one; inside
+    `the field had ...`, only that (it tests the field, whatever the statement's place)."""
+    out: list[tuple[ast.Cond, tuple[str, ...]]] = []
+    if type(c) in ATOM_PLACES:
+        out.append((c, places))
     if isinstance(c, ast.CAnd | ast.COr):
-        return [a for i in c.items for a in _round_atoms(i)]
-    if isinstance(c, ast.CNot | ast.CEveryone):
-        return _round_atoms(c.item)
-    return []
+        for i in c.items:
+            out += _placed_atoms(i, places)
+    elif isinstance(c, ast.CNot):
+        out += _placed_atoms(c.item, places)
+    elif isinstance(c, ast.CEveryone):
+        out += _placed_atoms(c.item, (*places, "everyone has"))
+    elif isinstance(c, ast.CFieldHad):
+        out += _placed_atoms(c.item, ("the field had",))
+    return out
+
+
+def _either(words: list[str]) -> str:
+    """`a, b or c`."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 class _Unresolved(Exception):
@@ -437,8 +471,7 @@ class Resolver:
             return ir.Continued(who=c.who, op=">=", n=c.n)
         if isinstance(c, ast.CScore):
             return ir.ScoreCmp(op=c.op, n=c.n)
-        if isinstance(c, ast.CFieldHad):
-            self.usable(c.item, "the field had")
+        if isinstance(c, ast.CFieldHad):  # (what it may hold: usable)
             return ir.OnField(item=self.cond(c.item, classes))
         if isinstance(c, ast.CNobodyWon):
             return ir.NobodyWon()
@@ -450,18 +483,28 @@ class Resolver:
         )
 
     def usable(self, c: ast.Cond, where: str) -> bool:
-        """Report each condition that sees the round where it means nothing (`score` in a
-        teyaku, `dealer` in a void rule): a located error that says where it may be used."""
+        """Report each atom written where it means nothing (`score` in a teyaku, `dealer` in a
+        void rule, `everyone has` in a yaku made in play): a located error that says where it
+        may be used."""
         ok = True
-        for item in _round_atoms(c):
-            word, places = ROUND_ATOMS[type(item)]
-            if where not in places:
+        for item, places in _placed_atoms(c, (where,)):
+            word, allowed = ATOM_PLACES[type(item)]
+            if isinstance(item, ast.CDealt) and item.captured:
+                word = "captured dealt"
+            for place in places:
+                if place in allowed:
+                    continue
                 ok = False
-                self.error(
-                    f"'{word}' cannot be used in {_WHERE[where]}",
-                    item.loc,
-                    f"'{word}' may be used in " + ", ".join(_WHERE[p] for p in places),
+                hint = f"'{word}' may be used in " + _either(
+                    [_WHERE[p] for p in allowed if p != "everyone has"]
                 )
+                why = _WHY_NOT.get((type(item), place))
+                self.error(
+                    f"'{word}' cannot be used in {_WHERE[place]}",
+                    item.loc,
+                    f"{why}; {hint}" if why else hint,
+                )
+                break
         return ok
 
     def conjunction(self, c: ast.CAnd, classes: ClassMap) -> ir.Condition:
@@ -587,7 +630,8 @@ class Resolver:
         if e.cond is not None:
             condition = self.cond(e.cond, classes)
             text = e.cond_text or ""
-            if not self.usable(e.cond, t.kind):
+            place = "yaku at count" if t.kind == "yaku" and "at_count" in e.opts else t.kind
+            if not self.usable(e.cond, place):
                 raise _Unresolved
         else:
             condition = ir.And(items=tuple(p.condition for p in parts))

@@ -1,0 +1,134 @@
+"""Every condition atom in every place a condition is written (issue 21, item 6): `check`
+refuses it there with an error located at the atom, or the file plays (a whole game, then
+rounds of the greedy bot) without an error. The places each atom may be written are written
+out here, from docs/language.md's table, not read from the resolver: a change to either shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.errors import RuleErrors, RulekitError
+from rulekit.lang import load_rules
+from rulekit.sim.simulate import simulate
+
+# a sample of each atom, written so that a hand, a pile or a field can make it
+ATOMS = {
+    "all of": "all of crane, curtain",
+    "any of": "any of crane, moon",
+    "none of": "none of crane",
+    "N of": "2 of crane, curtain, moon",
+    "count": "lights >= 1",
+    "rest": "ribbons >= 1 and rest plain",
+    "shape": "a month of 2",
+    "points": "points >= 10",
+    "everyone has": "everyone has points >= 10",
+    "dealt": "dealt triple",
+    "captured dealt": "captured dealt triple",
+    "round": "round >= 2",
+    "all of round month": "all of round month",
+    "N of round month": "1 of round month",
+    "dealer": "dealer",
+    "continued": "continued",
+    "an opponent continued": "an opponent continued",
+    "score": "score >= 1",
+    "the field had": "the field had any of crane",
+    "nobody won": "nobody won",
+}
+CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "points")
+
+# where each atom may be written (docs/language.md, "Conditions that see the round")
+EVERYWHERE = frozenset(
+    {"yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring"}
+)
+ALLOWED: dict[str, frozenset[str]] = {
+    **dict.fromkeys(CARDS, EVERYWHERE | {"the field had", "everyone has"}),
+    "round": EVERYWHERE | {"everyone has"},
+    "all of round month": EVERYWHERE | {"the field had", "everyone has"},
+    "N of round month": EVERYWHERE | {"the field had", "everyone has"},
+    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "scoring"}),
+    "continued": frozenset({"yaku", "yaku at count", "scoring"}),
+    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring"}),
+    "score": frozenset({"scoring"}),
+    "the field had": EVERYWHERE | {"everyone has"},
+    "nobody won": frozenset({"scoring", "everyone has"}),
+    "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
+    "dealt": frozenset({"yaku at count", "scoring"}),
+    "captured dealt": frozenset({"yaku at count", "scoring"}),
+}
+
+# each place: the file extended, and the lines that put a condition {c} there (a void rule and
+# an instant win ask for a month of 4 too, so that most deals play on)
+PLACES: dict[str, tuple[str, str]] = {
+    "yaku": ("hachihachi/fudawiki", 'dekiyaku\n  probe "Probe" 10: {c}\n'),
+    "yaku at count": ("hachihachi/fudawiki", 'dekiyaku\n  probe "Probe" 10: {c}; at count\n'),
+    "teyaku": ("hachihachi/fudawiki", 'teyaku\n  probe "Probe" 10: {c}\n'),
+    "instant win": ("koikoi/sloper", 'instant wins\n  probe "Probe" 6: ({c}) and a month of 4\n'),
+    "void": ("hachihachi/fudawiki", "void if the field has ({c}) and a month of 4\n"),
+    "tier": ("hachihachi/fudawiki", "multiplier\n  x3 if {c}\n"),
+    "scoring factor": ("hachihachi/fudawiki", 'scoring\n  probe "Probe" x2 on everything if {c}\n'),
+    "scoring award": (
+        "hachihachi/fudawiki",
+        'scoring\n  probe "Probe" the dealer takes 6 if {c}\n',
+    ),
+}
+NESTS = {
+    "": "{a}",
+    "not": "not ({a})",
+    "everyone has": "everyone has ({a})",
+    "the field had": "the field had ({a})",
+}
+
+
+def allowed(atom: str, place: str, nest: str) -> bool:
+    """Inside `everyone has`, an atom is tested in the place too; inside `the field had`, only
+    on the field."""
+    where = "scoring" if place.startswith("scoring") else place
+    if nest in ("", "not"):
+        return where in ALLOWED[atom]
+    inner = nest in ALLOWED[atom] and (nest == "the field had" or where in ALLOWED[atom])
+    return where in ALLOWED[nest] and inner
+
+
+def write(tmp_path: Path, atom: str, place: str, nest: str) -> tuple[Path, int]:
+    """The house file, and the line its condition is on."""
+    base, lines = PLACES[place]
+    cond = NESTS[nest].format(a=ATOMS[atom])
+    text = f'extends "{base}"\n' + lines.format(c=cond)
+    path = tmp_path / "probe.rk"
+    path.write_text(text, encoding="utf-8")
+    return path, text.count("\n")
+
+
+@pytest.mark.parametrize("nest", list(NESTS))
+@pytest.mark.parametrize("place", list(PLACES))
+def test_every_atom_is_refused_where_it_means_nothing_or_plays(
+    place: str, nest: str, tmp_path: Path
+) -> None:
+    for atom in ATOMS:
+        path, line = write(tmp_path, atom, place, nest)
+        case = f"{atom!r} {nest and 'inside ' + nest + ' '}in {place}"
+        if allowed(atom, place, nest):
+            rules = load_rules(path)  # no error: then a whole game plays
+            simulate(
+                rules, seats=rules.seats.min, bots=["random"], seed=3, games=1, engine="scalar"
+            )
+            continue
+        with pytest.raises(RulekitError) as info:
+            load_rules(path)
+        errors = info.value.errors if isinstance(info.value, RuleErrors) else [info.value]
+        refusals = [e for e in errors if "cannot be used in" in e.message]
+        assert refusals, f"{case}: {[e.message for e in errors]}"
+        loc = refusals[0].loc
+        assert loc is not None and loc.file.endswith("probe.rk") and loc.line == line, case
+
+
+def test_the_matrix_covers_every_atom_of_the_grammar() -> None:
+    grammar = (Path(__file__).parent.parent / "grammar" / "rulekit.lark").read_text()
+    atoms = grammar[grammar.index("?atom:") : grammar.index("times:")]
+    aliases = {line.split("->")[-1].strip() for line in atoms.splitlines() if "->" in line}
+    # each alias of the grammar's atoms has a sample here (the round month forms, and the two
+    # `continued`, are two each)
+    assert len(aliases) == len(ATOMS)
