@@ -8,6 +8,7 @@ listing them: the search is exact, and small enough to run for every entry of a 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -79,11 +80,18 @@ class _Terms:
         return next(i for i, (s, m, _) in enumerate(self.shapes) if s == size and m == months)
 
 
+# HandSpace.find's answers (a bounded table: the oldest goes first)
+_FOUND: dict[tuple[object, ...], tuple[int, ...] | None] = {}
+_FOUND_MAX = 4096
+_FOUND_LOCK = threading.Lock()
+
+
 class HandSpace:
     """Hands drawn from a deck: find one satisfying conditions, or count them."""
 
     def __init__(self, deck: ir.Deck, points: dict[str, int]) -> None:
         self.deck = deck
+        self.points = points
         self.months = [m.number for m in deck.months]
         self.cards_by_month = {m: [c for c in deck.cards if c.month == m] for m in self.months}
         self.card_points = {c.id: points.get(c.classes[0], 0) for c in deck.cards}
@@ -208,7 +216,21 @@ class HandSpace:
 
     def find(self, conditions: Sequence[ir.Condition], size: int | None = None) -> list[int] | None:
         """Card ids of one hand (of exactly `size` cards, or any size) satisfying every
-        condition, or None if no hand can."""
+        condition, or None if no hand can. Kept per deck, points and conditions: a house rule
+        checks its parent's entries again, and the editor checks the same file as one types."""
+        key = (self.deck, tuple(sorted(self.points.items())), tuple(conditions), size)
+        with _FOUND_LOCK:
+            known = key in _FOUND
+            found = _FOUND.get(key)
+        if not known:
+            found = self._find(conditions, size)
+            with _FOUND_LOCK:  # (the web app checks texts in threads)
+                if len(_FOUND) >= _FOUND_MAX:
+                    _FOUND.pop(next(iter(_FOUND)))  # the oldest
+                _FOUND[key] = found
+        return None if found is None else list(found)
+
+    def _find(self, conditions: Sequence[ir.Condition], size: int | None) -> tuple[int, ...] | None:
         t = _Terms()
         for cond in conditions:
             self._collect(cond, t)
@@ -236,4 +258,4 @@ class HandSpace:
 
         found = search(0, tuple(0 for _ in caps))
         search.cache_clear()
-        return None if found is None else list(found)
+        return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -143,6 +144,12 @@ def holds_on_counts(c: ir.Condition, index: CardIndex, count: dict[int, int]) ->
     return compare(c.op, n, c.n)
 
 
+# Packed.of's tables, by deck and entries (bounded: the oldest goes first)
+_PACKED: dict[tuple[object, ...], Packed] = {}
+_PACKED_MAX = 64
+_PACKED_LOCK = threading.Lock()
+
+
 class Packed:
     """Entries that only count cards of some sets, all tested at once: each threshold
     `count(m) >= k` is a lane of bits of one int, holding 2**(w-1) - k + count(m), whose top
@@ -165,15 +172,21 @@ class Packed:
         self.top = sum(1 << (s + w - 1) for _, _, s, w in self.lanes)
         bias = sum(((1 << (w - 1)) - k) << s for _, k, s, w in self.lanes)
         n = (len(index.ids) + SLICE - 1) // SLICE
-        self.tables = [
-            [
-                sum(((v << (SLICE * j)) & m).bit_count() << s for m, _, s, _ in self.lanes)
-                + (bias if j == 0 else 0)
-                for v in range(1 << SLICE)
-            ]
-            for j in range(n)
-        ]
+        self.tables = [self._slice(j, bias if j == 0 else 0) for j in range(n)]
         self.hits = self._hits(index, entries, wanted)
+
+    def _slice(self, j: int, start: int) -> list[int]:
+        """The sums of slice j's 12 bits: each value adds its lowest bit's lanes to the value
+        without that bit (one addition a value, not a popcount a lane)."""
+        bit_lanes = [
+            sum(1 << s for m, _, s, _ in self.lanes if m >> (SLICE * j + b) & 1)
+            for b in range(SLICE)
+        ]
+        table = [start] * (1 << SLICE)
+        for v in range(1, 1 << SLICE):
+            low = v & -v
+            table[v] = table[v ^ low] + bit_lanes[low.bit_length() - 1]
+        return table
 
     def _hits(
         self, index: CardIndex, entries: dict[int, ir.Condition], wanted: dict[int, set[int]]
@@ -189,6 +202,22 @@ class Packed:
                 1 << i for i, cond in entries.items() if holds_on_counts(cond, index, count)
             )
         return out
+
+    @classmethod
+    def of(cls, index: CardIndex, entries: dict[int, ir.Condition]) -> Packed:
+        """A Packed for these entries on this deck, built once per content: a house rule's
+        table shares its parent's count-only entries, and so do the variants of a comparison
+        (read-only once built)."""
+        key = (tuple(index.ids), tuple(sorted(entries.items(), key=lambda e: e[0])))
+        with _PACKED_LOCK:
+            pack = _PACKED.get(key)
+        if pack is None:
+            pack = cls(index, entries)
+            with _PACKED_LOCK:
+                if len(_PACKED) >= _PACKED_MAX:
+                    _PACKED.pop(next(iter(_PACKED)))  # the oldest
+                _PACKED[key] = pack
+        return pack
 
     @staticmethod
     def states(index: CardIndex, entries: Sequence[ir.Condition]) -> int | None:
@@ -284,7 +313,7 @@ class _Codegen:
 
     def packed(self, entries: dict[int, ir.Condition]) -> str:
         """The hits of entries that only count cards (Packed), as one expression of `x`."""
-        pack = Packed(self.index, entries)
+        pack = Packed.of(self.index, entries)
         tag = len(self.helpers)
         self.helpers[f"_H{tag}"] = pack.hits
         terms = []
