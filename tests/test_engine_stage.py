@@ -115,3 +115,37 @@ def test_game_totals_are_the_start_plus_the_net(tmp_path: Path) -> None:
     assert report["start"] == 100
     assert report["totals"] == pytest.approx([100 + s["mean"] for s in report["seats"]])
     assert simulate(rules, seats=2, bots=["random"], seed=3, rounds=4)["totals"] is None
+
+
+EVERYTHING_CASES = [
+    ("hachihachi/fudawiki", 4),  # fold fees
+    ("hachihachi/kirisame", 3),  # special hands, teyaku returned
+    ("koikoi/house/oya-ken", 2),  # instant wins and an award
+    ("sakura/hawaii", 3),  # a score-style count: cards and yaku to the bank
+    ("sakura/round-wins", 4),  # round wins
+]
+
+
+@pytest.mark.parametrize(("name", "seats"), EVERYTHING_CASES)
+def test_x2_on_everything_doubles_every_payment(name: str, seats: int, tmp_path: Path) -> None:
+    """Issue 21, item 10: `x2 on everything` multiplies every payment, awards, fold fees,
+    instant wins and a score-style count's included, and changes nothing else (random bots
+    play the same moves); a reversal of teyaku (`teyaku returned`) returns what was paid."""
+    plain = CompiledRules(load_rules(name))
+    doubled = _rules(tmp_path, 'scoring\n  all_x2 "All doubled" x2 on everything\n', name)
+    reasons: set[str] = set()
+    for number in range(80):
+        got = [
+            play_round(
+                Round(c, seats, number % seats, seed=5, deal_no=number), [First(number)] * seats
+            )
+            for c in (plain, doubled)
+        ]
+        want, have = (g.ledger for g in got)
+        assert [(p.payer, p.payee, p.reason) for p in have] == [
+            (p.payer, p.payee, p.reason) for p in want
+        ]
+        for a, b in zip(want, have, strict=True):
+            assert b.amount == 2 * a.amount, (name, number, a, b)
+        reasons |= {p.reason for p in want}
+    assert reasons - {"teyaku returned"}, name

@@ -181,19 +181,21 @@ def record(
     multiplier: int = 1,
     base: Amount | None = None,
 ) -> None:
-    """An entry as given (not multiplied by the field): base defaults to the amount."""
-    r.ledger.append(
-        entry(
-            r.round_no,
-            payer,
-            payee,
-            amount,
-            reason,
-            detail,
-            multiplier,
-            amount if base is None else base,
-        )
-    )
+    """An entry as given (not multiplied by the field): base defaults to the amount. The
+    scoring stage's factors that fit it apply, as to every payment (tested for its payee, or
+    for the player charged when the bank is paid); a reversal of entries already written
+    (`teyaku returned`) copies them as they are."""
+    base = amount if base is None else base
+    if r.c.factors and reason not in _AS_WRITTEN:
+        from rulekit.engine.stage import factor
+
+        times = factor(r, payer if payee == BANK else payee, reason, base)
+        amount, multiplier = amount * times, multiplier * times
+    r.ledger.append(entry(r.round_no, payer, payee, amount, reason, detail, multiplier, base))
+
+
+# entries that copy others already multiplied (record leaves them as given)
+_AS_WRITTEN = frozenset({"teyaku returned"})
 
 
 def void(r: RoundState) -> None:

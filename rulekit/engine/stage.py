@@ -19,11 +19,13 @@ from rulekit.engine.ledger import Amount
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
 
-# ir.Factor.on -> the payment reasons a factor multiplies (None: every payment)
+# ir.Factor.on -> the payment reasons a factor multiplies (None: every payment: awards, fold
+# fees and instant wins too); the count is the par or difference count's payments and a
+# score-style count's cards and round wins
 FACTOR_ON: dict[str, frozenset[str] | None] = {
     "yaku": frozenset({"yaku", "special", "liability", "penalty"}),
     "teyaku": frozenset({"teyaku"}),
-    "count": frozenset({"count"}),
+    "count": frozenset({"count", "cards", "round won"}),
     "all": None,
 }
 # ir.Award.payee -> who takes an award: the dealer (who leads in his place when he sits the
