@@ -214,3 +214,15 @@ def test_a_number_the_table_never_uses_is_said_plainly() -> None:
     assert all(c["against_file"]["ci95"] == 0 for c in result["candidates"])
     assert result["verdict"].startswith("Every candidate has exactly the fairness")
     assert result["best"] == 10  # a tie goes to the file's own value
+
+
+@pytest.mark.parametrize(
+    "text", ["triple 1," + "9" * 5000, "triple " + "9" * 4301 + "..3", "fee -1000001..0"]
+)
+def test_a_vary_value_beyond_the_bound_is_a_located_usage_error(text: str) -> None:
+    """Issue 21, item 8: a 4,301-digit number ended in "internal error"."""
+    with pytest.raises(SpecError) as info:
+        parse_spec(text)
+    rendered = info.value.render()
+    assert "a value is at most 1,000,000 either way" in rendered
+    assert max(len(line) for line in rendered.splitlines()) < 200

@@ -27,9 +27,13 @@ from rulekit.sim.compare import compare as run_compare
 from rulekit.sim.report import LABELS
 
 MAX_CANDIDATES = 50
+MAX_VALUE = 1_000_000  # as any number written in a rule file (docs/language.md, Bounds)
 WHOLE_RUN = ("fairness", "spread")  # figures of the whole run (jackknife intervals)
 NAMED_PREFIXES = ("teyaku:", "yaku:", "teyaku paid:", "yaku paid:")
 DEFAULT_AIMS = {"fairness": "min", "spread": "min"}  # figures whose better way goes unsaid
+
+
+_QUOTED = 80  # the most of a command-line value an error quotes
 
 
 class SpecError(UsageError):
@@ -46,8 +50,18 @@ class SpecError(UsageError):
         self.width = width or max(1, len(text) - start)
 
     def render(self) -> str:
-        caret = " " * self.start + "^" * self.width
-        lines = [f"{self.option} '{self.text}': {self.message}", f"    {self.text}", f"    {caret}"]
+        text, start, width = self.text, self.start, self.width
+        if len(text) > _QUOTED:  # a window around the wrong part, not the whole of a long value
+            left = max(0, min(start - 20, len(text) - _QUOTED))
+            text = text[left : left + _QUOTED]
+            start, width = start - left, min(width, _QUOTED - (start - left))
+            text = (
+                ("..." if left else "") + text + ("..." if left + _QUOTED < len(self.text) else "")
+            )
+            start += 3 if left else 0
+        caret = " " * start + "^" * width
+        quoted = text if len(self.text) <= _QUOTED else f"{self.text[:20]}..."
+        lines = [f"{self.option} '{quoted}': {self.message}", f"    {text}", f"    {caret}"]
         if self.hint:
             lines.append(f"  = {self.hint}")
         return "\n".join(lines)
@@ -310,6 +324,19 @@ def parse_spec(text: str) -> Spec:
         raise SpecError(
             "--vary", text, "the values are not LO..HI [step S] or A,B,C", rest_at, 0, GRAMMAR
         )
+    for number in re.finditer(r"-?\d+", stripped[m.end("name") :]):
+        at = m.end("name") + number.start()
+        digits = number[0].lstrip("-").lstrip("0")
+        if len(digits) > len(str(MAX_VALUE)) or int(digits or 0) > MAX_VALUE:
+            raise SpecError(
+                "--vary",
+                text,
+                f"{number[0][:12]}{'...' if len(number[0]) > 12 else ''}: a value is at most"
+                f" {MAX_VALUE:,} either way",
+                lead + at,
+                len(number[0]),
+                GRAMMAR,
+            )
     if m["list"] is not None:
         values = [int(v) for v in m["list"].split(",")]
         repeated = sorted({v for v in values if values.count(v) > 1})
