@@ -4,9 +4,17 @@ a recorded round keeps its number, recordings write the void deals, and a writte
 
 from __future__ import annotations
 
+import re
+import tomllib
 from pathlib import Path
 
+import pytest
+
+from rulekit.errors import ScenarioError
+from rulekit.lang import load_rules
+from rulekit.scenario.load import find_scenarios
 from rulekit.scenario.runner import run_scenario
+from rulekit.sim.simulate import simulate
 
 ROOT = Path(__file__).parent.parent
 KOIKOI_HOUSE = ROOT / "rules" / "koikoi" / "house" / "scenarios"
@@ -20,3 +28,51 @@ def test_a_void_deal_does_not_move_a_scenario_game_on() -> None:
     assert outcome.passed, outcome.render()
     assert outcome.voids == 1
     assert [r.round for r in outcome.rounds] == [0]  # the redeal is round 1 (from 0): January
+
+
+# ---------------------------------------------------------------- item 3: the round's number
+
+
+def test_recorded_tsukifuda_rounds_keep_their_round_number(tmp_path: Path) -> None:
+    """Round i of `simulate --rounds` is played as round i + 1 (its month: tsukifuda pays for
+    it): the file says so, and every round replays."""
+    simulate(
+        load_rules("koikoi/house/tsukifuda"),
+        bots=["greedy", "random"],
+        rounds=120,
+        seed=8,
+        record=tmp_path,
+        rules_ref="koikoi/house/tsukifuda",
+        engine="scalar",
+    )
+    files = find_scenarios([tmp_path])
+    assert len(files) == 120
+    for path in files:
+        number = int(re.findall(r"\d+", path.name)[0])
+        assert tomllib.loads(path.read_text(encoding="utf-8"))["round"] == number + 1
+        outcome = run_scenario(path)
+        assert outcome.passed, outcome.render()
+
+
+def test_a_round_number_plays_the_round_of_its_month(tmp_path: Path) -> None:
+    """Round 14 is February: the four plum cards are tsukifuda. Without the number (round 1,
+    January) the same moves fail: the plum cards are no yaku, and Alice cannot stop."""
+    written = KOIKOI_HOUSE / "tsukifuda-round-number.scenario.toml"
+    assert run_scenario(written).passed
+    text = written.read_text(encoding="utf-8").replace("../tsukifuda.rk", "koikoi/house/tsukifuda")
+    for number, passes in (("round = 2", True), ("round = 13", False), ("", False)):
+        path = tmp_path / "alone.scenario.toml"
+        path.write_text(text.replace("round = 14", number))
+        assert run_scenario(path).passed is passes, number
+
+
+def test_a_round_number_below_one_is_a_located_error(tmp_path: Path) -> None:
+    written = KOIKOI_HOUSE / "tsukifuda-round-number.scenario.toml"
+    path = tmp_path / "zero.scenario.toml"
+    text = written.read_text(encoding="utf-8")
+    path.write_text(text.replace("round = 14", "round = 0"))
+    line = text.split("\n").index("round = 14") + 1
+    with pytest.raises(ScenarioError) as info:
+        run_scenario(path)
+    assert info.value.loc is not None and info.value.loc.line == line
+    assert "round: 0 is less than the minimum of 1" in info.value.render()

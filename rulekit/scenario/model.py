@@ -123,6 +123,12 @@ class Scenario(_Strict):
     seats: list[str] = Field(min_length=2)
     dealer: SeatRef = 0
     seed: int = Field(0, description="chance: seeded deals, reshuffles, bots")
+    round: int = Field(
+        1,
+        ge=1,
+        description="the round's number in its game, from 1 (its month: round 13 is January"
+        " again); in a game, the first round's, the others counting on from it",
+    )
     # one round, written at the top level ...
     deal: Deal | None = None
     moves: list[Move] = Field(default_factory=list)

@@ -131,10 +131,19 @@ def chosen_card(action: int) -> int | None:
 
 
 def scenario_record(
-    title: str, rules: str, names: Sequence[str], rounds: list[dict[str, Any]], seed: int = 0
+    title: str,
+    rules: str,
+    names: Sequence[str],
+    rounds: list[dict[str, Any]],
+    seed: int = 0,
+    round_no: int | None = None,
 ) -> dict[str, Any]:
-    """A scenario document: one round at the top level, or a game of several."""
+    """A scenario document: one round at the top level, or a game of several. `round_no`: the
+    number (from 1) of the round written, or of a game's first, where the game had not just
+    begun (a simulation's single rounds): the round's month depends on it."""
     doc: dict[str, Any] = {"title": title, "rules": rules, "seats": list(names), "seed": seed}
+    if round_no is not None:
+        doc["round"] = round_no
     if len(rounds) == 1:
         doc.update(rounds[0])
     else:

@@ -163,9 +163,8 @@ class ScenarioRun:
     def run(self) -> Outcome:
         specs = self.sc.round_specs()
         game_mode = self.sc.rounds is not None
-        game = Game(
-            self.c, self.n, seed=self.sc.seed, dealer=self.seat(self.sc.dealer, ("dealer",))
-        )
+        first = self.seat(self.sc.dealer, ("dealer",))
+        game = Game(self.c, self.n, seed=self.sc.seed, dealer=first, round_no=self.sc.round - 1)
         for i, spec in enumerate(specs):
             prefix: KeyPath = ("rounds", i) if game_mode else ()
             dealer = None if spec.dealer is None else self.seat(spec.dealer, (*prefix, "dealer"))

@@ -103,7 +103,8 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
             tally.add_played(rnd)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
-                recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])
+                played = [recorder.round(rnd, round_moves)]
+                recorder.write(f"round-{i:06d}", title, played, rnd.round_no + 1)
     return tally
 
 
@@ -132,12 +133,15 @@ class _Recorder:
 
         return round_record(rnd, moves, self.names)
 
-    def write(self, stem: str, title: str, rounds: list[dict[str, Any]]) -> None:
+    def write(
+        self, stem: str, title: str, rounds: list[dict[str, Any]], round_no: int | None = None
+    ) -> None:
+        """`round_no`: the number (from 1) of a single round, which a game's first is not."""
         from rulekit.scenario.record import scenario_record, to_toml
 
         bots = ", ".join(self.plan.bots)
         doc = scenario_record(
-            f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed
+            f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed, round_no
         )
         write_atomic(self.folder / f"{stem}.scenario.toml", to_toml(doc))
 
