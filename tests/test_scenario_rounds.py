@@ -76,3 +76,45 @@ def test_a_round_number_below_one_is_a_located_error(tmp_path: Path) -> None:
         run_scenario(path)
     assert info.value.loc is not None and info.value.loc.line == line
     assert "round: 0 is less than the minimum of 1" in info.value.render()
+
+
+# ---------------------------------------------------------------- item 4: void deals recorded
+
+# tsukifuda with a field of two pairs void as well: many void deals, each followed by a round
+# whose month counts
+VOID_OFTEN = """extends "koikoi/house/tsukifuda"
+void if the field has a month of 4 or 2 months of 2
+"""
+
+
+def _void_deals(path: Path) -> int:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    return sum(bool(r.get("expect", {}).get("void")) for r in doc.get("rounds", [doc]))
+
+
+@pytest.mark.parametrize("unit", ["rounds", "games"])
+def test_a_recording_writes_every_void_deal(tmp_path: Path, unit: str) -> None:
+    """As many void deals written as simulate reports, and every file replays: a void deal is
+    redealt by the same dealer and is no round (its round and month are the redeal's)."""
+    (tmp_path / "void-often.rk").write_text(VOID_OFTEN, encoding="utf-8")
+    games = unit == "games"
+    report = simulate(
+        load_rules(tmp_path / "void-often.rk"),
+        bots=["greedy", "random"],
+        seed=3,
+        rounds=None if games else 40,
+        games=2 if games else None,
+        record=tmp_path / "rec",
+        rules_ref="../void-often.rk",
+        engine="scalar",
+    )
+    files = find_scenarios([tmp_path / "rec"])
+    assert len(files) == (2 if games else 40)  # a file per round (or game), its void deals in it
+    assert report["voids"] >= 10
+    assert sum(_void_deals(path) for path in files) == report["voids"]
+    for path in files:
+        outcome = run_scenario(path)
+        assert outcome.passed, outcome.render()
+        assert outcome.voids == _void_deals(path)
+    played = sum(len(run_scenario(path).rounds) for path in files)
+    assert played == report["rounds"]

@@ -82,7 +82,11 @@ def round_record(
     deal["hands"] = hands
     result = rnd.result()
     expect: dict[str, Any] = {"void": True} if result.void else {}
-    if not result.void:
+    if result.void:  # nothing paid (or returned), the same dealer deals again
+        expect["ledger"] = [payment(p, names) for p in result.ledger]
+        expect["next_dealer"] = names[result.next_dealer]
+        expect["ended_by"] = result.ended_by
+    else:
         expect["multiplier"] = result.multiplier
         table = rnd.c.teyaku
         if table is not None:
@@ -180,6 +184,8 @@ def _value(v: Any) -> str:
 
 
 def _lines(key: str, items: list[Any], per_line: int = 1) -> list[str]:
+    if not items:
+        return [f"{key} = []"]
     out = [f"{key} = ["]
     for i in range(0, len(items), per_line):
         out.append("  " + ", ".join(_value(x) for x in items[i : i + per_line]) + ",")

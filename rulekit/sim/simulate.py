@@ -90,7 +90,7 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
                 result = play_round(rnd, agents, moves)
                 tally.add_round(result)
                 game.record(result)
-                if recorder and moves is not None and not result.void:
+                if recorder and moves is not None:  # a void deal too: it is redealt, not lost
                     written.append(recorder.round(rnd, moves))
             if recorder:
                 recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
@@ -98,12 +98,17 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
             tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
         else:
             round_moves: list[tuple[int, int]] | None = [] if recorder else None
-            rnd, voids = play_deal_out(c, plan.seats, i, agents, seed=plan.seed, moves=round_moves)
+            voided: list[tuple[Round, list[tuple[int, int]]]] = []
+            rnd, voids = play_deal_out(
+                c, plan.seats, i, agents, seed=plan.seed, moves=round_moves, voided=voided
+            )
             tally.voids += voids
             tally.add_played(rnd)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
-                played = [recorder.round(rnd, round_moves)]
+                # the void deals first, each redealt by the same dealer: a game of one round
+                played = [recorder.round(v, m) for v, m in voided]
+                played.append(recorder.round(rnd, round_moves))
                 recorder.write(f"round-{i:06d}", title, played, rnd.round_no + 1)
     return tally
 
