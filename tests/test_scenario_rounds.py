@@ -10,14 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from rulekit.engine.round import DONE, Round, card_places
 from rulekit.errors import ScenarioError
 from rulekit.lang import load_rules
-from rulekit.scenario.load import find_scenarios
-from rulekit.scenario.runner import run_scenario
+from rulekit.scenario import model as m
+from rulekit.scenario.load import KeyPath, find_scenarios
+from rulekit.scenario.runner import ScenarioRun, run_scenario
 from rulekit.sim.simulate import simulate
 
 ROOT = Path(__file__).parent.parent
 KOIKOI_HOUSE = ROOT / "rules" / "koikoi" / "house" / "scenarios"
+HACHIHACHI_HOUSE = ROOT / "rules" / "hachihachi" / "house" / "scenarios"
+BUNDLED = find_scenarios([ROOT / "rules"])
 
 
 # ---------------------------------------------------------------- item 2: void deals in games
@@ -118,3 +122,83 @@ def test_a_recording_writes_every_void_deal(tmp_path: Path, unit: str) -> None:
         assert outcome.voids == _void_deals(path)
     played = sum(len(run_scenario(path).rounds) for path in files)
     assert played == report["rounds"]
+
+
+# ---------------------------------------------------------------- item 8: the deck conserved
+
+
+class ConservingRun(ScenarioRun):
+    """A scenario run that checks, as each round is dealt and after every move applied (its
+    setup choices first), that every card of the deck is in exactly one place (a hand, the
+    field, the stock, a pile) once setup is over, and in no more than one before (a written
+    field is laid from the cards dealt, or from the folded hands)."""
+
+    def play(self, rnd: Round, spec: m.RoundSpec, prefix: KeyPath, number: int) -> bool:
+        apply = rnd.apply
+
+        def checked(action: int) -> None:
+            apply(action)
+            self.conserved(rnd, f"round {number}, after {rnd.describe(action)}")
+
+        rnd.apply = checked  # type: ignore[method-assign]
+        self.conserved(rnd, f"round {number}, as dealt")
+        return super().play(rnd, spec, prefix, number)
+
+    def conserved(self, rnd: Round, when: str) -> None:
+        ix = self.c.index
+        places = card_places(rnd)
+        least = 1 if rnd.step == len(rnd.steps) or rnd.phase == DONE else 0  # set up
+        wrong = {ix.short(ix.ids[b]): n for b, n in enumerate(places) if not least <= n <= 1}
+        assert not wrong, f"{self.name}, {when}: cards in other than one place: {wrong}"
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.relative_to(ROOT).as_posix() for p in BUNDLED])
+def test_every_bundled_scenario_deal_conserves_the_deck(path: Path) -> None:
+    outcome = ConservingRun(path).run()
+    assert outcome.passed, outcome.render()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["dealer-sits-out", "fold-before-the-deal", "fold-fee-to-the-players", "rotating-sit-out"],
+)
+def test_a_restock_is_followed_by_every_card_in_no_place_in_id_order(name: str) -> None:
+    """These restocks name 9 cards: the hand that sits out (or folds) and the 21 cards written
+    nowhere follow them, in id order, as the cards a deal's stock leaves out follow it."""
+    run = ScenarioRun(HACHIHACHI_HOUSE / f"{name}.scenario.toml")
+    deal = run.sc.deal
+    assert deal is not None and deal.restock is not None
+    rnd = Round(run.c, run.n, run.seat(run.sc.dealer, ("dealer",)), deal=run.stacked(deal, ()))
+    for move in run.sc.moves:  # the fold phase's choices, if any
+        if isinstance(move, str) and move.endswith(("join", "fold")):
+            rnd.apply(run.parse_move(move, ())[1])
+    ix = run.c.index
+    restock = [run.card(c, ()) for c in deal.restock]
+    placed = {*ix.ids_of(rnd.field), *restock}
+    placed |= {c for s in rnd.active_seats() for c in ix.ids_of(rnd.hands[s])}
+    rest = sorted(set(ix.ids) - placed)
+    assert len(rest) == 48 - 9 - 6 - 9  # the hands in play, the field, the restock
+    assert [ix.ids[b] for b in reversed(rnd.stock)] == restock + rest
+
+
+def test_a_restock_holding_a_card_in_play_is_a_located_error(tmp_path: Path) -> None:
+    """Bob folds, so Carol's 41 is in play: a restock that names it would put it in two places."""
+    text = (HACHIHACHI_HOUSE / "fold-fee-to-the-players.scenario.toml").read_text(encoding="utf-8")
+    path = tmp_path / "twice.scenario.toml"
+    path.write_text(text.replace("restock = [43,", "restock = [41, 43,"), encoding="utf-8")
+    with pytest.raises(ScenarioError) as info:
+        run_scenario(path)
+    assert "in the restock and still in play (a hand or the field): " in info.value.message
+    assert info.value.loc is not None
+    assert info.value.loc.line == text.split("\n").index("[deal]") + 1
+
+
+def test_a_field_of_folded_cards_is_not_shuffled_back_into_the_stock(tmp_path: Path) -> None:
+    """The Wikipedia draft lays the field after the fold, here from folded hands' cards, and no
+    restock is written: the folded hands go back into the stock, reshuffled, but for the cards
+    laid on the field (before: in the stock and on the field at once)."""
+    written = ROOT / "rules/hachihachi/scenarios/wikipedia-draft/joker-at-seven.scenario.toml"
+    text = written.read_text(encoding="utf-8")
+    path = tmp_path / "reshuffled.scenario.toml"
+    path.write_text(re.sub(r"(?m)^restock = .*\n", "", text), encoding="utf-8")
+    ConservingRun(path).run()  # the moves may not fit this stock: only the deck is checked

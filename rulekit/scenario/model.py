@@ -35,7 +35,8 @@ class _Strict(BaseModel):
 class Deal(_Strict):
     """A stacked deal: each hand, the field, and the stock from the top. Cards by id or name;
     the stock may stop early (the rest follows in id order). With folds, `restock` is the stock
-    after the folded hands are shuffled back in (otherwise the seed reshuffles it)."""
+    after the folded hands are shuffled back in (otherwise the seed reshuffles it); it may stop
+    early too (every card in no other place follows, in id order)."""
 
     hands: dict[str, list[CardRef]] = Field(description="seat name -> cards")
     field: list[CardRef]

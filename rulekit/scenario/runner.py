@@ -173,7 +173,10 @@ class ScenarioRun:
                 rnd = game.new_round(dealer=dealer, seed=spec.seed, deal=deal)
             except UsageError as err:
                 raise self.error((*prefix, "deal"), err.message, err.hint) from None
-            played = self.play(rnd, spec, prefix, i + 1)
+            try:
+                played = self.play(rnd, spec, prefix, i + 1)
+            except UsageError as err:  # a written deal that the folds show wrong
+                raise self.error((*prefix, "deal"), err.message, err.hint) from None
             self.outcome.ledgers[i + 1] = list(rnd.ledger)
             if spec.expect is not None and played:  # a round gone astray is reported at its move
                 self.check(rnd, spec.expect, i + 1, (*prefix, "expect"))
