@@ -178,7 +178,10 @@ def _written_restock(r: RoundState) -> list[int]:
     twice = [b for b in written if placed >> b & 1]
     if twice:
         cards = ", ".join(r.ix.short(r.ix.ids[b]) for b in sorted(twice))
-        raise UsageError(f"in the restock and still in play (a hand or the field): {cards}")
+        raise UsageError(
+            f"in the restock and still in play (a hand or the field): {cards}",
+            hint="the restock is the stock after the fold: the folded hands' cards and the rest",
+        )
     for b in written:
         placed |= 1 << b
     ids = r.ix.ids
