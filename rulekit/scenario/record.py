@@ -143,8 +143,8 @@ def scenario_record(
     round_no: int | None = None,
 ) -> dict[str, Any]:
     """A scenario document: one round at the top level, or a game of several. `round_no`: the
-    number (from 1) of the round written, or of a game's first, where the game had not just
-    begun (a simulation's single rounds): the round's month depends on it."""
+    number (from 1) of the round written, or of the game's first (the round's month depends on
+    it): given for a simulation's single rounds; a game written whole starts at round 1."""
     doc: dict[str, Any] = {"title": title, "rules": rules, "seats": list(names), "seed": seed}
     if round_no is not None:
         doc["round"] = round_no

@@ -141,7 +141,7 @@ class _Recorder:
     def write(
         self, stem: str, title: str, rounds: list[dict[str, Any]], round_no: int | None = None
     ) -> None:
-        """`round_no`: the number (from 1) of a single round, which a game's first is not."""
+        """`round_no`: a single round's number in its game, from 1 (a game starts at 1)."""
         from rulekit.scenario.record import scenario_record, to_toml
 
         bots = ", ".join(self.plan.bots)
