@@ -213,13 +213,15 @@ def test_sampled_worlds_do_not_hold_the_real_stock_after_a_fold() -> None:
     obs = view.observe()
     real = Round(run.c, run.n, dealer, deal=run.stacked(spec.deal, ()))
     fold = next(a for a in real.legal_actions() if real.describe(a) == "fold")
+    folder = run.seat("Raphael", ())  # as written: the restock is the stock after his fold
+    assert folder != seat
     while real.phase == FOLD:
-        real.apply(fold if real.current == seat else real.legal_actions()[0])
+        real.apply(fold if real.current == folder else real.legal_actions()[0])
     rng = random.Random(1)
     for _ in range(20):
         world = obs.sample(rng)
         while world.phase == FOLD:
-            world.apply(fold if world.current == seat else world.legal_actions()[0])
+            world.apply(fold if world.current == folder else world.legal_actions()[0])
         assert world.stock != real.stock
         assert world.restocked != real.restocked
 

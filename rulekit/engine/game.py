@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulekit.engine.ledger import Amount
-from rulekit.engine.round import Round, RoundResult
+from rulekit.engine.round import Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
 
@@ -81,17 +81,24 @@ class GameResult:
 
 
 class Game:
-    """Deals rounds until the game's length is reached; the caller plays each round."""
+    """Deals rounds until the game's length is reached; the caller plays each round. The one
+    game loop: simulations, `play` and scenario games all deal through new_round() and hand
+    each result to record(), so a void deal is numbered the same way everywhere."""
 
     def __init__(
-        self, compiled: CompiledRules, seated: int, seed: int | str = 0, dealer: int | None = None
+        self,
+        compiled: CompiledRules,
+        seated: int,
+        seed: int | str = 0,
+        dealer: int | None = None,
+        round_no: int = 0,
     ) -> None:
         self.c = compiled
         self.seated = seated
         self.seed = seed
         self.dealer = first_dealer(compiled, seated, seed) if dealer is None else dealer
         self.first = self.dealer
-        self.round_no = 0
+        self.round_no = round_no  # from 0; a scenario may start later in the game
         self.deal_no = 0
         self.carry = 1
         self.voids = 0
@@ -113,15 +120,25 @@ class Game:
         teams = self.c.rules.teams_for(self.seated) or [[s] for s in range(self.seated)]
         return [start + sum(net[s] for s in members) for members in teams]
 
-    def new_round(self) -> Round:
+    def new_round(
+        self,
+        *,
+        dealer: int | None = None,
+        seed: int | str | None = None,
+        deal: StackedDeal | None = None,
+    ) -> Round:
+        """The game's next deal: its deal and round numbers (a void deal's redeal plays the same
+        round), the carry-over and the dealer. A scenario may name another dealer, deal from
+        another seed, or write the deal down."""
         return Round(
             self.c,
             self.seated,
-            self.dealer,
-            seed=self.seed,
+            self.dealer if dealer is None else dealer,
+            seed=self.seed if seed is None else seed,
             deal_no=self.deal_no,
             round_no=self.round_no,
             carry=self.carry,
+            deal=deal,
         )
 
     def record(self, result: RoundResult) -> None:

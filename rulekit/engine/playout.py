@@ -233,10 +233,12 @@ def play_deal_out(
     round_no: int | None = None,
     moves: Moves | None = None,
     asked: Offers | None = None,
+    voided: list[tuple[Round, Moves]] | None = None,
 ) -> tuple[Round, int]:
     """play_deal() without the result: the round played (over, not void) and the void deals
     before it (a simulation tallies the round's state: rulekit.sim.tally.Tally.add_played).
-    `asked`: the players' offers, if the caller asked already (play_out)."""
+    `asked`: the players' offers, if the caller asked already (play_out). `voided`, if given,
+    gets each void deal before it with its moves (a recording writes them down)."""
     who_deals = number % seated if dealer is None else dealer
     return _deal_out(
         compiled,
@@ -249,6 +251,7 @@ def play_deal_out(
         moves,
         asked,
         0,
+        voided,
     )
 
 
@@ -263,6 +266,7 @@ def _deal_out(
     moves: Moves | None,
     asked: Offers | None,
     voids: int,
+    voided: list[tuple[Round, Moves]] | None = None,
 ) -> tuple[Round, int]:
     """play_deal_out()'s tries, from the try after `voids` void deals of this number."""
     while True:
@@ -275,6 +279,8 @@ def _deal_out(
         play_out(rnd, players, moves, asked)
         if not rnd.void:
             return rnd, voids
+        if voided is not None:
+            voided.append((rnd, list(moves or ())))
         voids += 1
         if voids > MAX_VOID_IN_A_ROW:
             raise RuleError(

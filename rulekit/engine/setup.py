@@ -20,6 +20,7 @@ from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import FOLD, PLAY, SWAP, RoundState
 from rulekit.engine.tables import CompiledTable
+from rulekit.errors import UsageError
 
 
 def run_setup(r: RoundState) -> None:
@@ -145,22 +146,47 @@ def _fold(r: RoundState, seat: int, voluntary: bool) -> None:
 
 
 def _end_fold(r: RoundState) -> None:
-    """The folded hands go back into the stock, shuffled (or as written down)."""
+    """The folded hands go back into the stock, shuffled (or as written down), but for the
+    cards of a written field still to be laid."""
     returned: list[int] = []
     full = r.ix.full
     cards = card_bits(full.bit_length())
     hands = r.hands
+    back = full & ~r.stacked_field if not r.field_laid else full
     for s in range(r.seated):
         if r.folded[s]:
-            returned.extend(cards(hands[s] & full))  # a folder's joker is out
+            returned.extend(cards(hands[s] & back))  # a folder's joker is out
             hands[s] = 0
     if r.stacked_restock is not None:
-        r.stock = list(r.stacked_restock)
+        r.stock = _written_restock(r)
     elif returned:
         r.stock.extend(returned)
         r.stock = [r.stock[i] for i in deal_order(r._setup_seed, len(r.stock))]
     r.restocked = r.stock[::-1]
     r.phase = PLAY
+
+
+def _written_restock(r: RoundState) -> list[int]:
+    """The stock after the fold of a written-down deal (top at the end): its restock, then the
+    cards in no other place (no hand in play, the field, a pile) in id order, the folded hands'
+    among them, as the deal's own stock is followed: every card stays in the game once."""
+    full = r.ix.full
+    placed = r.field | r.stacked_field
+    for s in range(r.seated):
+        placed |= r.hands[s] | r.captured[s]  # a folder's hand is back in no place by now
+    written = r.stacked_restock or ()
+    twice = [b for b in written if placed >> b & 1]
+    if twice:
+        cards = ", ".join(r.ix.short(r.ix.ids[b]) for b in sorted(twice))
+        raise UsageError(
+            f"in the restock and still in play (a hand or the field): {cards}",
+            hint="the restock is the stock after the fold: the folded hands' cards and the rest",
+        )
+    for b in written:
+        placed |= 1 << b
+    ids = r.ix.ids
+    rest = sorted(card_bits(full.bit_length())(full & ~placed), key=ids.__getitem__)
+    return rest[::-1] + list(written)
 
 
 # ------------------------------------------------------------ joker, teyaku, instant win

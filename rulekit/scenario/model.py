@@ -35,7 +35,8 @@ class _Strict(BaseModel):
 class Deal(_Strict):
     """A stacked deal: each hand, the field, and the stock from the top. Cards by id or name;
     the stock may stop early (the rest follows in id order). With folds, `restock` is the stock
-    after the folded hands are shuffled back in (otherwise the seed reshuffles it)."""
+    after the folded hands are shuffled back in (otherwise the seed reshuffles it); it may stop
+    early too (every card in no other place follows, in id order)."""
 
     hands: dict[str, list[CardRef]] = Field(description="seat name -> cards")
     field: list[CardRef]
@@ -123,6 +124,12 @@ class Scenario(_Strict):
     seats: list[str] = Field(min_length=2)
     dealer: SeatRef = 0
     seed: int = Field(0, description="chance: seeded deals, reshuffles, bots")
+    round: int = Field(
+        1,
+        ge=1,
+        description="the round's number in its game, from 1 (its month: round 13 is January"
+        " again); in a game, the first round's, the others counting on from it",
+    )
     # one round, written at the top level ...
     deal: Deal | None = None
     moves: list[Move] = Field(default_factory=list)

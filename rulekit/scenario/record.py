@@ -82,7 +82,11 @@ def round_record(
     deal["hands"] = hands
     result = rnd.result()
     expect: dict[str, Any] = {"void": True} if result.void else {}
-    if not result.void:
+    if result.void:  # nothing paid (or returned), the same dealer deals again
+        expect["ledger"] = [payment(p, names) for p in result.ledger]
+        expect["next_dealer"] = names[result.next_dealer]
+        expect["ended_by"] = result.ended_by
+    else:
         expect["multiplier"] = result.multiplier
         table = rnd.c.teyaku
         if table is not None:
@@ -131,10 +135,19 @@ def chosen_card(action: int) -> int | None:
 
 
 def scenario_record(
-    title: str, rules: str, names: Sequence[str], rounds: list[dict[str, Any]], seed: int = 0
+    title: str,
+    rules: str,
+    names: Sequence[str],
+    rounds: list[dict[str, Any]],
+    seed: int = 0,
+    round_no: int | None = None,
 ) -> dict[str, Any]:
-    """A scenario document: one round at the top level, or a game of several."""
+    """A scenario document: one round at the top level, or a game of several. `round_no`: the
+    number (from 1) of the round written, or of the game's first (the round's month depends on
+    it): given for a simulation's single rounds; a game written whole starts at round 1."""
     doc: dict[str, Any] = {"title": title, "rules": rules, "seats": list(names), "seed": seed}
+    if round_no is not None:
+        doc["round"] = round_no
     if len(rounds) == 1:
         doc.update(rounds[0])
     else:
@@ -171,6 +184,8 @@ def _value(v: Any) -> str:
 
 
 def _lines(key: str, items: list[Any], per_line: int = 1) -> list[str]:
+    if not items:
+        return [f"{key} = []"]
     out = [f"{key} = ["]
     for i in range(0, len(items), per_line):
         out.append("  " + ", ".join(_value(x) for x in items[i : i + per_line]) + ",")

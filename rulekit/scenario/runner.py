@@ -55,7 +55,8 @@ class Outcome:
     seats: list[str]
     failures: list[Failure] = field(default_factory=list)
     ledgers: dict[int, list[Payment]] = field(default_factory=dict)
-    rounds: list[RoundResult] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)  # played out; a void deal is no round
+    voids: int = 0  # the void deals, each redealt by the same dealer
 
     @property
     def passed(self) -> bool:
@@ -162,38 +163,31 @@ class ScenarioRun:
     def run(self) -> Outcome:
         specs = self.sc.round_specs()
         game_mode = self.sc.rounds is not None
-        game = Game(
-            self.c, self.n, seed=self.sc.seed, dealer=self.seat(self.sc.dealer, ("dealer",))
-        )
+        first = self.seat(self.sc.dealer, ("dealer",))
+        game = Game(self.c, self.n, seed=self.sc.seed, dealer=first, round_no=self.sc.round - 1)
         for i, spec in enumerate(specs):
             prefix: KeyPath = ("rounds", i) if game_mode else ()
-            dealer = (
-                game.dealer if spec.dealer is None else self.seat(spec.dealer, (*prefix, "dealer"))
-            )
+            dealer = None if spec.dealer is None else self.seat(spec.dealer, (*prefix, "dealer"))
             deal = self.stacked(spec.deal, (*prefix, "deal")) if spec.deal is not None else None
-            seed = spec.seed if spec.seed is not None else self.sc.seed
-            try:
-                rnd = Round(
-                    self.c,
-                    self.n,
-                    dealer,
-                    seed=seed,
-                    deal_no=i,
-                    round_no=i,
-                    carry=game.carry,
-                    deal=deal,
-                )
+            try:  # the game numbers the deal and the round: a void deal is redealt, not counted
+                rnd = game.new_round(dealer=dealer, seed=spec.seed, deal=deal)
             except UsageError as err:
                 raise self.error((*prefix, "deal"), err.message, err.hint) from None
-            played = self.play(rnd, spec, prefix, i + 1)
+            try:
+                played = self.play(rnd, spec, prefix, i + 1)
+            except UsageError as err:  # a written deal that the folds show wrong
+                raise self.error((*prefix, "deal"), err.message, err.hint) from None
             self.outcome.ledgers[i + 1] = list(rnd.ledger)
             if spec.expect is not None and played:  # a round gone astray is reported at its move
                 self.check(rnd, spec.expect, i + 1, (*prefix, "expect"))
             if played and rnd.phase == DONE:
                 result = rnd.result()
-                self.outcome.rounds.append(result)
+                if result.void:
+                    self.outcome.voids += 1
+                else:
+                    self.outcome.rounds.append(result)
                 game.record(result)
-                if game_mode and game.is_over and i + 1 < len(specs):
+                if game_mode and game.is_over and not result.void and i + 1 < len(specs):
                     self.fail(i + 1, "the game", "more rounds to be played", _game_over(game))
                     break
             elif game_mode and i + 1 < len(specs):

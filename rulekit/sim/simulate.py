@@ -90,7 +90,7 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
                 result = play_round(rnd, agents, moves)
                 tally.add_round(result)
                 game.record(result)
-                if recorder and moves is not None and not result.void:
+                if recorder and moves is not None:  # a void deal too: it is redealt, not lost
                     written.append(recorder.round(rnd, moves))
             if recorder:
                 recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
@@ -98,12 +98,18 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
             tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
         else:
             round_moves: list[tuple[int, int]] | None = [] if recorder else None
-            rnd, voids = play_deal_out(c, plan.seats, i, agents, seed=plan.seed, moves=round_moves)
+            voided: list[tuple[Round, list[tuple[int, int]]]] = []
+            rnd, voids = play_deal_out(
+                c, plan.seats, i, agents, seed=plan.seed, moves=round_moves, voided=voided
+            )
             tally.voids += voids
             tally.add_played(rnd)
             if recorder and round_moves is not None:
                 title = f"round {i} of seed {plan.seed}"
-                recorder.write(f"round-{i:06d}", title, [recorder.round(rnd, round_moves)])
+                # the void deals first, each redealt by the same dealer: a game of one round
+                played = [recorder.round(v, m) for v, m in voided]
+                played.append(recorder.round(rnd, round_moves))
+                recorder.write(f"round-{i:06d}", title, played, rnd.round_no + 1)
     return tally
 
 
@@ -132,12 +138,15 @@ class _Recorder:
 
         return round_record(rnd, moves, self.names)
 
-    def write(self, stem: str, title: str, rounds: list[dict[str, Any]]) -> None:
+    def write(
+        self, stem: str, title: str, rounds: list[dict[str, Any]], round_no: int | None = None
+    ) -> None:
+        """`round_no`: a single round's number in its game, from 1 (a game starts at 1)."""
         from rulekit.scenario.record import scenario_record, to_toml
 
         bots = ", ".join(self.plan.bots)
         doc = scenario_record(
-            f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed
+            f"{title} ({bots})", self.plan.rules_ref, self.names, rounds, self.plan.seed, round_no
         )
         write_atomic(self.folder / f"{stem}.scenario.toml", to_toml(doc))
 
