@@ -34,6 +34,7 @@ from rulekit.sim.report import (
     verdict,
 )
 from rulekit.sim.stats import holm, p_value, t_two_sided
+from rulekit.sim.summary import significance, summary
 from rulekit.sim.tally import Moments
 from tests.conftest import rules
 from tests.test_compare import HOUSE
@@ -155,6 +156,11 @@ def test_json_keys_are_only_added(tmp_path: Path) -> None:
     for v in result["variants"]:
         for e in v["yaku"].values():
             assert {"count", "per_round", "average_payment", "label"} <= set(e)
+    assert {"rounds", "seats", "bots", "seed", "variants", "differences"} <= set(result)
+    assert {"section", "what", "before", "after", "text"} <= set(
+        result["differences"][0]["changes"][0]
+    )
+    assert {s["topic"] for s in result["summary"]} >= {"rules", "dealer", "swing", "length"}
 
 
 # ---------------------------------------------------------------- issue 21: labels as written
@@ -243,3 +249,84 @@ def test_markdown_escaping_keeps_any_text_as_written(text: str) -> None:
     assert found is not None and html.unescape(found.group(1)) == text
     heading = markdown_it.MarkdownIt("commonmark").render(f"## {md(text)}")
     assert html.unescape(heading.removeprefix("<h2>").removesuffix("</h2>\n")) == text
+
+
+# ---------------------------------------------------------------- issue 21: the summary
+def _four_seats() -> dict:  # type: ignore[type-arg]
+    variants = [rules("hachihachi"), rules("hachihachi/wikipedia-draft")]
+    return compare(variants, ["hachihachi", "wikipedia-draft"], rounds=300, seats=4, seed=1)
+
+
+def _said(result: dict, topic: str) -> list[str]:  # type: ignore[type-arg]
+    return [s["text"] for s in result["summary"] if s["topic"] == topic]
+
+
+def test_the_summary_sentences_match_the_figures() -> None:
+    result = _four_seats()
+    assert result["summary"] == summary(result)  # the JSON's summary is the report's
+    fudawiki, draft = result["variants"]
+    d = result["differences"][0]
+    tested = d["correction"]["figures"]
+    [rules_said] = _said(result, "rules")
+    assert f"changes {d['rules_changed']} rules of Hachi-Hachi (Fudawiki)" in rules_said
+    dealer = _said(result, "dealer")
+    for v, sentence in zip((fudawiki, draft), dealer, strict=False):
+        p = v["position"][0]
+        assert sentence.startswith(f"Who gains and loses in {v['title']}: ")
+        if p["significant"]:
+            way = "gains" if p["mean"] > 0 else "loses"
+            assert f"the dealer {way} {abs(p['mean']):.3g} ± {p['ci95']:.2g} points" in sentence
+        else:
+            assert f"nets {p['mean']:+.3g} ± {p['ci95']:.2g} points a round: no clear edge" in (
+                sentence
+            )
+    f = d["figures"]["position 0"]
+    assert dealer[2] == (
+        "Against Hachi-Hachi (Fudawiki), Hachi-Hachi (Wikipedia draft) moves the dealer's net by"
+        f" {f['mean']:+.3g} ± {f['ci95']:.2g} points a round ({significance(f, tested)})."
+    )
+    swing = " ".join(_said(result, "swing"))
+    for v in (fudawiki, draft):
+        assert f"{v['spread']['value']:.3g} ± {v['spread']['ci95']:.2g} points in" in swing
+    length = " ".join(_said(result, "length"))
+    assert "a game is 12 rounds in both" in length
+    for v in (fudawiki, draft):
+        assert f"{v['turns']:.3g} ± {v['figures']['turns']['ci95']:.2g} turns" in length
+    folds = next(s for s in _said(result, "choices") if s.startswith("Join or fold"))
+    taken, offered = fudawiki["choices"]["fold"], fudawiki["choices"]["fold offered"]
+    assert f"{taken} of {offered} ({taken / offered:.1%}) in Hachi-Hachi (Fudawiki)" in folds
+    f = d["figures"]["folds"]
+    assert f"{f['mean']:+.3g} ± {f['ci95']:.2g} folds per round (significant)" in folds
+    assert f["significant_corrected"]  # the bots fold more with the draft's rules
+
+
+def test_the_summary_claims_no_gain_that_its_interval_covers() -> None:
+    """Every gain, loss, 'swingier' or 'steadier' said is beyond its interval; a change whose
+    interval covers 0 says so, and a raw result that the correction undoes says that."""
+    result = _four_seats()
+    for s in result["summary"]:
+        for amount, ci in re.findall(
+            r"(?:gains|loses|by) (\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)", s["text"]
+        ):
+            assert float(amount) > float(ci), s["text"]
+    p = result["variants"][1]["position"][0]
+    p.update(mean=3.0, ci95=4.0, significant=False)
+    d = result["differences"][0]
+    d["spread"].update(mean=5.0, ci95=4.0, significant=True, significant_corrected=False)
+    d["figures"]["position 0"].update(mean=2.0, ci95=3.0, significant_corrected=False)
+    said = " ".join(s["text"] for s in summary(result))
+    assert "the dealer nets +3 ± 4 points a round: no clear edge (the interval covers 0)" in said
+    assert "swingier" not in said and "steadier" not in said
+    tested = d["correction"]["figures"]
+    assert f"+5 ± 4 points (not significant once corrected for testing {tested} figures)" in said
+    assert "net by +2 ± 3 points a round (not significant: the interval covers 0)" in said
+
+
+def test_the_terminal_output_opens_with_the_summary() -> None:
+    ran = CliRunner().invoke(
+        cli, ["compare", "hachihachi", "hachihachi/kirisame", "--rounds", "40", "--seed", "1"]
+    )
+    assert ran.exit_code == 0, ran.output
+    out = ran.stdout
+    assert out.index("Summary") < out.index("Who gains and loses in") < out.index("Figures per")
+    assert "the same rule under another name" in out

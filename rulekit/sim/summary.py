@@ -126,10 +126,11 @@ def _dealer(result: dict[str, Any]) -> list[str]:
         dealer = v["position"][0]
         if dealer["significant"]:
             way = "gains" if dealer["mean"] > 0 else "loses"
-            said = f"the dealer {way} {_pm(abs(dealer['mean']), dealer['ci95'], False)} points"
+            amount = _pm(abs(dealer["mean"]), dealer["ci95"], False)
+            said = f"the dealer {way} {amount} points a round"
         else:
             said = (
-                f"the dealer's net is {_pm(dealer['mean'], dealer['ci95'])} points:"
+                f"the dealer nets {_pm(dealer['mean'], dealer['ci95'])} points a round:"
                 " no clear edge (the interval covers 0)"
             )
         others = [
@@ -139,7 +140,7 @@ def _dealer(result: dict[str, Any]) -> list[str]:
             if p["significant"]
         ]
         rest = "; ".join(others) if others else "no other seat's net differs from 0 beyond chance"
-        out.append(f"Dealer's edge in {name}: {said} a round; {rest}.")
+        out.append(f"Who gains and loses in {name}: {said}; {rest}.")
     for name, first, d in _pairs(result):
         f = d["figures"].get("position 0")
         if f is not None:
@@ -205,7 +206,7 @@ def _length(result: dict[str, Any]) -> list[str]:
         changes = []
         for key, what, scale, unit in (
             ("turns", "turns per round", 1.0, ""),
-            ("by_yaku", "the share of rounds a yaku ends", 100.0, " percentage points"),
+            ("by_yaku", "the share of rounds ended by a yaku", 100.0, " percentage points"),
         ):
             f = d["figures"].get(key)
             if f is not None and not (f["mean"] == 0 and f["ci95"] == 0):
@@ -239,10 +240,10 @@ def _choices(result: dict[str, Any]) -> list[str]:
                 )
             continue
         said = [
-            f"{t} of {o} offers ({t / o:.1%})" if o else "never offered"
+            f"{t} of {o} ({t / o:.1%})" if o else "never offered"
             for t, o in zip(taken, offered, strict=True)
         ]
-        text = f"{m.label.capitalize()}: the bots took {_in_each(said, names)}"
+        text = f"{m.label.capitalize()} ({m.taken} of the offers): {_in_each(said, names)}"
         if m.key == "continue":
             paid = [v["continuation"] for v in vs]
             if any(c["continued"] for c in paid):
