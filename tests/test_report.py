@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rulekit.cli import cli
@@ -86,6 +86,7 @@ def test_t_tail_matches_the_table() -> None:
     assert p_value(1.0, None, 10) == 1.0
 
 
+@settings(deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_never_lowers_a_p_value_and_keeps_the_order(ps: list[float]) -> None:
     adjusted = holm(ps)
@@ -233,6 +234,7 @@ def test_a_markdown_report_shows_rule_file_text_as_written(tmp_path: Path) -> No
     assert r"\$5 \$bonus" in text
 
 
+@settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40))
 def test_markdown_escaping_keeps_any_text_as_written(text: str) -> None:
     markdown_it = pytest.importorskip("markdown_it")

@@ -99,7 +99,7 @@ def report_tables(result: dict[str, Any]) -> list[Table]:
     """The report's tables: the figures per variant, the paired differences, the entries."""
     vs = result["variants"]
     names = variant_names(result)
-    out = [("Figures per variant", ["", *names], _summary_rows(vs))]
+    out = [("Figures per variant", ["", *names], _figure_rows(vs))]
     seats = len(vs[0]["position"])
     rows = []
     for k in range(seats):
@@ -234,7 +234,7 @@ def _numbers(ns: list[int]) -> str:
     return ", ".join(str(n) for n in ns)
 
 
-def _summary_rows(vs: list[dict[str, Any]]) -> list[list[str]]:
+def _figure_rows(vs: list[dict[str, Any]]) -> list[list[str]]:
     """Each variant's whole-run figures, with the intervals the result has."""
 
     def ended(v: dict[str, Any], *how: str) -> str:
