@@ -147,7 +147,7 @@ def test_the_html_report_renders_its_tables_and_images_in_a_browser(tmp_path: Pa
     assert "triple value: 10 -&gt; 12" in page and "red condition" in page
     verdict = re.search(r'<p id="verdict">([^<]+)</p>', page)
     assert verdict is not None and summary < verdict.start() < changes < page.index("<table>")
-    assert re.search(r'<li data-topic="dealer">Dealer\'s edge in ', page)
+    assert '<li data-topic="dealer">Who gains and loses in ' in page
     assert "Red (aka) made per round falls" in verdict.group(1)  # by label, with its size
     note = re.search(r'<p id="correction">([^<]+)</p>', page)
     assert note is not None and "Holm" in note.group(1) and "tested" in note.group(1)
