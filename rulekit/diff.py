@@ -126,11 +126,10 @@ T = TypeVar("T")
 
 def _one_to_one(xs: list[T], ys: list[T], key: Callable[[T], str]) -> Iterable[tuple[T, T]]:
     """The pairs of an x and a y with one key that no other x or y has."""
-    for x in xs:
-        k = key(x)
-        same_y = [y for y in ys if key(y) == k]
-        if len(same_y) == 1 and sum(key(o) == k for o in xs) == 1:
-            yield x, same_y[0]
+    keys_x, keys_y = [key(x) for x in xs], [key(y) for y in ys]
+    for x, k in zip(xs, keys_x, strict=True):
+        if keys_x.count(k) == 1 and keys_y.count(k) == 1:
+            yield x, ys[keys_y.index(k)]
 
 
 def rules_changed(changes: list[Change]) -> int:
