@@ -1,11 +1,18 @@
 """What differs between two variants, read from their IR (never from the text): card classes and
 points, views, entries added, removed or changed, multiplier tiers, and the round mechanics.
-A house-rule file diffed against the file it extends shows exactly its overrides."""
+A house-rule file diffed against the file it extends shows exactly its overrides.
+
+Asked to (`pair_renamed`), it also pairs an entry or a view one variant names differently from
+the other with the same meaning (kirisame's Blue Poems is Fudawiki's Blue ribbons): one rule
+renamed, not one removed and another added. `rules_changed` counts the rules a diff changes,
+leaving out what only names things (the variant's name, labels, renames)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -27,6 +34,13 @@ class Change:
     before: str | None  # None: added
     after: str | None  # None: removed
     words: str = ""  # the change said as the rulebook would say it, when `what` is a field name
+    subject: str = ""  # the rule changed, when not `what` itself: an entry's name for its parts
+    naming: bool = False  # only a name changed (the variant's name, a label, a rename)
+
+    @property
+    def rule(self) -> str:
+        """The rule this change belongs to: an entry's value and options are one rule."""
+        return self.subject or self.what
 
     def sentence(self) -> str:
         if self.words:
@@ -55,7 +69,76 @@ def _options(e: ir.Yaku) -> str:
     return "; ".join(entry_options(e)) or "none"
 
 
-def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+def _entry_changes(kind: str, a: ir.Ruleset, b: ir.Ruleset, x: ir.Yaku, y: ir.Yaku) -> list[Change]:
+    """What differs in one entry (`y` is `x` renamed when their names differ: its label is said
+    by the rename, and its condition is the same by meaning)."""
+    name = y.name
+    out = []
+    if x.value != y.value:
+        out.append(Change(kind, f"{name} value", str(x.value), str(y.value), subject=name))
+    if x.name == y.name and x.label != y.label:
+        out.append(Change(kind, f"{name} label", x.label, y.label, subject=name, naming=True))
+    if x.name == y.name and x.condition != y.condition:
+        before, after = _condition(a, x), _condition(b, y)
+        out.append(Change(kind, f"{name} condition", before, after, subject=name))
+    if _options(x) != _options(y):
+        out.append(Change(kind, f"{name} options", _options(x), _options(y), subject=name))
+    return out
+
+
+def meaning(condition: ir.Condition) -> str:
+    """What a condition tests, without the words it was written in (a count's label): two
+    entries with one meaning are made by the same hands, whatever they are called."""
+    return json.dumps(_unworded(condition.model_dump()), sort_keys=True)
+
+
+def _unworded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _unworded(v) for k, v in value.items() if k not in ("label", "text")}
+    if isinstance(value, list | tuple):
+        return [_unworded(v) for v in value]
+    return value
+
+
+def renamed(a: ir.Ruleset, b: ir.Ruleset, kind: str) -> list[tuple[ir.Yaku, ir.Yaku]]:
+    """The entries of the `kind` table ("teyaku", "yaku") that `b` names differently from `a`
+    with the same meaning: each entry only `a` has, with the one entry only `b` has that tests
+    the same thing (no pair when several on either side test it: which is which is unsaid)."""
+    ta: ir.YakuTable | None = getattr(a, kind)
+    tb: ir.YakuTable | None = getattr(b, kind)
+    if ta is None or tb is None:
+        return []
+    only_a = [e for e in ta.entries if e.name not in {x.name for x in tb.entries}]
+    only_b = [e for e in tb.entries if e.name not in {x.name for x in ta.entries}]
+    return list(_one_to_one(only_a, only_b, lambda e: meaning(e.condition)))
+
+
+def renamed_views(a: ir.Ruleset, b: ir.Ruleset) -> dict[str, str]:
+    """The views `b` names differently from `a` with the same changes of class: a's name to b's."""
+    only_a = [v for v in a.views if v.name not in {x.name for x in b.views}]
+    only_b = [v for v in b.views if v.name not in {x.name for x in a.views}]
+    pairs = _one_to_one(only_a, only_b, lambda v: json.dumps(_unworded(v.model_dump()["changes"])))
+    return {x.name: y.name for x, y in pairs}
+
+
+T = TypeVar("T")
+
+
+def _one_to_one(xs: list[T], ys: list[T], key: Callable[[T], str]) -> Iterable[tuple[T, T]]:
+    """The pairs of an x and a y with one key that no other x or y has."""
+    keys_x, keys_y = [key(x) for x in xs], [key(y) for y in ys]
+    for x, k in zip(xs, keys_x, strict=True):
+        if keys_x.count(k) == 1 and keys_y.count(k) == 1:
+            yield x, ys[keys_y.index(k)]
+
+
+def rules_changed(changes: list[Change]) -> int:
+    """How many rules the changes change: an entry once however many of its parts differ, and
+    nothing that only names things (the variant's name, a label, a rename)."""
+    return len({(c.section, c.rule) for c in changes if not c.naming})
+
+
+def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset, pair: bool = False) -> list[Change]:
     ta: ir.YakuTable | None = getattr(a, kind)
     tb: ir.YakuTable | None = getattr(b, kind)
     if ta is None and tb is None:
@@ -69,6 +152,7 @@ def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
                 None if tb is None else "present",
             )
         ]
+    views = renamed_views(a, b) if pair else {}
     out = []
     for attr, label in (
         ("policy", "policy"), ("view", "view"), ("between_players", "paid to"),
@@ -78,32 +162,33 @@ def _table(kind: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         if x != y:
             said = _said(f"table.{attr}", x, a), _said(f"table.{attr}", y, b)
             words = f"{TABLE_LABELS[attr].format(kind=kind)}: {said[0]} -> {said[1]}"
-            out.append(Change(kind, label, str(x), str(y), words))
+            alike = attr == "view" and x is not None and views.get(x) == y
+            out.append(Change(kind, label, str(x), str(y), words, naming=alike))
     ea = {e.name: e for e in ta.entries}
     eb = {e.name: e for e in tb.entries}
-    for name in ea.keys() - eb.keys():
+    pairs = renamed(a, b, kind) if pair else []
+    for name in ea.keys() - eb.keys() - {x.name for x, _ in pairs}:
         e = ea[name]
         out.append(Change(kind, name, _entry(a, e), None))
-    for name in eb.keys() - ea.keys():
+    for name in eb.keys() - ea.keys() - {y.name for _, y in pairs}:
         e = eb[name]
         out.append(Change(kind, name, None, _entry(b, e)))
     for name in [n for n in ea if n in eb]:
-        x, y = ea[name], eb[name]
-        if x.value != y.value:
-            out.append(Change(kind, f"{name} value", str(x.value), str(y.value)))
-        if x.label != y.label:
-            out.append(Change(kind, f"{name} label", x.label, y.label))
-        if x.condition != y.condition:
-            out.append(Change(kind, f"{name} condition", _condition(a, x), _condition(b, y)))
-        if _options(x) != _options(y):
-            out.append(Change(kind, f"{name} options", _options(x), _options(y)))
+        out += _entry_changes(kind, a, b, ea[name], eb[name])
+    for x, y in pairs:
+        words = (
+            f"{x.name} -> {y.name}: renamed {x.label} -> {y.label}"
+            f" (the same condition: {_condition(b, y)})"
+        )
+        out.append(Change(kind, y.name, x.label, y.label, words, naming=True))
+        out += _entry_changes(kind, a, b, x, y)
     ga = {frozenset(g) for g in ta.exclusive}
     gb = {frozenset(g) for g in tb.exclusive}
     for g in ga - gb:
         out.append(Change(kind, "exclusive " + ", ".join(sorted(g)), "exclusive", None))
     for g in gb - ga:
         out.append(Change(kind, "exclusive " + ", ".join(sorted(g)), None, "exclusive"))
-    return sorted(out, key=lambda c: c.what)
+    return sorted(out, key=lambda c: (c.rule, c.what))  # a renamed entry, then its changes
 
 
 def _flat(prefix: str, value: Any) -> dict[str, Any]:
@@ -151,18 +236,22 @@ def _instant_wins(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
     for name in [n for n in wa if n in wb]:
         x, y = wa[name], wb[name]
         if x.value != y.value:
-            out.append(Change("instant_wins", f"{name} value", str(x.value), str(y.value)))
+            before, after = str(x.value), str(y.value)
+            out.append(Change("instant_wins", f"{name} value", before, after, subject=name))
         if x.label != y.label:
-            out.append(Change("instant_wins", f"{name} label", x.label, y.label))
+            what = f"{name} label"
+            out.append(Change("instant_wins", what, x.label, y.label, subject=name, naming=True))
         if x.condition != y.condition:
             before = x.text or condition_text(x.condition, a)
             after = y.text or condition_text(y.condition, b)
-            out.append(Change("instant_wins", f"{name} condition", before, after))
+            out.append(Change("instant_wins", f"{name} condition", before, after, subject=name))
     return out
 
 
-def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
-    """Every difference from `a` to `b`."""
+def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Change]:
+    """Every difference from `a` to `b`; with `pair_renamed`, an entry or a view renamed with
+    the same meaning is one change (a rename, `naming`) and its other changes, not a removal
+    and an addition."""
     out: list[Change] = _identity(a, b)
     cards_a = {c.id: c for c in a.deck.cards}
     cards_b = {c.id: c for c in b.deck.cards}
@@ -190,11 +279,15 @@ def diff(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             )
     va = {v.name: "; ".join(c.text for c in v.changes) for v in a.views}
     vb = {v.name: "; ".join(c.text for c in v.changes) for v in b.views}
-    for name in sorted(va.keys() | vb.keys()):
+    views = renamed_views(a, b) if pair_renamed else {}
+    for was, now in views.items():
+        words = f"{was} -> {now}: renamed (the same view: {vb[now]})"
+        out.append(Change("views", f"{was} -> {now}", was, now, words, now, naming=True))
+    for name in sorted((va.keys() | vb.keys()) - views.keys() - set(views.values())):
         if va.get(name) != vb.get(name):
             out.append(Change("views", name, va.get(name), vb.get(name)))
-    out += _table("teyaku", a, b)
-    out += _table("yaku", a, b)
+    out += _table("teyaku", a, b, pair_renamed)
+    out += _table("yaku", a, b, pair_renamed)
     out += _scoring(a, b)
     ta = {t.factor: t for t in a.multiplier.tiers}
     tb = {t.factor: t for t in b.multiplier.tiers}
@@ -497,9 +590,8 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         x, y = getattr(a, attr), getattr(b, attr)
         if x != y:
             said = [f'"{v}"' if v else "unnamed" for v in (x, y)]
-            out.append(
-                Change("game", attr, x or None, y or None, f"{label}: {said[0]} -> {said[1]}")
-            )
+            words = f"{label}: {said[0]} -> {said[1]}"
+            out.append(Change("game", attr, x or None, y or None, words, naming=True))
     return out
 
 

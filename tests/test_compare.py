@@ -141,11 +141,13 @@ def test_the_html_report_renders_its_tables_and_images_in_a_browser(tmp_path: Pa
     tables = re.search(r'data-tables="(\d+)"', body.group(0))
     assert tables is not None and int(tables.group(1)) >= 5
     page = dom.stdout
-    # it opens with what differs, in words, then the verdict, then the correction note
+    # it opens with the summary, then the verdict and the correction note, then what differs
+    summary = page.index('<section id="summary">')
     changes = page.index("What differs")
     assert "triple value: 10 -&gt; 12" in page and "red condition" in page
     verdict = re.search(r'<p id="verdict">([^<]+)</p>', page)
-    assert verdict is not None and changes < verdict.start() < page.index("<table>")
+    assert verdict is not None and summary < verdict.start() < changes < page.index("<table>")
+    assert '<li data-topic="dealer">Who gains and loses in ' in page
     assert "Red (aka) made per round falls" in verdict.group(1)  # by label, with its size
     note = re.search(r'<p id="correction">([^<]+)</p>', page)
     assert note is not None and "Holm" in note.group(1) and "tested" in note.group(1)
@@ -258,3 +260,100 @@ def test_the_dask_backend_needs_a_scheduler() -> None:
     pytest.importorskip("dask.distributed")
     with pytest.raises(UsageError, match="needs --scheduler"):
         compare([rules("hachihachi"), rules("hachihachi")], ["a", "b"], rounds=10, backend="dask")
+
+
+# ---------------------------------------------------------------- issue 21: renamed alike
+RENAMED = """extends "hachihachi/fudawiki"
+game "Hachi-Hachi" variant "Our table"
+source "the back room"
+teyaku
+  triple 12
+  red "Red"
+dekiyaku
+  remove blue_ribbons
+  blue_poems "Blue Poems" 35: all of blue
+"""
+
+
+def test_renamed_equivalents_are_one_change_in_the_diff() -> None:
+    """Kirisame's Blue Poems is Fudawiki's Blue ribbons (all of blue): one rule renamed, its
+    value changed; plain `diff` keeps listing a removal and an addition."""
+    a, b = rules("hachihachi"), rules("hachihachi/kirisame")
+    paired = {c.what: c for c in diff(a, b, pair_renamed=True)}
+    assert paired["blue_poems"].naming and paired["blue_poems"].sentence() == (
+        "blue_ribbons -> blue_poems: renamed Blue ribbons (aotan) -> Blue Poems"
+        " (the same condition: all of blue)"
+    )
+    assert paired["blue_poems value"].rule == "blue_poems"
+    assert (paired["blue_poems value"].before, paired["blue_poems value"].after) == ("35", "84")
+    assert "blue_ribbons" not in paired and paired["three"].before == "Triple (sanbon)"
+    assert paired["november_plain -> november_dregs"].naming  # a view renamed alike
+    assert not any(c.what in ("blue_ribbons", "november_plain") for c in paired.values())
+    plain = {c.what for c in diff(a, b)}
+    assert {"blue_ribbons", "blue_poems"} <= plain and "blue_poems value" not in plain
+
+
+def test_renamed_equivalents_are_paired_as_one_rule_in_the_report() -> None:
+    from rulekit.sim.report import by_rule, to_markdown
+
+    result = compare([rules("hachihachi"), rules("hachihachi/kirisame")], ["a", "b"], rounds=60)
+    d = result["differences"][0]
+    assert {"kind": "yaku", "name": "blue_ribbons", "label": "Blue ribbons (aotan)",
+            "as": "blue_poems", "as_label": "Blue Poems"} in d["renamed"]  # fmt: skip
+    assert "blue_poems" not in d["yaku"]
+    row = d["yaku"]["blue_ribbons"]
+    assert row["label"] == "Blue ribbons (aotan) / Blue Poems"
+    a, b = (v["yaku"] for v in result["variants"])
+    made = b["blue_poems"]["per_round"] - a["blue_ribbons"]["per_round"]  # paired, round by round
+    assert row["per_round"]["mean"] == pytest.approx(made)
+    labels = [label for label, _ in by_rule(result, "yaku")]
+    assert "Blue ribbons (aotan) / Blue Poems" in labels
+    assert not {"Blue Poems", "Blue ribbons (aotan)"} & set(labels)
+    md = to_markdown(result)
+    assert "blue\\_poems: added" not in md and "blue\\_ribbons: removed" not in md
+    assert "- blue_ribbons -> blue_poems: renamed Blue ribbons (aotan) -> Blue Poems" in md
+
+
+def test_the_rule_count_leaves_out_the_variants_name_labels_and_renames(tmp_path: Path) -> None:
+    """The house file renames the variant, gives a source, relabels Red and renames Blue
+    ribbons alike: of its changes only the Triple's value is a rule."""
+    from rulekit.sim.report import verdict
+
+    path = tmp_path / "renamed.rk"
+    path.write_text(RENAMED, encoding="utf-8")
+    result = compare([rules("hachihachi"), load_rules(path)], ["a", "b"], rounds=20, seed=1)
+    d = result["differences"][0]
+    assert d["rules_changed"] == 1
+    assert {c["what"] for c in d["changes"] if c["naming"]} == {
+        "variant",
+        "red label",
+        "blue_poems",
+    }
+    assert " changes 1 rule against " in verdict(result)
+    kirisame = compare([rules("hachihachi"), rules("hachihachi/kirisame")], ["a", "b"], rounds=2)
+    k = kirisame["differences"][0]
+    assert k["rules_changed"] < len(k["changes"])
+    assert not any(c["section"] == "game" and not c["naming"] for c in k["changes"])
+
+
+def test_no_advice_about_table_sizes_for_a_variant_that_seats_only_3() -> None:
+    """Fudawiki's fold is never offered at 3 seats, and kirisame seats only 3: the warning
+    says so, but suggests neither another table size nor other bots (none can fold there)."""
+    from rulekit.sim.report import warnings
+
+    variants = [rules("hachihachi"), rules("hachihachi/kirisame")]
+    result = compare(variants, ["a", "b"], rounds=200)
+    assert result["differences"][0]["mechanics"]["unseen"] == ["fold"]  # the bots continued
+    [said] = warnings(result)
+    assert "CANNOT SEE" in said and said.endswith("Try more rounds (--rounds).")
+    assert "table size" not in said and "--seats" not in said and "--bots" not in said
+
+
+def test_advice_names_the_table_sizes_every_variant_seats(tmp_path: Path) -> None:
+    from rulekit.sim.report import warnings
+
+    path = tmp_path / "fee.rk"
+    path.write_text('extends "hachihachi/fudawiki"\nfold: fee 20\n', encoding="utf-8")
+    result = compare([rules("hachihachi"), load_rules(path)], ["a", "b"], rounds=20)
+    [said] = warnings(result)
+    assert said.endswith("Try more rounds (--rounds) or another table size (--seats 4 to 6).")

@@ -4,6 +4,7 @@ itself (or chance) flags nothing."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import math
@@ -11,15 +12,29 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rulekit.cli import cli
 from rulekit.lang import load_rules
 from rulekit.sim.compare import compare
-from rulekit.sim.report import NET_X, NET_Y, _net_ecdf, to_markdown, variant_names, verdict
+from rulekit.sim.report import (
+    NET_X,
+    NET_Y,
+    _dealer_bars,
+    _net_ecdf,
+    _yaku_bars,
+    md,
+    md_block,
+    to_html,
+    to_markdown,
+    variant_names,
+    verdict,
+)
 from rulekit.sim.stats import holm, p_value, t_two_sided
+from rulekit.sim.summary import significance, summary
 from rulekit.sim.tally import Moments
 from tests.conftest import rules
 from tests.test_compare import HOUSE
@@ -71,6 +86,7 @@ def test_t_tail_matches_the_table() -> None:
     assert p_value(1.0, None, 10) == 1.0
 
 
+@settings(deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_never_lowers_a_p_value_and_keeps_the_order(ps: list[float]) -> None:
     adjusted = holm(ps)
@@ -87,19 +103,22 @@ def _house_result(tmp_path: Path) -> dict:  # type: ignore[type-arg]
     )
 
 
-def test_the_report_opens_with_the_diff_and_a_verdict_by_title(tmp_path: Path) -> None:
+def test_the_report_opens_with_the_summary_the_verdict_and_the_diff_by_title(
+    tmp_path: Path,
+) -> None:
     result = _house_result(tmp_path)
     md = to_markdown(result)
     names = variant_names(result)
     assert names == ["Hachi-Hachi (Fudawiki) (hachihachi)", "Hachi-Hachi (Fudawiki) (house)"]
-    assert md.index("## What differs") < md.index("## Verdict") < md.index("## Summary")
+    order = ["## Summary", "## Verdict", "## What differs", "## Figures per variant"]
+    assert [md.index(h) for h in order] == sorted(md.index(h) for h in order)
     assert "- triple value: 10 -> 12" in md
     said = verdict(result)
     assert "changes 2 rules" in said and "Red (aka) made per round falls" in said
     assert "\n\n" not in said  # one paragraph
     assert "Holm" in md and "tested" in md
     assert str(tmp_path) not in md.split("Rule files:")[0]  # by title, not by path
-    summary = md[md.index("## Summary") :].split("\n\n")[1]
+    summary = md[md.index("## Figures per variant") :].split("\n\n")[1]
     assert re.search(r"spread .*\| [\d.]+ ± [\d.]+ \|", summary)  # the JSON's CIs kept
     assert re.search(r"fairness .*\| [\d.]+ ± [\d.]+ \|", summary)
     assert re.search(r"Haneken \| 0\.\d+ \(1\) /", md)  # a rare rate shows its count
@@ -138,3 +157,178 @@ def test_json_keys_are_only_added(tmp_path: Path) -> None:
     for v in result["variants"]:
         for e in v["yaku"].values():
             assert {"count", "per_round", "average_payment", "label"} <= set(e)
+    assert {"rounds", "seats", "bots", "seed", "variants", "differences"} <= set(result)
+    assert {"section", "what", "before", "after", "text"} <= set(
+        result["differences"][0]["changes"][0]
+    )
+    assert {s["topic"] for s in result["summary"]} >= {"rules", "dealer", "swing", "length"}
+
+
+# ---------------------------------------------------------------- issue 21: labels as written
+DOLLARS = """extends "hachihachi/fudawiki"
+game "Hachi-Hachi" variant "$x^$ <b>&amp; _table_"
+dekiyaku
+  blue_ribbons "$5 $bonus" 35: all of blue
+  boar_deer_butterflies "Boar $x^$ *deer* [b](c)" 35: all of boar, deer, butterflies
+"""
+
+
+def _dollar_result(tmp_path: Path) -> tuple[dict, Path]:  # type: ignore[type-arg]
+    path = tmp_path / "dollars.rk"
+    path.write_text(DOLLARS, encoding="utf-8")
+    result = compare([rules("hachihachi"), load_rules(path)], ["a", str(path)], rounds=60, seed=1)
+    return result, path
+
+
+def test_a_dollar_label_renders_literally_in_every_plot_and_in_html(tmp_path: Path) -> None:
+    """`$x^$` is not matplotlib math (it failed to draw), and `$5 $bonus` is not read as math:
+    every text of every plot is drawn as the rule file writes it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.cbook import is_math_text
+
+    result, _ = _dollar_result(tmp_path)
+    title = "Hachi-Hachi ($x^$ <b>&amp; _table_)"
+    assert variant_names(result)[1] == title
+    for draw in (_net_ecdf, _yaku_bars, _dealer_bars):
+        fig, ax = plt.subplots()
+        draw(ax, result)
+        fig.canvas.draw()  # draws every text: math that does not parse raises here
+        texts = [t.get_text() for t in [*ax.get_legend().get_texts(), *ax.get_yticklabels()]]
+        assert not any(is_math_text(t) for t in texts)
+        shown = [t.replace(r"\$", "$").removeprefix("\u200b") for t in texts]
+        assert title in shown
+        if draw is _yaku_bars:
+            assert "Blue ribbons (aotan) / $5 $bonus" in shown  # relabelled: both labels
+            assert "Boar, deer, butterflies (inoshikacho) / Boar $x^$ *deer* [b](c)" in shown
+        plt.close(fig)
+    page = to_html(result)
+    assert "$5 $bonus" in page and "Boar $x^$ *deer* [b](c)" in page
+    assert "$x^$ &lt;b&gt;&amp;amp; _table_" in page and "<b>" not in page
+
+
+def test_a_dollar_label_renders_in_the_cli_report_and_plot(tmp_path: Path) -> None:
+    _, path = _dollar_result(tmp_path)
+    report, plot, md = tmp_path / "r.html", tmp_path / "r.png", tmp_path / "r.md"
+    args = ["compare", "hachihachi", str(path), "--rounds", "60", "--seed", "1"]
+    ran = CliRunner().invoke(cli, [*args, "--report", str(report), "--plot", str(plot)])
+    assert ran.exit_code == 0, ran.output
+    assert plot.read_bytes()[:4] == b"\x89PNG" and "$5 $bonus" in report.read_text("utf-8")
+    ran = CliRunner().invoke(cli, [*args, "--report", str(md)])
+    assert ran.exit_code == 0, ran.output
+    assert r"\$5 \$bonus" in md.read_text("utf-8")
+
+
+def test_a_markdown_report_shows_rule_file_text_as_written(tmp_path: Path) -> None:
+    """Rendered by a CommonMark renderer, the Markdown report's labels read as written: no
+    emphasis, link, tag or entity made of them, and `$` escaped for renderers with math."""
+    markdown_it = pytest.importorskip("markdown_it")
+    result, _ = _dollar_result(tmp_path)
+    text = to_markdown(result)
+    rendered = markdown_it.MarkdownIt("commonmark").enable("table").render(text)
+    for label in ("$5 $bonus", "Boar $x^$ *deer* [b](c)", "$x^$ <b>&amp; _table_"):
+        assert html.escape(label) in rendered, label
+    assert "<em>" not in rendered and "<a href" not in rendered
+    assert r"\$5 \$bonus" in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40))
+def test_markdown_escaping_keeps_any_text_as_written(text: str) -> None:
+    markdown_it = pytest.importorskip("markdown_it")
+    text = text.strip()
+    assume(text)
+    block = markdown_it.MarkdownIt("commonmark").render(md_block(text))
+    assert block.startswith("<p>") and html.unescape(block[3:].removesuffix("</p>\n")) == text
+    cell = (
+        markdown_it.MarkdownIt("commonmark")
+        .enable("table")
+        .render(f"| x |\n|---|\n| {md(text)} |\n")
+    )
+    found = re.search(r"<td>(.*)</td>", cell)
+    assert found is not None and html.unescape(found.group(1)) == text
+    heading = markdown_it.MarkdownIt("commonmark").render(f"## {md(text)}")
+    assert html.unescape(heading.removeprefix("<h2>").removesuffix("</h2>\n")) == text
+
+
+# ---------------------------------------------------------------- issue 21: the summary
+def _four_seats() -> dict:  # type: ignore[type-arg]
+    variants = [rules("hachihachi"), rules("hachihachi/wikipedia-draft")]
+    return compare(variants, ["hachihachi", "wikipedia-draft"], rounds=300, seats=4, seed=1)
+
+
+def _said(result: dict, topic: str) -> list[str]:  # type: ignore[type-arg]
+    return [s["text"] for s in result["summary"] if s["topic"] == topic]
+
+
+def test_the_summary_sentences_match_the_figures() -> None:
+    result = _four_seats()
+    assert result["summary"] == summary(result)  # the JSON's summary is the report's
+    fudawiki, draft = result["variants"]
+    d = result["differences"][0]
+    tested = d["correction"]["figures"]
+    [rules_said] = _said(result, "rules")
+    assert f"changes {d['rules_changed']} rules of Hachi-Hachi (Fudawiki)" in rules_said
+    dealer = _said(result, "dealer")
+    for v, sentence in zip((fudawiki, draft), dealer, strict=False):
+        p = v["position"][0]
+        assert sentence.startswith(f"Who gains and loses in {v['title']}: ")
+        if p["significant"]:
+            way = "gains" if p["mean"] > 0 else "loses"
+            assert f"the dealer {way} {abs(p['mean']):.3g} ± {p['ci95']:.2g} points" in sentence
+        else:
+            assert f"nets {p['mean']:+.3g} ± {p['ci95']:.2g} points a round: no clear edge" in (
+                sentence
+            )
+    f = d["figures"]["position 0"]
+    assert dealer[2] == (
+        "Against Hachi-Hachi (Fudawiki), Hachi-Hachi (Wikipedia draft) moves the dealer's net by"
+        f" {f['mean']:+.3g} ± {f['ci95']:.2g} points a round ({significance(f, tested)})."
+    )
+    swing = " ".join(_said(result, "swing"))
+    for v in (fudawiki, draft):
+        assert f"{v['spread']['value']:.3g} ± {v['spread']['ci95']:.2g} points in" in swing
+    length = " ".join(_said(result, "length"))
+    assert "a game is 12 rounds in both" in length
+    for v in (fudawiki, draft):
+        assert f"{v['turns']:.3g} ± {v['figures']['turns']['ci95']:.2g} turns" in length
+    folds = next(s for s in _said(result, "choices") if s.startswith("Join or fold"))
+    taken, offered = fudawiki["choices"]["fold"], fudawiki["choices"]["fold offered"]
+    assert f"{taken} of {offered} ({taken / offered:.1%}) in Hachi-Hachi (Fudawiki)" in folds
+    f = d["figures"]["folds"]
+    assert f"{f['mean']:+.3g} ± {f['ci95']:.2g} folds per round (significant)" in folds
+    assert f["significant_corrected"]  # the bots fold more with the draft's rules
+
+
+def test_the_summary_claims_no_gain_that_its_interval_covers() -> None:
+    """Every gain, loss, 'swingier' or 'steadier' said is beyond its interval; a change whose
+    interval covers 0 says so, and a raw result that the correction undoes says that."""
+    result = _four_seats()
+    for s in result["summary"]:
+        for amount, ci in re.findall(
+            r"(?:gains|loses|by) (\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)", s["text"]
+        ):
+            assert float(amount) > float(ci), s["text"]
+    p = result["variants"][1]["position"][0]
+    p.update(mean=3.0, ci95=4.0, significant=False)
+    d = result["differences"][0]
+    d["spread"].update(mean=5.0, ci95=4.0, significant=True, significant_corrected=False)
+    d["figures"]["position 0"].update(mean=2.0, ci95=3.0, significant_corrected=False)
+    said = " ".join(s["text"] for s in summary(result))
+    assert "the dealer nets +3 ± 4 points a round: no clear edge (the interval covers 0)" in said
+    assert "swingier" not in said and "steadier" not in said
+    tested = d["correction"]["figures"]
+    assert f"+5 ± 4 points (not significant once corrected for testing {tested} figures)" in said
+    assert "net by +2 ± 3 points a round (not significant: the interval covers 0)" in said
+
+
+def test_the_terminal_output_opens_with_the_summary() -> None:
+    ran = CliRunner().invoke(
+        cli, ["compare", "hachihachi", "hachihachi/kirisame", "--rounds", "40", "--seed", "1"]
+    )
+    assert ran.exit_code == 0, ran.output
+    out = ran.stdout
+    assert out.index("Summary") < out.index("Who gains and loses in") < out.index("Figures per")
+    assert "the same rule under another name" in out

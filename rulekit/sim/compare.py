@@ -31,6 +31,7 @@ from rulekit.sim.backends import chunks, run_chunks
 from rulekit.sim.exercise import Counting, exercised, per_round_choices
 from rulekit.sim.simulate import MAX_COUNT, choose_engine, compiled_rules
 from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
+from rulekit.sim.summary import summary
 from rulekit.sim.tally import Moments, t95
 
 if TYPE_CHECKING:
@@ -116,6 +117,11 @@ def round_figures(result: Played, choices: Counter[str] | None = None) -> dict[s
     }
 
 
+# The ledger's reasons paid for a named teyaku, and for a named yaku.
+TEYAKU_PAID = ("teyaku",)
+YAKU_PAID = ("yaku", "special", "penalty", "liability")
+
+
 def _paid(ledger: list[Payment], reasons: tuple[str, ...]) -> dict[str, float]:
     """What was paid for each named teyaku or yaku (an entry for several is shared evenly)."""
     out: dict[str, float] = {}
@@ -137,6 +143,9 @@ class ComparePlan:
     options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
     # per variant, the engine that plays it ("batch": rulekit.batch; none given: all scalar)
     engines: tuple[str, ...] = ()
+    # per variant, its entries renamed alike from the first variant's: ("yaku", its name, the
+    # first's name), so that their paired rows compare the one rule (rulekit.diff.renamed)
+    renamed: tuple[tuple[tuple[str, str, str], ...], ...] = ()
 
 
 @dataclass
@@ -161,6 +170,10 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
     part = ComparePart([VariantTally(plan.seats) for _ in compiled], [{} for _ in compiled[1:]])
     n = plan.seats
     batched = [_batch_rounds(plan, v, c, start, stop) for v, c in enumerate(compiled)]
+    as_first = [
+        {(kind, name): first for kind, name, first in renames}
+        for renames in plan.renamed or [() for _ in compiled]
+    ]
     for i in range(start, stop):
         figures = []
         named: list[dict[str, float]] = []
@@ -194,14 +207,12 @@ def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
                 t.teyaku.update(names)
             for names in result.yaku.values():
                 t.yaku.update(names)
-            for name, paid in _paid(result.ledger, ("teyaku",)).items():
+            for name, paid in _paid(result.ledger, TEYAKU_PAID).items():
                 t.teyaku_paid[name] = t.teyaku_paid.get(name, 0.0) + paid
-            for name, paid in _paid(
-                result.ledger, ("yaku", "special", "penalty", "liability")
-            ).items():
+            for name, paid in _paid(result.ledger, YAKU_PAID).items():
                 t.yaku_paid[name] = t.yaku_paid.get(name, 0.0) + paid
             figures.append((by_position, f))
-            named.append(_named_figures(result))
+            named.append(_named_figures(result, as_first[v]))
         base_position, base = figures[0]
         for v in range(1, len(compiled)):
             position, f = figures[v]
@@ -229,18 +240,22 @@ def _batch_rounds(
 NAMED = ("teyaku:", "teyaku paid:", "yaku:", "yaku paid:")  # per-entry paired rows, by prefix
 
 
-def _named_figures(result: Played) -> dict[str, float]:
+def _named_figures(
+    result: Played, as_first: dict[tuple[str, str], str] | None = None
+) -> dict[str, float]:
     """Per-entry figures of one round: how often each teyaku and yaku was made, and what was
-    paid for it (only the non-zero ones)."""
+    paid for it (only the non-zero ones); an entry renamed alike under the first variant's name
+    (`as_first`: ("yaku", "blue_poems") -> "blue_ribbons")."""
+    rename = as_first or {}
     out: dict[str, float] = {}
     for kind, made in (("teyaku", result.teyaku), ("yaku", result.yaku)):
         for names in made.values():
             for name in names:
-                out[f"{kind}:{name}"] = out.get(f"{kind}:{name}", 0.0) + 1.0
-    for name, paid in _paid(result.ledger, ("teyaku",)).items():
-        out[f"teyaku paid:{name}"] = paid
-    for name, paid in _paid(result.ledger, ("yaku", "special", "penalty", "liability")).items():
-        out[f"yaku paid:{name}"] = paid
+                key = f"{kind}:{rename.get((kind, name), name)}"
+                out[key] = out.get(key, 0.0) + 1.0
+    for kind, reasons in (("teyaku", TEYAKU_PAID), ("yaku", YAKU_PAID)):
+        for name, paid in _paid(result.ledger, reasons).items():
+            out[f"{kind} paid:{rename.get((kind, name), name)}"] = paid
     return out
 
 
@@ -381,6 +396,7 @@ def compare(
         rounds,
         options,
         tuple(used for used, _ in engines),
+        tuple(_renames(variants[0], v) for v in variants),
     )
     work = ((plan, a, b) for a, b in chunks(rounds, CHUNK))  # made as handed out, never listed
     started = time.perf_counter()
@@ -400,7 +416,20 @@ def compare(
     for row, (used, why) in zip(report["variants"], engines, strict=True):
         row["engine"] = used
         row["engine_note"] = why
+    report["summary"] = summary(report)
     return report
+
+
+def _renames(first: ir.Ruleset, other: ir.Ruleset) -> tuple[tuple[str, str, str], ...]:
+    """The teyaku and yaku `other` names differently from `first` with the same condition:
+    (kind, other's name, first's name)."""
+    from rulekit.diff import renamed
+
+    return tuple(
+        (kind, now.name, was.name)
+        for kind in ("teyaku", "yaku")
+        for was, now in renamed(first, other, kind)
+    )
 
 
 def _allowed_range(low: int, high: int) -> str:
@@ -477,19 +506,41 @@ def _correct(difference: dict[str, Any]) -> None:
     }
 
 
-def _changes(a: ir.Ruleset, b: ir.Ruleset) -> list[dict[str, Any]]:
-    """What differs in the rules, from rulekit.diff, in words."""
-    from rulekit.diff import diff
+def _changes(a: ir.Ruleset, b: ir.Ruleset) -> dict[str, Any]:
+    """What differs in the rules, from rulekit.diff, in words: an entry renamed with the same
+    condition is one rule renamed; and how many rules change (names are not rules)."""
+    from rulekit.diff import diff, rules_changed
 
+    changes = diff(a, b, pair_renamed=True)
+    return {
+        "changes": [
+            {
+                "section": c.section,
+                "what": c.what,
+                "before": c.before,
+                "after": c.after,
+                "text": c.sentence(),
+                "rule": c.rule,
+                "naming": c.naming,
+            }
+            for c in changes
+        ],
+        "rules_changed": rules_changed(changes),
+    }
+
+
+def _renamed_rows(plan: ComparePlan, v: int) -> list[dict[str, str]]:
+    """Variant v's entries renamed alike from the first variant's, with both labels."""
+    first, other = plan.variants[0], plan.variants[v]
     return [
         {
-            "section": c.section,
-            "what": c.what,
-            "before": c.before,
-            "after": c.after,
-            "text": c.sentence(),
+            "kind": kind,
+            "name": was,
+            "label": _label_of(getattr(first, kind), was),
+            "as": now,
+            "as_label": _label_of(getattr(other, kind), now),
         }
-        for c in diff(a, b)
+        for kind, now, was in plan.renamed[v]
     ]
 
 
@@ -504,6 +555,8 @@ def _report(
             {
                 "rules": names[v],
                 "title": rules.title,
+                "seats_allowed": [rules.seats.min, rules.seats.max],
+                "game_length": {"rounds": rules.length.rounds, "target": rules.length.target},
                 "rounds": t.rounds,
                 "voids": t.voids,
                 "position": [
@@ -535,10 +588,10 @@ def _report(
             "fairness": jackknife(fairness, a.batch_position, b.batch_position),
             "spread": jackknife(spread, a.batch_position, b.batch_position),
         }
-        labels = {
-            kind: {n: e["label"] for x in variants for n, e in x[kind].items()}
-            for kind in ("teyaku", "yaku")
-        }
+        labels = {kind: _labels(variants, kind) for kind in ("teyaku", "yaku")}
+        renamed = _renamed_rows(plan, v) if plan.renamed else []
+        for r in renamed:  # one row for the rule, under the first variant's name
+            labels[r["kind"]][r["name"]] = f"{r['label']} / {r['as_label']}"
         paired = d.get("turns", Moments()).n
         difference: dict[str, Any] = {
             "rules": names[v],
@@ -547,7 +600,8 @@ def _report(
             **composite,
             "teyaku": _named_differences(d, "teyaku", labels["teyaku"], paired),
             "yaku": _named_differences(d, "yaku", labels["yaku"], paired),
-            "changes": _changes(plan.variants[0], plan.variants[v]),
+            **_changes(plan.variants[0], plan.variants[v]),
+            "renamed": renamed,
             "mechanics": exercised(
                 plan.variants[0], plan.variants[v], total.tallies[0].choices, a.choices
             ),
@@ -563,6 +617,15 @@ def _report(
         "variants": variants,
         "differences": differences,
     }
+
+
+def _labels(variants: list[dict[str, Any]], kind: str) -> dict[str, str]:
+    """Each entry's label; one the variants label differently, by each of its labels."""
+    said: dict[str, dict[str, None]] = {}
+    for v in variants:
+        for name, e in v[kind].items():
+            said.setdefault(name, {})[e["label"]] = None
+    return {name: " / ".join(labels) for name, labels in said.items()}
 
 
 def _whole_run(stat: Stat, t: VariantTally) -> dict[str, Any]:

@@ -129,8 +129,12 @@ def exercised(
     return {"differing": rows, "unseen": unseen}
 
 
-def warning(mechanics: dict[str, Any], rounds: int) -> str | None:
-    """The warning a report shows first when a differing rule was never exercised."""
+ADVICE = "Try other bots (--bots), more rounds, or another table size."
+
+
+def warning(mechanics: dict[str, Any], rounds: int, advice: str = ADVICE) -> str | None:
+    """The warning a report shows first when a differing rule was never exercised, ending
+    with `advice` (the report gives only what the comparison can follow)."""
     unseen = mechanics.get("unseen") or []
     if not unseen:
         return None
@@ -142,6 +146,5 @@ def warning(mechanics: dict[str, Any], rounds: int) -> str | None:
     )
     return (
         f"CANNOT SEE: the variants differ in rules the bots never exercised ({said}); the"
-        " figures cannot show what these rules do. Try other bots (--bots), more rounds, or"
-        " another table size."
-    )
+        f" figures cannot show what these rules do. {advice}"
+    ).rstrip()

@@ -1,7 +1,9 @@
-"""A comparison as a document: a self-contained HTML or Markdown report that opens with what
-differs in the rules and the verdict in words, then the tables (paired differences with their
-intervals, verdicts after a multiple-testing correction) and the plots (drawn with matplotlib,
-embedded as images, axes labelled); and the plots alone as one PNG."""
+"""A comparison as a document: a self-contained HTML or Markdown report that opens with a
+summary a player reads in ten seconds (rulekit.sim.summary), the verdict in words and what
+differs in the rules, then the tables (paired differences with their intervals, verdicts after
+a multiple-testing correction) and the plots (drawn with matplotlib, embedded as images, axes
+labelled); and the plots alone as one PNG. Text from rule files (titles, labels) is shown as
+written everywhere: escaped for HTML and Markdown, and never read as math by matplotlib."""
 
 from __future__ import annotations
 
@@ -9,12 +11,16 @@ import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 from rulekit.errors import UsageError
 from rulekit.output import check_writable, write_atomic
 from rulekit.sim.exercise import warning
+from rulekit.sim.simulate import MAX_COUNT
+from rulekit.sim.summary import corrected, summary
+from rulekit.sim.summary import variant_names as variant_names  # where callers have read it
 
 # A report's suffix and its format.
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
@@ -50,33 +56,12 @@ def _label(figure: str) -> str:
     return LABELS.get(figure, figure)
 
 
-def variant_names(result: dict[str, Any]) -> list[str]:
-    """Each variant by its title; two variants with one title are told apart by their rule
-    file's name, or by their place on the command line."""
-    vs = result["variants"]
-    titles = [v["title"] for v in vs]
-    out = []
-    for i, v in enumerate(vs):
-        name = v["title"]
-        if titles.count(name) > 1:
-            stem = Path(v["rules"]).stem
-            stems = [Path(x["rules"]).stem for x, t in zip(vs, titles, strict=True) if t == name]
-            name += f" ({stem})" if stems.count(stem) == 1 else f" (#{i + 1})"
-        out.append(name)
-    return out
-
-
-def _corrected(d: dict[str, Any]) -> bool:
-    """The verdict after the multiple-testing correction (raw flag for older results)."""
-    return bool(d.get("significant_corrected", d.get("significant", False)))
-
-
 def _sig(d: dict[str, Any]) -> list[str]:
     """A difference and its verdict, as two cells."""
     ci = d.get("ci95")
     if ci is None:
         return [f"{d['mean']:+.3f}", "too few rounds to say"]
-    verdict = "significant" if _corrected(d) else "not significant"
+    verdict = "significant" if corrected(d) else "not significant"
     if "p_adjusted" in d and (ci > 0 or d["mean"] != 0):
         verdict += f" (adjusted p {_p(d['p_adjusted'])})"
     elif ci == 0 and d["mean"] == 0:
@@ -100,11 +85,21 @@ def _share(x: float, rounds: int, count: int | None = None) -> str:
     return text + (f" ({n} of {rounds})" if n < SMALL else "")
 
 
-def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The report's tables: (title, header, rows)."""
+Table = tuple[str, list[str], list[list[str]]]  # title, header, rows
+
+
+def tables(result: dict[str, Any]) -> list[Table]:
+    """Every table, as the terminal shows them: the summary's sentences first (one a row), then
+    the report's tables."""
+    said = [[s["text"]] for s in summary(result)]
+    return [("Summary", ["in short (95% confidence intervals)"], said), *report_tables(result)]
+
+
+def report_tables(result: dict[str, Any]) -> list[Table]:
+    """The report's tables: the figures per variant, the paired differences, the entries."""
     vs = result["variants"]
     names = variant_names(result)
-    out = [("Summary", ["", *names], _summary_rows(vs))]
+    out = [("Figures per variant", ["", *names], _figure_rows(vs))]
     seats = len(vs[0]["position"])
     rows = []
     for k in range(seats):
@@ -114,7 +109,7 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
     for i, d in enumerate(result["differences"], start=1):
         paired = {**d["figures"], "fairness": d["fairness"], "spread": d["spread"]}
         # Significant differences first: they are what the comparison found.
-        order = sorted(paired, key=lambda k: not _corrected(paired[k]))
+        order = sorted(paired, key=lambda k: not corrected(paired[k]))
         rows = [[_label(k), *_sig(paired[k])] for k in order]
         against = f"{names[i]} against {names[0]}"
         mechanics = d.get("mechanics")
@@ -139,21 +134,39 @@ def tables(result: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
                     )
                 )  # fmt: skip
     for key in ("teyaku", "yaku"):
-        every = sorted({n for v in vs for n in v[key]})
-        if not every:
-            continue
-        rows = []
-        for n in every:
-            cells = []
-            label = n
-            for v in vs:
-                e = v[key].get(n)
-                label = e.get("label", label) if e else label
-                cells.append(_frequency(e, v["rounds"]) if e else "-")
-            rows.append([label, *cells])
-        out.append(
-            (f"{key.capitalize()}: frequency per round / average payment", [key, *names], rows)
-        )
+        rows = [
+            [
+                label,
+                *[_frequency(e, v["rounds"]) if e else "-" for e, v in zip(es, vs, strict=True)],
+            ]
+            for label, es in by_rule(result, key)
+        ]
+        if rows:
+            out.append(
+                (f"{key.capitalize()}: frequency per round / average payment", [key, *names], rows)
+            )
+    return out
+
+
+def by_rule(result: dict[str, Any], key: str) -> list[tuple[str, list[dict[str, Any] | None]]]:
+    """Each teyaku or yaku (`key`) made in some variant, with its entry in each variant (None:
+    not made there), by its labels: an entry a variant renames alike is one rule, under the
+    first variant's name and both labels (`Blue ribbons (aotan) / Blue Poems`)."""
+    vs = result["variants"]
+    as_first: list[dict[str, str]] = [{}]
+    labels: dict[str, str] = {}
+    for d in result["differences"]:
+        renamed = [r for r in d.get("renamed") or [] if r["kind"] == key]
+        as_first.append({r["as"]: r["name"] for r in renamed})
+        labels.update({r["name"]: f"{r['label']} / {r['as_label']}" for r in renamed})
+    rows: dict[str, list[dict[str, Any] | None]] = {}
+    for i, v in enumerate(vs):
+        for name, e in v[key].items():
+            rows.setdefault(as_first[i].get(name, name), [None] * len(vs))[i] = e
+    out = []
+    for name in sorted(rows):
+        said = [e.get("label", name) for e in rows[name] if e]
+        out.append((labels.get(name) or " / ".join(dict.fromkeys(said)), rows[name]))
     return out
 
 
@@ -175,13 +188,53 @@ def warnings(result: dict[str, Any]) -> list[str]:
     """One warning per comparison whose differing rules the bots never exercised."""
     out = []
     for d in result["differences"]:
-        said = warning(d.get("mechanics") or {}, result["rounds"])
+        mechanics = d.get("mechanics") or {}
+        said = warning(mechanics, result["rounds"], advice(result, _offered(mechanics)))
         if said:
             out.append(f"{d['rules']} against {d['against']}: {said}")
     return out
 
 
-def _summary_rows(vs: list[dict[str, Any]]) -> list[list[str]]:
+def _offered(mechanics: dict[str, Any]) -> bool:
+    """Whether a rule the bots never exercised was offered to them (they chose not to)."""
+    rows = mechanics.get("differing") or {}
+    return any(sum(rows[k]["offered"]) for k in mechanics.get("unseen") or [] if k in rows)
+
+
+def advice(result: dict[str, Any], offered: bool = True) -> str:
+    """What the comparison can try to see more, and only that: other bots, when the bots were
+    offered the choice and declined it; more rounds, below the most there can be; another
+    table size, one that every variant seats."""
+    tries = ["other bots (--bots)"] if offered else []
+    if result["rounds"] < MAX_COUNT:
+        tries.append("more rounds (--rounds)")
+    sizes = other_sizes(result)
+    if sizes:
+        tries.append(f"another table size (--seats {_numbers(sizes)})")
+    if not tries:
+        return ""
+    return "Try " + (", ".join(tries[:-1]) + " or " if len(tries) > 1 else "") + tries[-1] + "."
+
+
+def other_sizes(result: dict[str, Any]) -> list[int]:
+    """The table sizes other than the comparison's that every variant seats (none known for a
+    result without the variants' sizes)."""
+    allowed = [v.get("seats_allowed") for v in result["variants"]]
+    if not all(allowed):
+        return []
+    low = max(a[0] for a in allowed if a)
+    high = min(a[1] for a in allowed if a)
+    return [n for n in range(low, high + 1) if n != result["seats"]]
+
+
+def _numbers(ns: list[int]) -> str:
+    """`4`, `4 to 6`, or `3, 5, 6`."""
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]} to {ns[-1]}"
+    return ", ".join(str(n) for n in ns)
+
+
+def _figure_rows(vs: list[dict[str, Any]]) -> list[list[str]]:
     """Each variant's whole-run figures, with the intervals the result has."""
 
     def ended(v: dict[str, Any], *how: str) -> str:
@@ -234,7 +287,7 @@ def _named_rows(entries: dict[str, Any]) -> list[list[str]]:
     differ = sorted(
         (n for n in entries if not same(n)),
         key=lambda n: (
-            not any(_corrected(entries[n][k]) for k in ("per_round", "paid_per_round")),
+            not any(corrected(entries[n][k]) for k in ("per_round", "paid_per_round")),
             entries[n]["label"],
         ),
     )
@@ -271,7 +324,7 @@ def verdict(result: dict[str, Any]) -> str:
     parts = warnings(result)
     for i, d in enumerate(result["differences"], start=1):
         found = _findings(d)
-        rules = len(d.get("changes", []))
+        rules = d.get("rules_changed", len(d.get("changes", [])))
         changed = (
             f"changes {rules} rule{'s' if rules != 1 else ''}" if rules else "has the same rules"
         )
@@ -300,7 +353,7 @@ def _findings(d: dict[str, Any]) -> list[str]:
     rows: list[tuple[float, str]] = []
     figures = {**d["figures"], "fairness": d["fairness"], "spread": d["spread"]}
     for k, f in figures.items():
-        if _corrected(f):
+        if corrected(f):
             rows.append((f.get("p_adjusted", 0.0), f"{_label(k)} {_move(f)}"))
     for kind in ("teyaku", "yaku"):
         for e in (d.get(kind) or {}).values():
@@ -308,7 +361,7 @@ def _findings(d: dict[str, Any]) -> list[str]:
                 ("per_round", "made per round"),
                 ("paid_per_round", "paid per round"),
             ):
-                if _corrected(e[key]):
+                if corrected(e[key]):
                     rows.append(
                         (e[key].get("p_adjusted", 0.0), f"{e['label']} {what} {_move(e[key])}")
                     )
@@ -356,7 +409,7 @@ def _net_ecdf(ax: Any, result: dict[str, Any]) -> None:
         for x in xs:
             running += hist[x]
             ys.append(running / total)
-        ax.step(xs, ys, where="post", label=name)
+        ax.step(xs, ys, where="post", label=literal(name))
     ax.set_xlabel(NET_X)
     ax.set_ylabel(NET_Y)
     ax.set_ylim(0, 1)
@@ -369,44 +422,36 @@ def _net_ecdf(ax: Any, result: dict[str, Any]) -> None:
 Plot = tuple[str, str, str, bytes]
 
 
-def plots(result: dict[str, Any]) -> list[Plot]:
-    """The plots with their axis labels: net-score ECDF, yaku frequency, dealer advantage."""
-    import matplotlib
+YAKU_X, YAKU_Y = "made per round", "yaku"
+DEALER_X, DEALER_Y = "seat position", "mean net per round (95% CI)"
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    vs = result["variants"]
+def _yaku_bars(ax: Any, result: dict[str, Any]) -> None:
+    """How often each yaku is made, a bar per variant (a renamed one is one rule)."""
     names = variant_names(result)
-    out = []
+    made = by_rule(result, "yaku")
+    height = 0.8 / len(names)
+    for i, name in enumerate(names):
+        ax.barh(
+            [k + i * height for k in range(len(made))],
+            [(es[i] or {}).get("per_round", 0) for _, es in made],
+            height,
+            label=literal(name),
+        )
+    ticks = [k + 0.4 - height / 2 for k in range(len(made))]
+    ax.set_yticks(ticks, [literal(label) for label, _ in made])
+    ax.set_xlabel(YAKU_X)
+    ax.set_ylabel(YAKU_Y)
+    ax.set_title("Yaku frequency")
+    ax.legend()
 
-    fig, ax = plt.subplots(figsize=(8, 4))
-    _net_ecdf(ax, result)
-    out.append(("Distribution of net score per variant (ECDF)", NET_X, NET_Y, _png(fig, plt)))
 
-    keys = sorted({n for v in vs for n in v["yaku"]})
-    if keys:
-        labels = {n: e.get("label", n) for v in vs for n, e in v["yaku"].items()}
-        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(keys) + 1)))
-        height = 0.8 / len(vs)
-        for i, (v, name) in enumerate(zip(vs, names, strict=True)):
-            ax.barh(
-                [k + i * height for k in range(len(keys))],
-                [v["yaku"].get(n, {}).get("per_round", 0) for n in keys],
-                height,
-                label=name,
-            )
-        ax.set_yticks([k + 0.4 - height / 2 for k in range(len(keys))], [labels[n] for n in keys])
-        ax.set_xlabel("made per round")
-        ax.set_ylabel("yaku")
-        ax.set_title("Yaku frequency")
-        ax.legend()
-        out.append(("Yaku frequency", "made per round", "yaku", _png(fig, plt)))
-
-    fig, ax = plt.subplots(figsize=(8, 4))
+def _dealer_bars(ax: Any, result: dict[str, Any]) -> None:
+    """The mean net of each seat position with its interval, a bar per variant."""
+    vs = result["variants"]
     seats = len(vs[0]["position"])
     width = 0.8 / len(vs)
-    for i, (v, name) in enumerate(zip(vs, names, strict=True)):
+    for i, (v, name) in enumerate(zip(vs, variant_names(result), strict=True)):
         means = [p["mean"] for p in v["position"]]
         errors = [p["ci95"] or 0 for p in v["position"]]
         ax.bar(
@@ -415,22 +460,46 @@ def plots(result: dict[str, Any]) -> list[Plot]:
             width,
             yerr=errors,
             capsize=4,
-            label=name,
+            label=literal(name),
         )
     ax.set_xticks(
         [k + 0.4 - width / 2 for k in range(seats)],
         ["dealer" if k == 0 else f"dealer+{k}" for k in range(seats)],
     )
     ax.axhline(0, color="black", linewidth=0.8)
-    x_label, y_label = "seat position", "mean net per round (95% CI)"
-    ax.set_xlabel(x_label)
-    ax.set_ylabel(y_label)
+    ax.set_xlabel(DEALER_X)
+    ax.set_ylabel(DEALER_Y)
     ax.set_title("Dealer advantage")
     ax.legend()
-    out.append(
-        ("Dealer advantage, with 95% confidence intervals", x_label, y_label, _png(fig, plt))
-    )
+
+
+def plots(result: dict[str, Any]) -> list[Plot]:
+    """The plots with their axis labels: net-score ECDF, yaku frequency, dealer advantage."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    _net_ecdf(ax, result)
+    out = [("Distribution of net score per variant (ECDF)", NET_X, NET_Y, _png(fig, plt))]
+    made = len(by_rule(result, "yaku"))
+    if made:
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * made + 1)))
+        _yaku_bars(ax, result)
+        out.append(("Yaku frequency", YAKU_X, YAKU_Y, _png(fig, plt)))
+    fig, ax = plt.subplots(figsize=(8, 4))
+    _dealer_bars(ax, result)
+    title = "Dealer advantage, with 95% confidence intervals"
+    out.append((title, DEALER_X, DEALER_Y, _png(fig, plt)))
     return out
+
+
+def literal(text: str) -> str:
+    """Text from a rule file as matplotlib draws it as written: a `$` escaped (else `$5 $bonus`
+    is read as math, and `$x^$` fails to draw), a leading `_` kept (else the legend drops it)."""
+    text = text.replace("$", r"\$")
+    return "\u200b" + text if text.startswith("_") else text
 
 
 def figures(result: dict[str, Any]) -> list[tuple[str, bytes]]:
@@ -474,7 +543,7 @@ def to_html(result: dict[str, Any]) -> str:
         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}img{max-width:100%}"
         "#verdict{font-size:1.1em;background:#f4f7fb;padding:.8em;border-left:4px solid #36c}"
-        "figcaption{color:#555;font-size:.9em}</style>",
+        "#summary li{margin:.3em 0}figcaption{color:#555;font-size:.9em}</style>",
         # On load, the page notes how many images decoded and how many tables it holds
         # (the browser test reads them).
         "<script>window.addEventListener('load',function(){var b=document.body;"
@@ -484,19 +553,19 @@ def to_html(result: dict[str, Any]) -> str:
         "</head><body>",
         f"<h1>{e(_title(result))}</h1>",
         f"<p>{e(_heading(result))}</p>",
+        "<section id='summary'><h2>Summary</h2><ul>",
+        *[f"<li data-topic='{e(s['topic'])}'>{e(s['text'])}</li>" for s in summary(result)],
+        "</ul></section>",
+        f"<section><h2>Verdict</h2><p id='verdict'>{e(verdict(result))}</p>",
+        f"<p id='correction'>{e(correction_note(result))}</p></section>",
         "<section id='changes'><h2>What differs</h2>",
     ]
     for heading, said in changes(result):
         parts.append(f"<h3>{e(heading)}</h3><ul>")
         parts.extend(f"<li>{e(line)}</li>" for line in said)
         parts.append("</ul>")
-    parts += [
-        "</section>",
-        f"<section><h2>Verdict</h2><p id='verdict'>{e(verdict(result))}</p>",
-        f"<p id='correction'>{e(correction_note(result))}</p></section>",
-        f"<p><small>{e(_files(result))}</small></p>",
-    ]
-    for title, header, rows in tables(result):
+    parts += ["</section>", f"<p><small>{e(_files(result))}</small></p>"]
+    for title, header, rows in report_tables(result):
         parts.append(f"<h2>{e(title)}</h2><table><tr>")
         parts.extend(f"<th>{e(h)}</th>" for h in header)
         parts.append("</tr>")
@@ -514,27 +583,49 @@ def to_html(result: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+# Markdown that text from a rule file could start by accident: emphasis, code, links, tags,
+# entities, table cells, a heading's closing `#`, math (`$5 $bonus`), strikethrough. A `_`
+# inside a word is no emphasis and stays (`simple_16`); `<` and `&` only where they could open
+# a tag or an entity.
+_MD_INLINE = re.compile(r"[\\`*\[\]|$~#]|(?<![^\W_])_|_(?![^\W_])|<(?=[^\s\d=])|&(?=[#A-Za-z])")
+# What makes a paragraph a heading, a quote, a list or a rule: the mark to escape at its start.
+_MD_BLOCK = re.compile(r"^(\s*(?:\d+(?=[.)]))?)([#>+=.)-])")
+
+
+def md(text: str) -> str:
+    """Text as Markdown shows it as written, inside a line (a table cell, a heading)."""
+    return _MD_INLINE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def md_block(text: str) -> str:
+    """Text as Markdown shows it as written, as a paragraph or a list item of its own."""
+    return _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), md(text))
+
+
 def to_markdown(result: dict[str, Any]) -> str:
-    out = [f"# {_title(result)}", "", _heading(result), "", "## What differs", ""]
+    out = [f"# {md(_title(result))}", "", md_block(_heading(result)), "", "## Summary", ""]
+    out += [f"- {md_block(s['text'])}" for s in summary(result)]
+    out += ["", "## Verdict", "", md_block(verdict(result)), "", md_block(correction_note(result))]
+    out += ["", "## What differs", ""]
     for heading, said in changes(result):
-        out += [f"### {heading}", "", *[f"- {line}" for line in said], ""]
-    out += ["## Verdict", "", verdict(result), "", correction_note(result), "", _files(result), ""]
-    for title, header, rows in tables(result):
+        out += [f"### {md(heading)}", "", *[f"- {md_block(line)}" for line in said], ""]
+    out += [md_block(_files(result)), ""]
+    for title, header, rows in report_tables(result):
         out += [
-            f"## {title}",
+            f"## {md(title)}",
             "",
-            "| " + " | ".join(header) + " |",
+            "| " + " | ".join(md(h) for h in header) + " |",
             "|" + "|".join("---" for _ in header) + "|",
         ]
-        out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+        out += ["| " + " | ".join(md(c) for c in row) + " |" for row in rows]
         out.append("")
     for title, x_label, y_label, png in plots(result):
         out += [
-            f"## {title}",
+            f"## {md(title)}",
             "",
-            f"![{title}](data:image/png;base64,{base64.b64encode(png).decode()})",
+            f"![{md(title)}](data:image/png;base64,{base64.b64encode(png).decode()})",
             "",
-            f"x axis: {x_label}; y axis: {y_label}",
+            md_block(f"x axis: {x_label}; y axis: {y_label}"),
             "",
         ]
     return "\n".join(out)
