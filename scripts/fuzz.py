@@ -1,6 +1,9 @@
 """Fuzz rulekit's inputs: mutants of every bundled rule file, of their JSON IR, and of the
-bundled scenario files, each of which must load cleanly or fail with a located RulekitError
-within a time bound; a rule file that loads must play a few rounds without an error.
+bundled scenario files; house files written from every kind of statement of the language (the
+scoring stage, conditions on the round, sit-outs, removals, units, targets...) on top of each
+bundled file; and `tune --vary` specs. Each must load cleanly or fail with a located
+RulekitError within a time bound; a rule file that loads must play whole games at its smallest
+and largest table without an error.
 
     python scripts/fuzz.py --minutes 3 [--seed 0] [--out fuzz-findings/]
 
@@ -23,13 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit.agents.random_agent import RandomAgent
-from rulekit.engine.playout import play_deal
-from rulekit.engine.tables import CompiledRules
 from rulekit.errors import InternalError, RulekitError
 from rulekit.lang import load_rules
 from rulekit.resources import rules_dir
 from rulekit.scenario.runner import run_scenario
+from rulekit.sim.simulate import simulate
+from rulekit.sim.tune import parse_spec, tune
 
 TIME_BOUND = 10.0  # seconds for one mutant: load, check, and a few rounds of play
 HUGE = ("0", "-1", "1000000000", "9" * 5000, "99999999999999999999", "2147483648")
@@ -62,7 +64,7 @@ def time_bound(seconds: float) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Seed:
-    kind: str  # "rk", "json" or "scenario"
+    kind: str  # "rk", "json", "scenario", "house" (statements drawn afresh) or "vary" (a spec)
     name: str
     text: str
 
@@ -79,6 +81,8 @@ def seeds() -> list[Seed]:
         out.append(Seed("json", path.stem + ".json", load_rules(ref).model_dump_json(indent=1)))
     for path in sorted(root.rglob("*.scenario.toml")):
         out.append(Seed("scenario", path.name, path.read_text(encoding="utf-8")))
+    out.append(Seed("house", "house.rk", ""))  # written afresh by each mutant (house_file)
+    out.append(Seed("vary", "vary.txt", ""))  # the same (vary_spec)
     return out
 
 
@@ -153,23 +157,248 @@ def encode(text: str, rng: random.Random) -> bytes:
 
 
 def mutant(seed: Seed, rng: random.Random) -> bytes:
-    """A mutant of a seed: one to four mutations, then an encoding."""
+    """A mutant of a seed: one to four mutations, then an encoding. A house file is drawn from
+    the language's statements, and a spec from the forms of `--vary`, then mutated at times."""
+    if seed.kind == "vary":
+        return f"{rng.choice(list(BASES))}\n{vary_spec(rng)}".encode()
+    if seed.kind == "house":
+        text = house_file(rng)
+        for _ in range(rng.choice((0, 0, 0, 1))):
+            text = mutate_text(text, rng)
+        return text.encode()
     text = seed.text
+    if seed.kind == "scenario" and rng.random() < 0.3:  # house rules inline, drawn too
+        lines = "\n".join(statement(rng, ()) for _ in range(rng.randint(1, 2)))
+        inline = f'house_rules = """\n{lines}\n"""\ntitle = '
+        text = re.sub(r"(?m)^title = ", inline, text, count=1)
+        if text.count("house_rules =") > 1:
+            text = seed.text
     for _ in range(rng.randint(1, 4)):
         text = mutate_text(text, rng)
     return encode(text, rng)
+
+
+# ---------------------------------------------------------------- house files from statements
+
+# the bundled files a house file extends, and the entry names each has (to change or remove)
+BASES = {
+    "hachihachi/fudawiki": ("triple", "red", "four_three", "poetry_ribbons", "all_eights"),
+    "hachihachi/kirisame": ("three", "red", "blue_poems", "diving", "all_eights"),
+    "hachihachi/wikipedia-draft": ("sanbon", "aka", "poetry_ribbons"),
+    "hachihachi/two-player": ("three", "red_poems"),
+    "koikoi/sloper": ("ten_plains", "moon_viewing", "dry_three", "instant_win"),
+    "sakura/hawaii": ("i", "ro", "chi"),
+}
+CARD_ATOMS = (
+    "all of crane, curtain",
+    "any of rainman, phoenix",
+    "none of sake",
+    "2 of crane, moon, phoenix",
+    "lights >= {n}",
+    "ribbons = {n}",
+    "plains > {n}",
+    "ribbons >= 1 and rest plain",
+    "a month of {n}",
+    "{n} months of 2",
+    "a month of 3 in april, may",
+    "points >= {big}",
+)
+ROUND_ATOMS = (
+    "round >= {n}",
+    "round = {n}",
+    "all of round month",
+    "{n} of round month",
+    "dealer",
+    "not dealer",
+    "the field had any of crane, moon",
+)
+PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
+END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
+COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")
+KINDS = ("yaku", "teyaku", "the count", "everything")
+REMOVABLE = (
+    "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
+    "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
+    "teams at 6 seats",
+)  # fmt: skip
+SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
+
+
+def _number(rng: random.Random) -> str:
+    return str(rng.choice((0, 1, 2, 3, 4, 5, 7, 12, rng.randint(0, 100))))
+
+
+def _fill(template: str, rng: random.Random) -> str:
+    return template.format(n=rng.choice("012345"), big=rng.choice(("10", "88", "168", "300")))
+
+
+def condition(rng: random.Random, atoms: tuple[str, ...], depth: int = 0) -> str:
+    """A condition of a few atoms, with and, or, not and parentheses."""
+    atom = _fill(rng.choice(atoms), rng)
+    if depth > 2 or rng.random() < 0.4:
+        return atom
+    op = rng.choice(("and", "or", "not", "()", "everyone"))
+    if op == "not":
+        return f"not ({condition(rng, atoms, depth + 1)})"
+    if op == "()":
+        return f"({condition(rng, atoms, depth + 1)})"
+    if op == "everyone":
+        return f"everyone has ({condition(rng, atoms, depth + 1)})"
+    return f"{atom} {op} {condition(rng, atoms, depth + 1)}"
+
+
+def _scoring_step(rng: random.Random, name: str) -> str:
+    cond = condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)
+    cond = f" if {cond}" if rng.random() < 0.8 else ""
+    if rng.random() < 0.5:
+        kind = f" on {rng.choice(KINDS)}" if rng.random() < 0.6 else ""
+        return f'  {name} "Step" x{rng.choice((1, 2, 3, 10))}{kind}{cond}'
+    payee = rng.choice(("dealer", "winner"))
+    share = rng.choice(("", " from each other", " split between the others"))
+    opts = rng.choice(("", "; times multiplier", "; flat"))
+    unit = rng.choice(("", "", " kan"))
+    return f'  {name} "Step" the {payee} takes {_number(rng)}{unit}{share}{cond}{opts}'
+
+
+def statement(rng: random.Random, names: tuple[str, ...]) -> str:
+    """One statement of the language, of any kind, with numbers and conditions drawn."""
+    n = _number
+    entry = rng.choice((*names, "probe", "probe2"))
+    kind = rng.randrange(24)
+    if kind == 0:
+        return "scoring\n" + "\n".join(
+            _scoring_step(rng, f"s{i}") for i in range(rng.randint(1, 3))
+        )
+    if kind == 1:
+        return f"scoring\n  remove {rng.choice(('s0', 'oya_ken', 'seven_doubled'))}"
+    if kind == 2:
+        opts = rng.choice(("", "; at count", "; +1 per extra", "; flat", "; unless ten_plains"))
+        atoms = CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + (COUNT_ATOMS if "count" in opts else ())
+        return f'yaku\n  {entry} "Probe" {n(rng)}: {condition(rng, atoms)}{opts}'
+    if kind == 3:
+        return f'teyaku\n  {entry} "Probe" {n(rng)}: {condition(rng, CARD_ATOMS + ROUND_ATOMS)}'
+    if kind == 4:
+        return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
+    if kind == 5:
+        return f"instant win {n(rng)} if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
+    if kind == 6:
+        tier = f"  x{rng.choice((2, 3, 4))} if {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
+        return "multiplier\n" + tier + rng.choice(("", "; carry if 2 or more"))
+    if kind == 7:
+        return "sit out: " + rng.choice(
+            ("by folding", "the players after the dealer, in turn", "the dealer",
+             "the dealer, then the players after him")
+        )  # fmt: skip
+    if kind == 8:
+        return "remove " + ", ".join(rng.sample(REMOVABLE, rng.randint(1, 2)))
+    if kind == 9:
+        return f"{rng.choice(('yaku', 'teyaku', 'instant wins'))}\n  remove {entry}"
+    if kind == 10:
+        return f"unit kan = {n(rng)} points"
+    if kind == 11:
+        opts = rng.sample(
+            ["winner deals", "dealer keeps on a draw", "dealer rotates",
+             f"until a score of {rng.choice((1, 50, 500, 100000))}", f"start at {n(rng)}"],
+            rng.randint(0, 3),
+        )  # fmt: skip
+        return "; ".join([f"rounds {rng.choice((1, 2, 6, 12, 13))}", *opts])
+    if kind == 12:
+        low = rng.randint(2, 7)
+        return rng.choice(
+            (f"seats {low}", f"seats {low} to {rng.randint(low, 8)}",
+             f"seats {low} to {rng.randint(low, 8)}, {rng.randint(2, low)} play")
+        )  # fmt: skip
+    if kind == 13:
+        at = f"at {rng.randint(2, 7)} seats: " if rng.random() < 0.4 else ""
+        return f"deal {at}{rng.randint(1, 10)} to each, {rng.randint(0, 12)} to the field"
+    if kind == 14:
+        steps = rng.sample(SETUP_STEPS, rng.randint(2, 6))
+        if "hands" not in steps:
+            steps.insert(0, "hands")
+        return "setup: " + ", ".join(steps)
+    if kind == 15:
+        method = rng.choice(
+            ("par 88", f"par {n(rng)}", "difference", "points", "round wins", "none")
+        )
+        opts = rng.sample(
+            ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
+             "team members count apart", "a tie is a draw",
+             "a tie goes to the first in play order"],
+            rng.randint(0, 2),
+        )  # fmt: skip
+        return "; ".join([f"count: {method}", *opts])
+    if kind == 16:
+        opts = rng.sample(
+            ["paid when made", "paid when stopping", "paid at the count", "multiplier per yaku",
+             "yaku do not end the round", "if beaten refund half and pay for all",
+             "if beaten forfeit", "if unfinished keep", "if unfinished pay half to each",
+             "if unfinished earn half", "if unfinished forfeit",
+             "if another stops first forfeit", "if another stops first keep"],
+            rng.randint(1, 3),
+        )  # fmt: skip
+        return "continue: " + "; ".join(opts)
+    if kind == 17:
+        opts = rng.sample(
+            [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
+             f"forced folds pay {n(rng)}", "starts at dealer", "starts after dealer",
+             "to the winner", "to the players", "to the dealer", "to the bank",
+             "before the deal", "after the deal"],
+            rng.randint(1, 3),
+        )  # fmt: skip
+        return "fold: " + "; ".join(opts)
+    if kind == 18:
+        return f"every {rng.choice(('yaku', 'teyaku'))} is worth {n(rng)}"
+    if kind == 19:
+        return f"teams at {rng.randint(2, 7)} seats: {rng.choice(('pairs', 'threes'))}"
+    if kind == 20:
+        return f"joker at {rng.randint(2, 7)} seats: replaced from the stock"
+    if kind == 21:
+        return rng.choice(
+            ("hiki: capture all four cards of a month seen in hand and field",
+             "wild lightning: captures any field card from the hand; collects its month at the"
+             " end; cannot break a hiki; may be laid on the field when blocked",
+             f"the dealer captures a month of {rng.randint(2, 4)} on the field",
+             "wild lightning: captures any field card from the hand")
+        )  # fmt: skip
+    if kind == 22:
+        return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"
+    return f"liable {entry}: the feeder pays; if holding {n(rng)} or more"
+
+
+def house_file(rng: random.Random) -> str:
+    """A house file: `extends` a bundled file, then one to four statements of any kind."""
+    base = rng.choice(list(BASES))
+    lines = [f'extends "{base}"']
+    for _ in range(rng.randint(1, 4)):
+        lines.append(statement(rng, BASES[base]))
+    return "\n".join(lines) + "\n"
+
+
+def vary_spec(rng: random.Random) -> str:
+    """A `tune --vary` spec: a name a bundled file has, or not, and values of every form."""
+    name = rng.choice(("triple", "fee", "unit", "par", "x4", "ten_plains", "s0", "trpile", ""))
+    lo, hi = (rng.choice((-5, 0, 1, 10, 36, 10**6, 10**20)) for _ in range(2))
+    values = rng.choice(
+        (f"{lo}..{hi}", f"{lo}..{hi} step {rng.choice((0, 1, 5, -1, 10**9))}", f"{lo},{hi}",
+         f"{lo},{lo}", "9" * rng.choice((5, 5000)), f"{lo}..", "..", "1,,2")
+    )  # fmt: skip
+    return f"{name} {values}"
 
 
 # ---------------------------------------------------------------- the oracle
 
 
 def _play_a_few_rounds(path: Path) -> None:
+    """A whole game at the smallest and largest table (random bots), a few rounds of the greedy
+    bot, and one of the bot that weighs the rules' choices."""
     rules = load_rules(path)
-    compiled = CompiledRules(rules)
-    for seated in sorted({rules.seats.min, rules.seats.max}):
-        players = [RandomAgent(s) for s in range(seated)]
-        for number in range(2):
-            play_deal(compiled, seated, number, players, seed=number)
+    sizes = sorted({rules.seats.min, min(rules.seats.max, 8)})
+    for seated in sizes:
+        if rules.seats.refusal(rules.title, seated):
+            continue
+        simulate(rules, seats=seated, bots=["random"], seed=seated, games=1, engine="scalar")
+        simulate(rules, seats=seated, bots=["greedy"], seed=1, rounds=3, engine="scalar")
+    simulate(rules, seats=sizes[0], bots=["rulewise"], seed=2, rounds=1, engine="scalar")
 
 
 def _load_and_play(path: Path) -> None:
@@ -190,10 +419,25 @@ def _run_scenario(path: Path) -> None:
             raise AssertionError(err.render()) from err
 
 
+def _vary(path: Path) -> None:
+    """A bundled file (first line) and a spec (second): refused with a SpecError or a usage
+    error, or tuned over a few rounds."""
+    base, _, text = path.read_text(encoding="utf-8").partition("\n")
+    rules = load_rules(base)
+    try:
+        spec = parse_spec(text)
+        tune(rules, base, spec, rounds=6, bots=["random"], seed=1, engine="scalar")
+    except RulekitError as err:
+        if isinstance(err, InternalError):
+            raise AssertionError(err.render()) from err
+
+
 CHECKS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "rk": (".rk", _load_and_play),
     "json": (".json", _load_and_play),
     "scenario": (".scenario.toml", _run_scenario),
+    "house": (".rk", _load_and_play),
+    "vary": (".txt", _vary),
 }
 
 

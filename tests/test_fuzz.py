@@ -1,6 +1,8 @@
 """The fuzzer's short profile: mutants of every bundled rule file, its JSON IR and the bundled
-scenario files load cleanly or fail with a located RulekitError, in time, and play if they load.
-The long profile is `python scripts/fuzz.py --minutes N`."""
+scenario files, house files drawn from every kind of statement, and `tune --vary` specs load
+cleanly or fail with a located RulekitError, and play whole games if they load. A hang is a
+mutant still running after a bound far above any mutant's time (no test depends on the
+machine's speed). The long profile is `python scripts/fuzz.py --minutes N`."""
 
 from __future__ import annotations
 
@@ -27,28 +29,29 @@ def _load_fuzz() -> ModuleType:
 
 fuzz = _load_fuzz()
 SEEDS = fuzz.seeds()
+BOUND = 300.0  # seconds: a hang, whatever the machine's load
 SHORT = settings(
-    max_examples=40,
-    deadline=None,  # each case has its own time bound (fuzz.TIME_BOUND)
+    max_examples=25,
+    deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 
-@pytest.mark.parametrize("kind", ["rk", "json", "scenario"])
+@pytest.mark.parametrize("kind", ["rk", "json", "scenario", "house", "vary"])
 @SHORT
 @given(data=st.data())
 def test_mutants_load_or_fail_located(kind: str, data: st.DataObject, tmp_path: Path) -> None:
     pool = [s for s in SEEDS if s.kind == kind]
     seed = data.draw(st.sampled_from(pool))
     rng = random.Random(data.draw(st.integers(0, 2**32)))
-    verdict = fuzz.check(seed, fuzz.mutant(seed, rng), tmp_path)
+    verdict = fuzz.check(seed, fuzz.mutant(seed, rng), tmp_path, bound=BOUND)
     assert verdict is None, f"{seed.name}: {verdict}"
 
 
 def test_every_kind_of_input_has_seeds() -> None:
     kinds = {s.kind for s in SEEDS}
-    assert kinds == {"rk", "json", "scenario"}
+    assert kinds == {"rk", "json", "scenario", "house", "vary"}
     assert sum(s.kind == "rk" for s in SEEDS) >= 9
 
 
@@ -71,7 +74,7 @@ def test_the_oracle_reports_a_crash(tmp_path: Path) -> None:
 
     fuzz.CHECKS["crash"] = (".rk", crash)
     try:
-        verdict = fuzz.check(fuzz.Seed("crash", "c.rk", ""), b"", tmp_path)
+        verdict = fuzz.check(fuzz.Seed("crash", "c.rk", ""), b"", tmp_path, bound=BOUND)
     finally:
         del fuzz.CHECKS["crash"]
     assert verdict is not None and verdict.startswith("crash") and "KeyError" in verdict
@@ -83,3 +86,21 @@ def test_the_script_ends_with_the_summary_line(capsys: pytest.CaptureFixture[str
     files, crashes, hangs = (int(w) for w in last.replace(",", "").split()[::2])
     assert last == f"{files} files, {crashes} crashes, {hangs} hangs"
     assert files > 0 and crashes == 0 and hangs == 0
+
+
+def test_the_mutants_use_every_kind_of_statement() -> None:
+    """House files and scenarios' inline house rules are drawn from the newer statements too
+    (issue 21, item 8): the scoring stage, round conditions, sit-outs, removals, units and
+    targets."""
+    rng = random.Random(0)
+    houses = "\n".join(fuzz.house_file(rng) for _ in range(400))
+    for words in ("scoring", "round", "sit out", "remove", "unit kan", "until a score of",
+                  "start at", "the field had", "everyone has", " kan"):  # fmt: skip
+        assert words in houses, words
+    scenario = next(s for s in SEEDS if s.kind == "scenario" and "house_rules" not in s.text)
+    mutants = [fuzz.mutant(scenario, rng) for _ in range(60)]
+    assert any(
+        b"house_rules" in m and b"house_rules" not in scenario.text.encode() for m in mutants
+    )
+    specs = [fuzz.mutant(fuzz.Seed("vary", "vary.txt", ""), rng).decode() for _ in range(60)]
+    assert any(".." in spec for spec in specs) and any("," in spec for spec in specs)

@@ -16,7 +16,7 @@ from rulekit.engine.round import Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
 
-MAX_VOID_IN_A_ROW = 100
+MAX_VOID_IN_A_ROW = 5000  # a void rule leaves 1 field in 100 at least (lang.checks.MIN_PLAYABLE)
 
 
 def first_dealer(compiled: CompiledRules, seated: int, seed: int | str) -> int:

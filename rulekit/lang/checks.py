@@ -7,6 +7,7 @@ no hand can make.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from fractions import Fraction
 
 from rulekit import ir
 from rulekit.errors import (
@@ -247,34 +248,53 @@ def _asks_dealt(cond: ir.Condition) -> bool:
     return any(isinstance(c, ir.Dealt) for c in ir.parts_of(cond))
 
 
+# the least share of the fields a void rule must leave to play: below it, a round would be
+# redealt a hundred times and more (play stops after engine.game.MAX_VOID_IN_A_ROW void deals
+# in a row, which a share of 1 in 100 reaches with a chance under 1e-20)
+MIN_PLAYABLE = Fraction(1, 100)
+
+
 def check_void_every_deal(
     rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
 ) -> list[RulekitError]:
-    """A void rule that every field satisfies voids every deal: the game never starts, or,
-    when the rule asks about the round, stops at the first round whose every field is void.
-    Every round number is looked at (`simulate --rounds` numbers rounds past a game's end),
-    through one round of each month in each stretch of rounds its comparisons tell apart."""
+    """A void rule that every field (or all but a few in a hundred) satisfies: the game never
+    starts, or redeals without end; when the rule asks about the round, it would stop at the
+    first round whose fields are void. The share of fields left is counted exactly, and every
+    round number is looked at (`simulate --rounds` numbers rounds past a game's end), through
+    one round of each month in each stretch of rounds its comparisons tell apart."""
     if rules.void_field is None or rules.seats.max > len(rules.deck.cards) + 1:
         return []
     space = HandSpace(rules.deck, rules.points)
     sizes = sorted({rules.deal_for(n).field for n in range(rules.seats.min, rules.seats.max + 1)})
-    months = [
-        tuple(c.id for c in rules.deck.cards if c.month == m.number) for m in rules.deck.months
-    ]
+    cards = rules.deck.cards
+    months = [tuple(c.id for c in cards if c.month == m.number) for m in rules.deck.months]
     for number in _rounds_told_apart(rules.void_field, len(months)):
         void = _at_round(rules.void_field, number, months[(number - 1) % len(months)])
         for size in sizes:
-            if space.find([ir.Not(item=void)], size) is None:
-                when = "" if number == 1 else f" from round {number} on"
-                return [
-                    RuleError(
-                        f"every field of {size} cards is void{when}"
-                        f" ({rules.void_text or 'void if'}): no deal can be played",
-                        locs.get("void") or fallback,
-                        "check the counts of its condition"
-                        + ("" if number == 1 else ", and what it asks of the round"),
-                    )
-                ]
+            terms, states = space.count([void], size)
+            left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
+            share = Fraction(left, sum(states.values()) or 1)
+            if share >= MIN_PLAYABLE:
+                continue
+            when = "" if number == 1 else f" from round {number} on"
+            what = rules.void_text or "void if"
+            if not left:
+                message = (
+                    f"every field of {size} cards is void{when} ({what}): no deal can be played"
+                )
+            else:
+                message = (
+                    f"only {float(share):.2%} of the fields of {size} cards can be played{when}"
+                    f" ({what}): a round would be redealt about {round(1 / share)} times"
+                )
+            return [
+                RuleError(
+                    message,
+                    locs.get("void") or fallback,
+                    "check the counts of its condition"
+                    + ("" if number == 1 else ", and what it asks of the round"),
+                )
+            ]
     return []
 
 

@@ -1,0 +1,52 @@
+"""A file that passes `check` plays (issue 21, items 6 to 8): what the fuzzer and the condition
+matrix found, pinned one by one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.errors import RuleErrors
+from rulekit.lang import load_rules
+from rulekit.sim.simulate import simulate
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "house.rk"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_void_rule_that_voids_every_field_from_some_round_on_is_refused(tmp_path: Path) -> None:
+    path = _file(tmp_path, 'extends "hachihachi/fudawiki"\nvoid if the field has round >= 2\n')
+    with pytest.raises(RuleErrors) as info:
+        load_rules(path)
+    (err,) = info.value.errors
+    assert "every field of 6 cards is void from round 2 on" in err.message
+    assert err.loc is not None and err.loc.line == 2
+
+
+def test_a_void_rule_that_leaves_almost_no_field_is_refused(tmp_path: Path) -> None:
+    """Six plains, none of them January's: 0.61% of the fields of 6 cards."""
+    path = _file(
+        tmp_path,
+        'extends "hachihachi/fudawiki"\nvoid if the field has not (plains = 6 and none of pine)\n',
+    )
+    with pytest.raises(RuleErrors) as info:
+        load_rules(path)
+    (err,) = info.value.errors
+    assert "only 0.61% of the fields of 6 cards can be played" in err.message
+    assert "redealt about 164 times" in err.message
+
+
+def test_a_void_rule_that_leaves_one_field_in_a_hundred_plays_whole_games(tmp_path: Path) -> None:
+    """A fuzzer's mutant: 1.1% of the fields (six plains) are played; play stopped after 100
+    void deals in a row, a third of the time."""
+    path = _file(
+        tmp_path,
+        'extends "hachihachi/fudawiki"\nsit out: the dealer\nvoid if the field has points >= 10\n',
+    )
+    rules = load_rules(path)
+    report = simulate(rules, bots=["random"], seed=1, games=2, engine="scalar")
+    assert report["games"] == 2 and report["voids"] > 100
