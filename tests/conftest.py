@@ -11,7 +11,6 @@ from rulekit import ir
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
 
-
 # No test may depend on the machine's speed: hypothesis's per-example deadline (200 ms) and its
 # "too slow" health check are off for every test, on a loaded 2-core machine as on any other.
 settings.register_profile(
