@@ -476,6 +476,7 @@ class Award(Stmt):
     multiplied: bool
     cond: Cond | None
     text: str
+    opts: tuple[Opt, ...] = ()  # `; times multiplier`, `; flat`: where each is written
 
 
 @dataclass(frozen=True)

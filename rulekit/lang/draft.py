@@ -11,11 +11,34 @@ shape of each override is checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean
+from rulekit.errors import Loc, RuleError, RulekitError, did_you_mean, source_line
 from rulekit.lang import ast
+
+# options of one statement that say opposite things though they set different parts of it
+_CONTRADICTIONS = {
+    frozenset({"rotate", "winner_deals"}),
+    frozenset({"rotate", "drawn_keeps_dealer"}),
+}
+# table header options that set the same part (`best only` and `all add`: the policy)
+_TABLE_PARTS = {
+    "best": "policy",
+    "all": "policy",
+    "between_all": "between",
+    "between_highest": "between",
+    "split": "split",
+    "each_payer": "split",
+    "view": "view",
+}
+
+
+def _written(loc: Loc) -> str:
+    """The text an option is written as, for a message (its kind if the line is unknown)."""
+    line = source_line(loc.file, loc.line) or ""
+    text = " ".join(line[loc.col - 1 : loc.col - 1 + loc.width].split())
+    return text or "this option"
 
 
 @dataclass
@@ -112,6 +135,25 @@ class Applier:
         self.given[key] = loc
         return True
 
+    def said_once(self, opts: Iterable[tuple[str, Loc]]) -> None:
+        """One statement says each thing once: an option given twice, or one that contradicts
+        another (`if unfinished keep; if unfinished forfeit`, `best only, all add`, `winner
+        deals; dealer rotates`), is an error at the second, quoting the first."""
+        seen: list[tuple[str, Loc]] = []
+        for kind, loc in opts:
+            for other, first in seen:
+                if other != kind and frozenset((other, kind)) not in _CONTRADICTIONS:
+                    continue
+                a, b = _written(first), _written(loc)
+                if a == b:
+                    message = f"'{b}' is given twice in this statement (first at {first})"
+                else:
+                    message = f"'{b}' contradicts '{a}' (at {first})"
+                self.error(message, loc, "a statement says each thing once: keep one of them")
+                break
+            else:
+                seen.append((kind, loc))
+
     def apply(self, stmts: list[ast.Stmt]) -> None:
         for stmt in stmts:
             if not isinstance(stmt, _IN_SECTION):
@@ -190,6 +232,7 @@ class Applier:
         table = self.d.tables.get(s.table)
         if table is None:
             table = self.d.tables[s.table] = TableDraft(s.table)
+        self.said_once((_TABLE_PARTS.get(o.kind, o.kind), o.loc) for o in s.opts)
         for opt in s.opts:
             if opt.kind in ("best", "all"):
                 table.policy = opt.kind
@@ -314,6 +357,7 @@ class Applier:
             )
             return
         self.given[key] = s.loc
+        self.said_once((o.kind, o.loc) for o in s.opts)
         complete = (s.cond is not None or s.parts) and (s.value is not None or s.parts)
         existing = table.entries.get(s.name.text)
         opts = {o.kind: o for o in s.opts}
@@ -402,6 +446,16 @@ class Applier:
         key, words = statement_key(s)
         if not self.once(key, words, s.loc):
             return
+        self.said_once((o.kind, o.loc) for o in s.opts if o.loc != s.loc)
+        beaten = next((o for o in s.opts if o.kind == "beaten"), None)
+        if beaten is not None:  # `if beaten refund half and forfeit`: each part once
+            parts = str(beaten.value).split(",")
+            if len(set(parts)) < len(parts) or ("no_penalty" in parts and len(parts) > 1):
+                self.error(
+                    f"'{_written(beaten.loc)}' says a part twice, or 'no penalty' with a penalty",
+                    beaten.loc,
+                    "a statement says each thing once: keep one of them",
+                )
         if s.kind == "deal":
             at = s.opt("seats")
             self.d.deal_sizes[at if isinstance(at, int) else None] = {
@@ -451,6 +505,7 @@ class Applier:
                 "put it under a 'scoring' line",
             )
             return
+        self.said_once((o.kind, o.loc) for o in s.opts)
         self.step(s.name, s)
 
     def step(self, name: ast.Name, s: ast.Factor | ast.Award) -> None:

@@ -538,7 +538,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return "forfeit"
 
     def no_penalty(self, c: list[Any]) -> str:
-        return ""
+        return "no_penalty"  # (sets nothing: written, so that a penalty beside it is refused)
 
     @v_args(meta=True)
     def if_beaten(self, meta: Meta, c: list[str]) -> ast.Opt:
@@ -660,11 +660,13 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def split_between_others(self, c: list[Any]) -> tuple[str, bool]:
         return ("split", True)
 
-    def award_multiplied(self, c: list[Any]) -> tuple[str, bool]:
-        return ("multiplied", True)
+    @v_args(meta=True)
+    def award_multiplied(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "multiplied", 1)
 
-    def award_flat(self, c: list[Any]) -> tuple[str, bool]:
-        return ("multiplied", False)
+    @v_args(meta=True)
+    def award_flat(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "multiplied", 0)
 
     @v_args(meta=True)
     def factor(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -689,6 +691,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         if cond is not None:
             tail = self.source_text(meta).split(" takes ", 1)[-1]
             text = tail.split(" if ", 1)[-1].split(";", 1)[0].strip()
+        opts = tuple(x for x in c if isinstance(x, ast.Opt))
         return ast.Award(
             self.loc(meta),
             name,
@@ -696,9 +699,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
             str(words["payee"]),
             value,
             bool(words.get("split", False)),
-            bool(words.get("multiplied", False)),
+            bool(opts[-1].value) if opts else False,
             cond,
             text,
+            opts,
         )
 
     @v_args(meta=True)
@@ -721,7 +725,7 @@ def _step_words(c: list[Any]) -> dict[str, str | bool]:
 
 def _step_cond(c: list[Any]) -> ast.Cond | None:
     """A scoring step's condition: the one child that is neither a token, a word nor a value."""
-    found = [x for x in c if not isinstance(x, Token | tuple | int | ast.Amount)]
+    found = [x for x in c if not isinstance(x, Token | tuple | int | ast.Amount | ast.Opt)]
     return found[0] if found else None
 
 
