@@ -114,7 +114,9 @@ class Plan:
             return f"{code // 4096}/{code % 4096} points"
         if code <= K.D_ENTRIES:
             mask = K.D_ENTRIES - code
-            return ", ".join(n for i, n in enumerate(self.yaku_names) if mask >> i & 1)
+            teyaku = reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED)
+            names = self.teyaku_names if teyaku else self.yaku_names
+            return ", ".join(n for i, n in enumerate(names) if mask >> i & 1)
         if code >= 0:
             if reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED):
                 return self.teyaku_names[code]

@@ -203,6 +203,9 @@ def _joker(r: RoundState) -> bool:
     return False
 
 
+Made = tuple[int, tuple[int, ...]]  # a player's teyaku: their value, the entries counted
+
+
 def _teyaku(r: RoundState) -> bool:
     """Each player's dealt hand is checked; each teyaku is paid by every other player (once
     the field's multiplier is known)."""
@@ -213,7 +216,7 @@ def _teyaku(r: RoundState) -> bool:
     folded = r.folded
     # the seats in play, in seat order
     active = _seats(r.seated) if True not in folded else active_seats(r)
-    made: dict[int, tuple[int, int]] = {}
+    made: dict[int, Made] = {}
     ctx = RoundView(r) if table.sees_round else None
     hands = r.hands
     dealt = r.dealt_hands
@@ -228,7 +231,7 @@ def _teyaku(r: RoundState) -> bool:
         counted, value = counted_value(match(hand, ctx), hand)
         teyaku_counted[s] = counted
         if counted:
-            made[s] = (value, counted[0])
+            made[s] = (value, counted)
             r.teyaku_revealed[s] = c.teyaku_cards(hand, counted)
     if not made:
         return False
@@ -236,9 +239,11 @@ def _teyaku(r: RoundState) -> bool:
     payers = tuple(active)
     pending = r.pending_teyaku
     names = table.names
-    for s, (value, i) in made.items():
+    for s, (value, counted) in made.items():
         flat = _flat_part(r, table, s) if table.any_flat else 0
-        pending.append((s, payers, value, flat, names[i]))
+        # every teyaku it pays for, as a yaku payment names them (`red, haneken`)
+        detail = names[counted[0]] if len(counted) == 1 else ", ".join(names[i] for i in counted)
+        pending.append((s, payers, value, flat, detail))
     if r.field_laid:
         pay_teyaku(r)
     return False
@@ -319,7 +324,7 @@ def _rotation(seated: int, dealer: int) -> tuple[int, ...]:
     return tuple(s % seated for s in range(dealer, dealer + seated))
 
 
-def _highest(made: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+def _highest(made: dict[int, Made]) -> dict[int, Made]:
     top = max(v for v, _ in made.values())
     return {s: vi for s, vi in made.items() if vi[0] == top}
 
@@ -347,7 +352,7 @@ SIT_OUT: dict[str, Callable[[RoundState, int], list[int] | None]] = {
     "dealer": lambda r, out: [(r.dealer + i) % r.seated for i in range(out)],
 }
 # ir.YakuTable.between_players (teyaku) -> whose teyaku are paid
-BETWEEN_PLAYERS: dict[str, Callable[[dict[int, tuple[int, int]]], dict[int, tuple[int, int]]]] = {
+BETWEEN_PLAYERS: dict[str, Callable[[dict[int, Made]], dict[int, Made]]] = {
     "all": lambda made: made,
     "highest": _highest,
 }

@@ -231,7 +231,7 @@ def teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
         S[PEND + 1, k] = active
         S[PEND + 2, k] = values[s]
         S[PEND + 3, k] = flat
-        S[PEND + 4, k] = firsts[s]
+        S[PEND + 4, k] = D_ENTRIES - S[P_TEYAKU, s]  # every teyaku counted, named
         S[SC, I_NPENDING] = k + 1
     if S[SC, I_FIELD_LAID]:
         pay_teyaku(S, Q, T, F)
