@@ -203,6 +203,15 @@ def _flat(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
+def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
+    """When yaku are paid, as one part of the continuation: when made or at the stop where a
+    yaku ends the round; as soon as made, or at the count, where none does."""
+    in_play = flat.pop("continuation.paid_in_play", False)
+    if not flat.get("continuation.ends_round", True):
+        flat["continuation.paid"] = "in_play" if in_play else "count"
+    return flat
+
+
 def _show(v: Any, rules: ir.Ruleset) -> str:
     if isinstance(v, tuple | list):
         if v and all(isinstance(x, int) for x in v) and all(x >= 10 for x in v):
@@ -317,6 +326,8 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
             out.append(whole)
             continue
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
+        if name == "continuation":
+            fa, fb = _when_paid(fa), _when_paid(fb)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -415,7 +426,12 @@ WORDS = {
         "bank": "the bank (nobody)",
     },
     "first_dealer.method": {"dice": "dice", "draw": "drawing cards"},
-    "continuation.paid": {"made": "when made", "stop": "when their maker stops"},
+    "continuation.paid": {
+        "made": "when made",
+        "stop": "when their maker stops",
+        "in_play": "as soon as made, the round playing on",
+        "count": "at the count",
+    },
     "continuation.if_other_stops": {
         "keep": "keeps his yaku (paid as if he had stopped)",
         "forfeit": "forfeits his yaku",

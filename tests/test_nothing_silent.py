@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from rulekit.diff import diff
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
+from rulekit.lang.checks import check_yaku_paid, rule_warnings
+from rulekit.lang.files import bundled_names
+from tests.conftest import rules
 
 
 def _load(tmp_path: Path, text: str) -> None:
@@ -48,3 +52,40 @@ def test_contradictory_options_of_one_statement_are_an_error_at_the_second(
     assert err.loc is not None
     last = text.splitlines()[err.loc.line - 1]
     assert last[err.loc.col - 1 :].startswith(second)
+
+
+@pytest.mark.parametrize(
+    ("base", "lines", "said"),
+    [
+        ("hachihachi/fudawiki", "continue: yaku do not end the round",
+         "a count by par pays only the cards"),
+        ("koikoi/sloper", "continue: yaku do not end the round", "'count: none' counts nothing"),
+        ("sakura/hawaii", "count: points; always",
+         "a count by points scores them only with 'opponents lose each yaku'"),
+        ("hachihachi/fudawiki",
+         "continue: yaku do not end the round\\ncount: par 88; always; opponents lose each yaku",
+         "'opponents lose each yaku' is an option of a count by points or round wins"),
+    ],
+)  # fmt: skip
+def test_yaku_never_paid_at_the_count_are_a_warning(
+    tmp_path: Path, base: str, lines: str, said: str
+) -> None:
+    """Issue 21, item 9: yaku scored at a count that never pays them, and an option a par count
+    ignores, were accepted without a word."""
+    path = tmp_path / "house.rk"
+    path.write_text(f'extends "{base}"\n{lines}\n'.replace("\\n", "\n"), encoding="utf-8")
+    warnings = rule_warnings(load_rules(path))
+    assert any(said in w.message for w in warnings), [w.message for w in warnings]
+    assert all(w.loc is not None and w.loc.file.endswith("house.rk") for w in warnings)
+
+
+def test_every_bundled_file_pays_its_yaku() -> None:
+    for name in bundled_names():
+        assert not check_yaku_paid(load_rules(name)), name
+
+
+def test_diff_says_yaku_that_do_not_end_the_round_are_paid_at_the_count() -> None:
+    """`diff` said "yaku are paid: when their maker stops -> when made"."""
+    changes = diff(rules("koikoi/sloper"), rules("sakura/hawaii"))
+    words = [c.sentence() for c in changes if c.what == "continuation.paid"]
+    assert words == ["yaku are paid: when their maker stops -> at the count"]

@@ -453,6 +453,53 @@ def check_field_month(rules: ir.Ruleset) -> list[RulekitError]:
     return []
 
 
+def check_yaku_paid(rules: ir.Ruleset) -> list[RulekitError]:
+    """Yaku that do not end the round are scored at the count, which only a count by points or
+    round wins with `opponents lose each yaku` does: under any other, no yaku is ever paid;
+    and that option means nothing to a count that pays cards between players."""
+    c, count = rules.continuation, rules.count
+    scores = count.method in ("points", "round_wins")
+    out: list[RulekitError] = []
+    if count.opponents_lose and not scores:
+        out.append(
+            RuleWarning(
+                f"'opponents lose each yaku' is an option of a count by points or round wins:"
+                f" a count by {count.method.replace('_', ' ')} does nothing with it",
+                _statement(rules, "count"),
+                "leave it out, or count by points: count: points; always; opponents lose each yaku",
+            )
+        )
+    in_play = rules.yaku is not None and any(not e.at_count for e in rules.yaku.entries)
+    if c.ends_round or c.paid_in_play or not in_play or (scores and count.opponents_lose):
+        return out
+    how = {
+        "par": "a count by par pays only the cards",
+        "difference": "a count by difference pays only the cards",
+        "none": "'count: none' counts nothing",
+    }.get(count.method, f"a count by {count.method.replace('_', ' ')} scores them only with"
+          " 'opponents lose each yaku'")  # fmt: skip
+    # at the statement the user wrote last: the continue, or the count that undid it
+    places = [_statement(rules, "continue"), _statement(rules, "count")]
+    files = list(rules.files)
+    place = max(places, key=lambda p: files.index(p.file) if p and p.file in files else -1)
+    out.append(
+        RuleWarning(
+            f"the yaku are never paid: they do not end the round, so they are scored at the"
+            f" count, and {how}",
+            place,
+            "pay each as it is made (continue: yaku do not end the round; paid when made), or"
+            " score them (count: points; always; opponents lose each yaku)",
+        )
+    )
+    return out
+
+
+def rule_warnings(rules: ir.Ruleset) -> list[RulekitError]:
+    """Everything `rulekit check` warns of: a count that can stop being zero-sum, yaku that
+    are never paid."""
+    return zero_sum_warnings(rules) + check_yaku_paid(rules)
+
+
 def zero_sum_warnings(rules: ir.Ruleset) -> list[RulekitError]:
     """Warnings for a count that can stop being zero-sum: `rulekit check` prints them and
     still passes the file."""
