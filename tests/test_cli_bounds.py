@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 import rulekit.sim.backends as backends
 from rulekit import __version__
-from rulekit.cli import _scenario_files, cli
+from rulekit.cli import cli
+from rulekit.cli.test import scenario_files
 from rulekit.lang import load_rules
 from rulekit.sim.simulate import simulate
 
@@ -138,7 +139,7 @@ def test_test_with_no_path_runs_bundled_and_local_scenarios_once(
         (folder / "copy.scenario.toml").write_text("x")
     (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     monkeypatch.chdir(tmp_path)
-    files = _scenario_files([])
+    files = scenario_files([])
     local = [f for f in files if f.resolve().is_relative_to(tmp_path.resolve())]
     assert local == [Path("mine.scenario.toml")]
     bundled = [f for f in files if f not in local]
@@ -149,7 +150,7 @@ def test_test_in_the_checkout_does_not_run_the_bundled_scenarios_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(ROOT)
-    files = _scenario_files([])
+    files = scenario_files([])
     resolved = [f.resolve() for f in files]
     assert len(set(resolved)) == len(resolved)
     assert not any(".venv" in f.parts or "site-packages" in f.parts for f in resolved)
