@@ -94,7 +94,7 @@ def test_eval_text_output() -> None:
 )
 def test_eval_bad_cards_get_a_clear_error(cards: str, message: str) -> None:
     code, _, err = run("eval", "hachihachi", "--hand", cards)
-    assert code == 1
+    assert code == 2  # a usage error: the cards given cannot be
     assert message in err
     assert "Traceback" not in err
 

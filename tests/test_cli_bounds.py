@@ -72,7 +72,7 @@ def test_a_huge_count_starts_at_once_and_hands_out_only_a_few_chunks(
 
 def test_a_count_no_one_could_wait_for_is_refused_with_the_limit() -> None:
     result = invoke("simulate", "hachihachi", "--rounds", "1" + "0" * 20)
-    assert result.exit_code == 1 and "at most" in result.stderr
+    assert result.exit_code == 2 and "at most" in result.stderr
 
 
 def test_progress_counts_up_to_the_total_in_order() -> None:
@@ -160,7 +160,7 @@ def test_test_in_the_checkout_does_not_run_the_bundled_scenarios_twice(
 @pytest.mark.parametrize("seats", ["-5", "0", "7"])
 def test_odds_refuses_a_table_size_the_variant_has_not(seats: str) -> None:
     result = invoke("odds", "hachihachi", "--seats", seats)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "seats 3 to 6 players" in result.stderr and f"not {seats}" in result.stderr
     assert "players" not in result.stdout
 

@@ -1,6 +1,7 @@
-"""How a command ends: every RulekitError a located message and status 1, a usage error 2
-(Click's), Ctrl-C 130, a closed pipe (`rulekit check ... | head -1`) 0 and quiet; a bug one
-line, never a traceback."""
+"""How a command ends: a rule, scenario or data error a located message and status 1; a usage
+error 2, Click's and rulekit's own alike (a value out of range, a bot, card or table size that
+does not exist); Ctrl-C 130; a closed pipe (`rulekit check ... | head -1`) 0 and quiet; a bug
+one line, never a traceback."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 import click
 
-from rulekit.errors import RulekitError
+from rulekit.errors import RulekitError, UsageError
+
+OK, ERROR, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 EXIT_STATUS = """\b
 Exit status:
@@ -41,8 +44,9 @@ class Command(click.Command):
 
 
 class Group(click.Group):
-    """Renders every RulekitError as a located message and exits 1, never a traceback; Ctrl-C
-    exits 130 and a closed pipe exits 0 quietly (what was written was read)."""
+    """Renders every RulekitError as a located message, never a traceback, and exits 2 for a
+    usage error (as Click does for its own), 1 for the others; Ctrl-C exits 130 and a closed
+    pipe exits 0 quietly (what was written was read)."""
 
     command_class = Command
 
@@ -51,25 +55,25 @@ class Group(click.Group):
             return super().invoke(ctx)
         except RulekitError as err:
             click.echo(err.render(), err=True)
-            ctx.exit(1)
+            ctx.exit(USAGE if isinstance(err, UsageError) else ERROR)
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
-            ctx.exit(130)
+            ctx.exit(INTERRUPTED)
         except BrokenPipeError:
             quiet_stdout()
-            ctx.exit(0)
+            ctx.exit(OK)
 
 
 def run(group: click.Group) -> None:
     """Run the command line and exit with its status, whatever happens."""
-    code: int | str | None = 0
+    code: int | str | None = OK
     try:
         group(prog_name="rulekit")
     except SystemExit as exc:
         code = exc.code
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        code = 130
+        code = INTERRUPTED
     except BrokenPipeError:
         quiet_stdout()
     except Exception as exc:  # a bug: say so in one line, keep the traceback for developers
@@ -80,7 +84,7 @@ def run(group: click.Group) -> None:
             "This is a bug in rulekit; run with RULEKIT_DEBUG=1 for the traceback.",
             err=True,
         )
-        code = 1
+        code = ERROR
     try:
         sys.stdout.flush()  # here, not at the interpreter's exit, to catch a closed pipe
     except BrokenPipeError:
