@@ -1,7 +1,9 @@
 """What rulekit hands a person: amounts and ledgers in words, and files written whole.
 
 Files are written to a temporary file in the same folder, then moved into place: a failure
-(a full disk, a missing folder, Ctrl-C) leaves the old file or none, never half of one.
+(a full disk, a missing folder, Ctrl-C) leaves the old file or none, never half of one. A path
+refused before the work is a usage error (the command exits 2, as for any value that cannot
+be); a write that fails after it is an error (1): the path was fine, the disk was not.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from rulekit.engine.ledger import BANK, Amount, Payment
-from rulekit.errors import UsageError
+from rulekit.errors import RulekitError, UsageError
 
 # ---------------------------------------------------------------- amounts and ledgers
 
@@ -79,7 +81,7 @@ def check_writable(path: Path, doing: str = "write") -> None:
 
 def write_atomic(path: Path, data: str | bytes, doing: str = "write") -> None:
     """Write a whole file or nothing: a temporary file beside it, then moved into place.
-    A UsageError ("cannot write PATH: reason") if the file cannot be written."""
+    A RulekitError ("cannot write PATH: reason") if the file cannot be written."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -88,4 +90,4 @@ def write_atomic(path: Path, data: str | bytes, doing: str = "write") -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             temporary.unlink()
-        raise UsageError(f"cannot {doing} {path}: {_reason(exc)}") from None
+        raise RulekitError(f"cannot {doing} {path}: {_reason(exc)}") from None

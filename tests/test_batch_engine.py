@@ -125,7 +125,7 @@ def test_cli_engine_option() -> None:
     assert (a.pop("engine"), b.pop("engine")) == ("scalar", "batch")
     assert a == b
     refused = runner.invoke(cli, ["simulate", "sakura", "--bots", "random", "--engine", "batch"])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "the batch engine cannot play this: the rule file has a hiki or a wild card" in (
         refused.output
     )

@@ -54,7 +54,7 @@ def test_eval_hand_json_fudawiki_counts_10_and_kirisame_72() -> None:
     )
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"teyaku", "counted", "value"}
+    assert set(data) == {"teyaku", "counted", "value", "round", "month", "dealer", "undecided"}
     assert data["value"] == 10
     assert data["teyaku"] == [{"name": "triple", "label": "Triple (sanbon)", "value": 10}]
     code, out, _ = run("eval", "hachihachi/kirisame", "--hand", "10 11 12 30 31 32 80", "--json")
@@ -74,7 +74,13 @@ def test_eval_field_json() -> None:
     _, out, _ = run(
         "eval", "hachihachi", "--field", "rainman", "phoenix", "12", "22", "42", "52", "--json"
     )
-    assert json.loads(out) == {"multiplier": 4, "next_round_at_least": 4}
+    assert json.loads(out) == {
+        "multiplier": 4,
+        "next_round_at_least": 4,
+        "void": False,
+        "round": None,
+        "month": None,
+    }
 
 
 def test_eval_text_output() -> None:
@@ -94,7 +100,7 @@ def test_eval_text_output() -> None:
 )
 def test_eval_bad_cards_get_a_clear_error(cards: str, message: str) -> None:
     code, _, err = run("eval", "hachihachi", "--hand", cards)
-    assert code == 1
+    assert code == 2  # a usage error: the cards given cannot be
     assert message in err
     assert "Traceback" not in err
 

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 import rulekit.sim.backends as backends
 from rulekit import __version__
-from rulekit.cli import _scenario_files, cli
+from rulekit.cli import cli
+from rulekit.cli.test import scenario_files
 from rulekit.lang import load_rules
 from rulekit.sim.simulate import simulate
 
@@ -71,7 +72,7 @@ def test_a_huge_count_starts_at_once_and_hands_out_only_a_few_chunks(
 
 def test_a_count_no_one_could_wait_for_is_refused_with_the_limit() -> None:
     result = invoke("simulate", "hachihachi", "--rounds", "1" + "0" * 20)
-    assert result.exit_code == 1 and "at most" in result.stderr
+    assert result.exit_code == 2 and "at most" in result.stderr
 
 
 def test_progress_counts_up_to_the_total_in_order() -> None:
@@ -138,7 +139,7 @@ def test_test_with_no_path_runs_bundled_and_local_scenarios_once(
         (folder / "copy.scenario.toml").write_text("x")
     (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     monkeypatch.chdir(tmp_path)
-    files = _scenario_files([])
+    files = scenario_files([])
     local = [f for f in files if f.resolve().is_relative_to(tmp_path.resolve())]
     assert local == [Path("mine.scenario.toml")]
     bundled = [f for f in files if f not in local]
@@ -149,17 +150,73 @@ def test_test_in_the_checkout_does_not_run_the_bundled_scenarios_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(ROOT)
-    files = _scenario_files([])
+    files = scenario_files([])
     resolved = [f.resolve() for f in files]
     assert len(set(resolved)) == len(resolved)
     assert not any(".venv" in f.parts or "site-packages" in f.parts for f in resolved)
+
+
+def installed_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: Path) -> Path:
+    """A project folder holding `rules` (a copy of RULES) and a .venv with the package
+    installed in it, whose bundled rules are another copy; the current folder."""
+    import shutil
+
+    import rulekit.resources as resources
+
+    project = tmp_path / "project"
+    shutil.copytree(rules, project / "rules")
+    venv = project / ".venv"
+    installed = venv / "lib" / "python3.11" / "site-packages" / "rulekit" / "_data" / "rules"
+    shutil.copytree(rules, installed)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    monkeypatch.setattr(resources, "rules_dir", lambda: installed)
+    monkeypatch.chdir(project)
+    return project
+
+
+def test_test_with_no_path_in_a_project_with_rules_and_an_installed_copy_runs_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 20: the checkout's rules/ and the copy installed in its .venv were
+    both run (346 for 173); the scenarios of the current folder run, once each."""
+    bundled = sorted((ROOT / "rules").rglob("*.scenario.toml"))
+    project = installed_project(tmp_path, monkeypatch, ROOT / "rules")
+    files = scenario_files([])
+    assert len(files) == len(bundled)
+    assert all(f.resolve().is_relative_to(project / "rules") for f in files)
+    edited = project / "rules" / bundled[0].relative_to(ROOT / "rules")
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert len(scenario_files([])) == len(bundled) + 1  # not a copy: the installed one runs too
+
+
+def test_test_with_no_path_runs_an_installed_copy_once_end_to_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = tmp_path / "one" / "hachihachi" / "scenarios"
+    rules.mkdir(parents=True)
+    (rules / "worked.scenario.toml").write_bytes(
+        (ROOT / "rules/hachihachi/scenarios/fudawiki/worked-example.scenario.toml").read_bytes()
+    )
+    installed_project(tmp_path, monkeypatch, tmp_path / "one")
+    result = invoke("test")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_test_runs_a_scenario_reached_through_a_hard_link_once(tmp_path: Path) -> None:
+    first = tmp_path / "a.scenario.toml"
+    first.write_text("x")
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "b.scenario.toml").hardlink_to(first)
+    (tmp_path / "c.scenario.toml").symlink_to(first)
+    assert scenario_files([tmp_path]) == [first]
 
 
 # ---------------------------------------------------------------- B11 odds --seats
 @pytest.mark.parametrize("seats", ["-5", "0", "7"])
 def test_odds_refuses_a_table_size_the_variant_has_not(seats: str) -> None:
     result = invoke("odds", "hachihachi", "--seats", seats)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "seats 3 to 6 players" in result.stderr and f"not {seats}" in result.stderr
     assert "players" not in result.stdout
 

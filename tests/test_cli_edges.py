@@ -69,7 +69,7 @@ def test_an_unexpected_error_during_play_still_saves_the_game(
 def test_a_save_path_that_cannot_be_written_is_refused_before_the_deal(tmp_path: Path) -> None:
     save = tmp_path / "no-such-folder" / "g.scenario.toml"
     result = play(save)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # as Click's own refusal of a path, below
     assert f"cannot save the game to {save}: there is no folder" in result.stderr
     assert "your move" not in result.stdout  # nothing was dealt
     result = play(tmp_path)  # a folder: Click refuses it
@@ -376,7 +376,7 @@ def test_compare_refuses_an_output_before_the_run(
 
     monkeypatch.setattr(compare, "compare", never)
     result = invoke("compare", "hachihachi", "hachihachi/kirisame", *args)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert message in result.stderr
 
 
@@ -420,7 +420,7 @@ def test_simulate_records_only_on_the_local_backend(tmp_path: Path) -> None:
         "--record",
         str(tmp_path / "rec"),
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "use the local backend" in result.stderr
 
 
@@ -439,11 +439,12 @@ def test_write_atomic_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> None
     write_atomic(path, b"second")
     assert path.read_text(encoding="utf-8") == "second"
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]  # no temporary file left
-    with pytest.raises(UsageError) as info:
+    with pytest.raises(RulekitError) as info:
         write_atomic(tmp_path / "missing" / "x.md", "x")
     assert info.value.message.startswith(f"cannot write {tmp_path / 'missing' / 'x.md'}: ")
+    assert not isinstance(info.value, UsageError)  # a write that fails is no usage error (1)
     (tmp_path / "folder").mkdir()
-    with pytest.raises(UsageError):
+    with pytest.raises(RulekitError):
         write_atomic(tmp_path / "folder", "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "report.md"]
 

@@ -109,7 +109,7 @@ def test_compare_command_json_report_and_plot(tmp_path: Path) -> None:
     bad = CliRunner().invoke(
         cli, ["compare", "hachihachi", "hachihachi", "--rounds", "50", "--report", "x.pdf"]
     )
-    assert bad.exit_code == 1 and "FILE.html or FILE.md" in bad.stderr
+    assert bad.exit_code == 2 and "FILE.html or FILE.md" in bad.stderr
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -233,7 +233,7 @@ def test_odds_command() -> None:
     assert data["hands"] == math.comb(48, 7)
     triple = next(e for e in data["teyaku"] if e["name"] == "triple")
     assert triple["probability"] == pytest.approx(0.0549, abs=0.0005)
-    assert CliRunner().invoke(cli, ["odds", "koikoi"]).exit_code == 1  # no teyaku in Koi-Koi
+    assert CliRunner().invoke(cli, ["odds", "koikoi"]).exit_code == 2  # no teyaku in Koi-Koi
 
 
 def test_the_dask_backend_gives_the_local_numbers() -> None:

@@ -73,7 +73,7 @@ def test_greedy_beats_random() -> None:
 )
 def test_bad_arguments_get_a_clear_error(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["simulate", "hachihachi", *args])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert message in result.stderr and "Traceback" not in result.stderr
 
 

@@ -123,7 +123,7 @@ def test_the_plot_is_written(tmp_path: Path) -> None:
 
 def test_a_wrong_plot_path_is_refused_before_the_run(tmp_path: Path) -> None:
     code, out = run(*TRIPLE, "--plot", str(tmp_path / "tune.jpg"))
-    assert code == 1 and "PNG" in out and "Traceback" not in out
+    assert code == 2 and "PNG" in out and "Traceback" not in out
     assert not list(tmp_path.iterdir())
 
 

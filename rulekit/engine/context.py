@@ -12,15 +12,20 @@ from __future__ import annotations
 from rulekit.engine.state import RoundState
 
 
+def month_of_round(month_masks: list[int], round_no: int) -> int:
+    """The cards of a round's month (round_no from 0): the deck's first month in the first
+    round, its second in the second, ... and the first again after the last."""
+    return month_masks[round_no % len(month_masks)]
+
+
 class RoundView:
     """The round seen from one seat (-1: from no seat, as the field and the multiplier are)."""
 
     def __init__(self, r: RoundState, seat: int = -1, *, nobody_won: bool = False) -> None:
         self.r = r
-        months = r.ix.month_masks
         # the rulebook counts rounds from 1; round_no counts them from 0
         self.round = r.round_no + 1
-        self.month_mask = months[r.round_no % len(months)]
+        self.month_mask = month_of_round(r.ix.month_masks, r.round_no)
         self.field_at_deal = r.laid_field  # 0 while the field is not laid yet
         self.nobody_won = nobody_won
         self.look_from(seat)

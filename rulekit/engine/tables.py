@@ -369,6 +369,12 @@ class _Codegen:
         return sub.compile("cond", [f"    return {expr}"])
 
 
+def condition_test(c: ir.Condition, index: CardIndex) -> Callable[..., bool]:
+    """One condition as `test(x, ctx=None) -> bool`, compiled as a table compiles its entries
+    (for a caller that tests the parts of a condition one by one)."""
+    return _Codegen(index).function(c)
+
+
 def cards_needed(c: ir.Condition, index: CardIndex) -> int:
     """How many cards a mask holds at least when the condition holds for it (0: no bound):
     a bound that is only ever low, so a test skipped under it would have failed."""

@@ -87,9 +87,12 @@ class Terminal:
         )
         try:
             self._play()
-        except (Quit, KeyboardInterrupt, EOFError):
+        except (Quit, EOFError):
             self._saved_and_how_to_resume()
             return
+        except KeyboardInterrupt:  # saved, and still an interrupt: the command exits 130
+            self._saved_and_how_to_resume()
+            raise
         except (BrokenPipeError, SystemExit) as exc:  # rich exits on a closed output
             if isinstance(exc, SystemExit) and not self._output_closed():
                 self._saved_and_how_to_resume()
