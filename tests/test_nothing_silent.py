@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from rulekit.cli import cli
 from rulekit.diff import diff
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
@@ -89,3 +91,11 @@ def test_diff_says_yaku_that_do_not_end_the_round_are_paid_at_the_count() -> Non
     changes = diff(rules("koikoi/sloper"), rules("sakura/hawaii"))
     words = [c.sentence() for c in changes if c.what == "continuation.paid"]
     assert words == ["yaku are paid: when their maker stops -> at the count"]
+
+
+def test_check_prints_the_warning_and_passes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.rk"
+    path.write_text('extends "hachihachi/fudawiki"\ncontinue: yaku do not end the round\n')
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 0
+    assert "house.rk:2:1: warning: the yaku are never paid" in result.output

@@ -55,7 +55,7 @@ def check(rules: tuple[str, ...]) -> None:
     Example:
       rulekit check hachihachi hachihachi/kirisame my-house-rules.rk
     """
-    from rulekit.lang.checks import zero_sum_warnings
+    from rulekit.lang.checks import rule_warnings
 
     failed = False
     for ref in rules:
@@ -72,7 +72,7 @@ def check(rules: tuple[str, ...]) -> None:
         click.echo(
             f"ok  {ref}: {rs.title}: {len(rs.deck.cards)} cards, {teyaku} teyaku, {yaku} yaku"
         )
-        for warning in zero_sum_warnings(rs):  # reported, but the file passes
+        for warning in rule_warnings(rs):  # reported, but the file passes
             click.echo(warning.render() + "\n", err=True)
     if failed:
         sys.exit(1)
