@@ -458,3 +458,34 @@ def test_chosen_card() -> None:
     assert chosen_card(A.take(12)) == 12
     for other in (A.JOIN, A.STOP, A.CONTINUE, A.HIKI):
         assert chosen_card(other) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["describe"],
+        ["simulate", "--rounds", "20", "--bots", "greedy"],
+        ["compare", "hachihachi", "--rounds", "20", "--bots", "greedy"],
+        ["check"],
+    ],
+)
+def test_labels_are_printed_as_written_not_read_as_markup(
+    command: list[str], tmp_path: Path
+) -> None:
+    """Issue 21, item 17: a variant named `a [/] b` stopped `compare` with a MarkupError, and
+    `[bold]` in a label was swallowed."""
+    path = tmp_path / "odd.rk"
+    path.write_text(
+        'extends "hachihachi/fudawiki"\ngame "Hachi-Hachi" variant "a [/] b [bold]x"\n'
+        'dekiyaku\n  poetry_ribbons "Poetry [red] $ribbons$"\n',
+        encoding="utf-8",
+    )
+    if command[0] == "compare":
+        args = [*command, str(path)]
+    else:
+        args = [command[0], str(path), *command[1:]]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.output
+    if command[0] != "check":
+        assert "a [/] b [bold]x" in result.output

@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 from click.shell_completion import CompletionItem
 from rich.console import Console
+from rich.text import Text
 
 from rulekit import ir
 from rulekit.cli.exits import Command
@@ -44,7 +45,14 @@ class PipeConsole(Console):
 
 
 def stdout() -> Console:
-    return PipeConsole(highlight=False, soft_wrap=False)
+    """The console commands print to. Markup is off: a label from a rule file is printed as
+    written (`[b]` or `a [/] b` is text, not a style); styles are given as styles."""
+    return PipeConsole(highlight=False, soft_wrap=False, markup=False)
+
+
+def bold(head: str, rest: str = "", style: str = "bold") -> Text:
+    """`head` in bold (or `style`), then `rest`: text as written, never read as markup."""
+    return Text.assemble((head, style), rest)
 
 
 def load(ref: str) -> ir.Ruleset:

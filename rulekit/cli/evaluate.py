@@ -8,7 +8,7 @@ from typing import Any
 import click
 from rich.table import Table as RichTable
 
-from rulekit.cli.common import command, json_option, load, rules_argument, stdout
+from rulekit.cli.common import bold, command, json_option, load, rules_argument, stdout
 from rulekit.errors import UsageError
 
 
@@ -156,8 +156,11 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
         else f"{seated} players"
     )
     console.print(
-        f"[bold]{result['rules']}[/]: {result['hand']}-card hands ({result['hands']:,} of them),"
-        f" {table_of}, {result['field']} cards to the field"
+        bold(
+            result["rules"],
+            f": {result['hand']}-card hands ({result['hands']:,} of them),"
+            f" {table_of}, {result['field']} cards to the field",
+        )
     )
     table = RichTable("teyaku", "name", "value", "probability", "one hand in", header_style="bold")
     for e in result["teyaku"]:

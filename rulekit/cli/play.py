@@ -111,7 +111,7 @@ def play(
             watch=watch,
             think_ms=think_ms,
         )
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names and labels as written
     terminal = Terminal(
         session,
         console,

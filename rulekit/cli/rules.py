@@ -8,7 +8,15 @@ import sys
 import click
 from rich.table import Table as RichTable
 
-from rulekit.cli.common import command, complete_rules, json_option, load, rules_argument, stdout
+from rulekit.cli.common import (
+    bold,
+    command,
+    complete_rules,
+    json_option,
+    load,
+    rules_argument,
+    stdout,
+)
 from rulekit.errors import RuleErrors, RulekitError
 
 
@@ -103,7 +111,7 @@ def describe(rules: str, fmt: str) -> None:
         return
     console = stdout()
     for i, section in enumerate(sections):
-        console.rule(f"[bold]{section.title}", style="cyan" if i == 0 else "dim")
+        console.rule(bold(section.title), style="cyan" if i == 0 else "dim")
         for p in section.paragraphs:
             console.print(p)
         for t in section.tables:

@@ -111,6 +111,7 @@ def engine_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 def progress(label: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on a terminal (stderr) while the block runs, nothing otherwise; yields
     the function that moves it: update(done, total)."""
+    from rich.markup import escape
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -119,12 +120,12 @@ def progress(label: str) -> Iterator[Callable[[int, int], None]]:
         TimeRemainingColumn,
     )
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, markup=False)
     if not console.is_terminal:
         yield lambda done, total: None
         return
     bar = Progress(
-        TextColumn(label),
+        TextColumn(escape(label)),  # a path as written, not markup
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),

@@ -10,6 +10,7 @@ import click
 from rich.table import Table as RichTable
 
 from rulekit.cli.common import (
+    bold,
     bots_option,
     command,
     json_option,
@@ -124,8 +125,11 @@ def _render_simulation(result: dict[str, Any]) -> None:
     unit = result["unit"]
     n = result["games"] if unit == "game" else result["rounds"]
     console.print(
-        f"[bold]{result['rules']}[/]: {n} {unit}s, seed {result['seed']}"
-        + (f", {result['voids']} void deals redealt" if result["voids"] else "")
+        bold(
+            result["rules"],
+            f": {n} {unit}s, seed {result['seed']}"
+            + (f", {result['voids']} void deals redealt" if result["voids"] else ""),
+        )
     )
     table = RichTable("seat", "bot", f"mean net / {unit}", "95% CI", "wins", header_style="bold")
     for s in result["seats"]:
@@ -248,11 +252,13 @@ def compare(
 
     console = stdout()
     for said in warnings(result):
-        console.print(f"[bold red]{said}[/]")
+        console.print(said, style="bold red")
     console.print(
-        f"[bold]{result['rounds']} rounds[/] of each variant on the same deals,"
-        f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"
-        f" ({result['seconds']:.1f} s)"
+        bold(
+            f"{result['rounds']} rounds",
+            f" of each variant on the same deals, {result['seats']} seats, bots"
+            f" {', '.join(result['bots'])}, seed {result['seed']} ({result['seconds']:.1f} s)",
+        )
     )
     batched = [v["rules"] for v in result["variants"] if v["engine"] == "batch"]
     if batched:

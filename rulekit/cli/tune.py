@@ -11,6 +11,7 @@ import click
 from rich.table import Table as RichTable
 
 from rulekit.cli.common import (
+    bold,
     bots_option,
     command,
     json_option,
@@ -152,10 +153,13 @@ def tune(
     console = stdout()
     v = result["vary"]
     console.print(
-        f"[bold]{result['title']}[/]: {v['name']} ({v['what']}; the file has {v['file_value']}),"
-        f" {len(v['values'])} values; {result['rounds']} rounds of each on the same deals,"
-        f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"
-        + (f" ({result['seconds']:.1f} s)" if timings else "")
+        bold(
+            result["title"],
+            f": {v['name']} ({v['what']}; the file has {v['file_value']}),"
+            f" {len(v['values'])} values; {result['rounds']} rounds of each on the same deals,"
+            f" {result['seats']} seats, bots {', '.join(result['bots'])}, seed {result['seed']}"
+            + (f" ({result['seconds']:.1f} s)" if timings else ""),
+        )
     )
     target_is = f"{result['target']['label']}, aim {result['target']['aim']}"
     table = RichTable(

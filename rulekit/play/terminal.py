@@ -127,7 +127,7 @@ class Terminal:
     def _saved_when_output_closed(self) -> None:
         """The output was closed: the game is saved all the same, and said on stderr."""
         self._silence_stdout()
-        self.console = Console(stderr=True, highlight=False)
+        self.console = Console(stderr=True, highlight=False, markup=False)  # text as written
         self._saved_and_how_to_resume()
 
     def _silence_stdout(self) -> None:
