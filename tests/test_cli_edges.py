@@ -489,3 +489,17 @@ def test_labels_are_printed_as_written_not_read_as_markup(
     assert "internal error" not in result.output
     if command[0] != "check":
         assert "a [/] b [bold]x" in result.output
+
+
+def test_resume_starts_at_the_saved_round_number(tmp_path: Path) -> None:
+    """`round = 3` is where `rulekit test` starts the saved game: resume starts there too."""
+    save = saved_game(tmp_path)
+    text = save.read_text(encoding="utf-8").replace(
+        'rules = "hachihachi"\n', 'rules = "hachihachi"\nround = 3\n'
+    )
+    save.write_text(text, encoding="utf-8")
+    from rulekit.play.session import resume
+
+    session = resume(save)
+    assert session.round is not None and session.round.round_no == 2  # the third round, from 0
+    assert session.document()["round"] == 3

@@ -36,6 +36,7 @@ class Session:
     seed: int
     think_ms: int | None = None
     house_rules: str | None = None  # rule-language lines on top of the rule file
+    first_round: int = 1  # the game's first round's number (a saved game may start later)
     game: Game = field(init=False)
     agents: dict[int, Agent] = field(init=False)
     recorded: list[dict[str, Any]] = field(default_factory=list)
@@ -44,7 +45,9 @@ class Session:
     views: list[PlayerView] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.game = Game(self.compiled, len(self.seats), seed=self.seed)
+        self.game = Game(
+            self.compiled, len(self.seats), seed=self.seed, round_no=self.first_round - 1
+        )
         self.agents = {}
         for i, seat in enumerate(self.seats):
             if seat.bot == "search":
@@ -177,6 +180,7 @@ class Session:
             "seats": self.names,
             "dealer": self.names[self.game.first],
             "seed": self.seed,
+            **({"round": self.first_round} if self.first_round != 1 else {}),
             "play": play,
             "rounds": rounds,
         }
@@ -294,6 +298,7 @@ def resume(path: Path, save_to: Path | None = None, think_ms: int | None = None)
         sc.seed,
         think_ms or sc.play.think_ms,
         sc.house_rules,
+        first_round=sc.round,  # (as `rulekit test` replays it: from that round)
     )
     session.game.dealer = session.game.first = dealer
     for i, spec in enumerate(sc.rounds):
