@@ -11,6 +11,10 @@ from click.testing import CliRunner
 
 from rulekit.cli import cli
 from rulekit.diff import diff
+from rulekit.engine.actions import SWAP as SWAP_ACTION
+from rulekit.engine.round import Round
+from rulekit.engine.state import SWAP
+from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
 from rulekit.lang.checks import check_yaku_paid, rule_warnings
@@ -99,3 +103,64 @@ def test_check_prints_the_warning_and_passes_the_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.exit_code == 0
     assert "house.rk:2:1: warning: the yaku are never paid" in result.output
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ("extends \"hachihachi/house/rotating-sit-out\"\nsetup: hands, field, teyaku",
+         "at 4 seats 3 play, but setup has no 'fold' step"),
+        ("extends \"koikoi/sloper\"\nseats 3, 2 play\nsit out: the dealer",
+         "at 3 seats 2 play, but setup has no 'fold' step"),
+        ("extends \"koikoi/sloper\"\nseats 3, 2 play\nsit out: the dealer\n"
+         "setup: hands, swap, field, fold, instant_win",
+         "the hands are swapped before the 'fold' step"),
+    ],
+)  # fmt: skip
+def test_a_sit_out_needs_a_fold_step_before_any_swap(tmp_path: Path, lines: str, said: str) -> None:
+    """Issue 21, item 11: with no fold step nobody sat out (and every opponent paid); a swap
+    before it was offered to a player who then sat out."""
+    with pytest.raises(RuleErrors) as info:
+        _load(tmp_path, lines + "\n")
+    (err,) = info.value.errors
+    assert said in err.message
+    assert err.loc is not None and err.loc.file.endswith("house.rk")
+
+
+SWAP_AND_SIT_OUT = (
+    'extends "koikoi/sloper"\nseats 3, 2 play\nsit out: {who}\n'
+    "setup: hands, fold, swap, field, instant_win\n"
+)
+
+
+@pytest.mark.parametrize("who", ["the dealer", "the players after the dealer, in turn"])
+def test_the_swap_is_between_the_two_who_play(tmp_path: Path, who: str) -> None:
+    """The swap is offered to the first player after the dealer (or after who leads in his
+    place) who plays, and trades with the leader: never with a hand out of play."""
+    path = tmp_path / "house.rk"
+    path.write_text(SWAP_AND_SIT_OUT.format(who=who), encoding="utf-8")
+    c = CompiledRules(load_rules(path))
+    for number in range(30):
+        rnd = Round(c, 3, number % 3, seed=2, deal_no=number)
+        assert rnd.phase == SWAP
+        playing = [s for s in range(3) if not rnd.folded[s]]
+        leader = next(s for s in ((rnd.dealer + k) % 3 for k in range(3)) if s in playing)
+        assert rnd.current in playing and rnd.current != leader
+        before, offered = list(rnd.hands), rnd.current
+        rnd.apply(SWAP_ACTION)
+        assert rnd.hands[leader] == before[offered] and rnd.hands[offered] == before[leader]
+        out = next(s for s in range(3) if s not in playing)
+        assert rnd.hands[out] == before[out]
+
+
+def test_the_batch_engine_swaps_as_the_scalar_engine_with_a_sit_out(tmp_path: Path) -> None:
+    from rulekit.batch import engine as batch
+    from tests.test_batch_identity import batch_deal, scalar_deal
+
+    path = tmp_path / "house.rk"
+    path.write_text(SWAP_AND_SIT_OUT.format(who="the dealer"), encoding="utf-8")
+    c = CompiledRules(load_rules(path))
+    for bots in (("random",) * 3, ("greedy",) * 3):
+        plan = batch.make_plan(c, 3, bots, 4)
+        for number in range(40):
+            assert batch_deal(plan, number) == scalar_deal(c, 3, bots, 4, number), number

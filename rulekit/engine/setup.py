@@ -62,10 +62,17 @@ def _hands(r: RoundState) -> bool:
 
 
 def _swap(r: RoundState) -> bool:
-    """The player after the dealer may trade hands with him: wait for his choice."""
+    """The player after the dealer may trade hands with him: wait for his choice (of those who
+    play the round: the dealer, or who leads in his place, and the next after him)."""
     r.phase = SWAP
-    r.current = (r.dealer + 1) % r.seated
+    r.current = swap_pair(r)[1]
     return True
+
+
+def swap_pair(r: RoundState) -> tuple[int, int]:
+    """The dealer (or the first after him who plays) and the next player after him who plays."""
+    playing = [s for s in _rotation(r.seated, r.dealer) if not r.folded[s]]
+    return playing[0], playing[1 % len(playing)]
 
 
 def _field(r: RoundState) -> bool:
@@ -76,7 +83,7 @@ def _field(r: RoundState) -> bool:
 def choose_swap(r: RoundState, swap: bool) -> None:
     """The swap step's choice made: setup goes on."""
     if swap:
-        d, q = r.dealer, r.current
+        d, q = swap_pair(r)
         r.hands[d], r.hands[q] = r.hands[q], r.hands[d]
     r.step += 1
     r.phase = PLAY

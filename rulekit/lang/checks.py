@@ -230,18 +230,65 @@ def check_setup_steps(
             )
         )
     uses = [
-        e for t in (rules.teyaku, rules.yaku) if t for e in t.entries if _asks_dealt(e.condition)
+        e.name
+        for t in (rules.teyaku, rules.yaku)
+        if t
+        for e in t.entries
+        if _asks_dealt(e.condition)
+    ]
+    uses += [
+        s.name or "a scoring step"
+        for s in rules.scoring
+        if s.condition is not None and _asks_dealt(s.condition)
     ]
     if uses and "teyaku" not in steps:
         errors.append(
             RuleError(
-                f"'{uses[0].name}' asks what was dealt, but setup has no 'teyaku' step to"
+                f"'{uses[0]}' asks what was dealt, but setup has no 'teyaku' step to"
                 " declare the dealt hands",
                 loc,
                 "for example: setup: hands, field, teyaku",
             )
         )
-    return errors
+    # sitting out: said where the user wrote last, his seats or the setup he extends
+    files = list(rules.files)
+    places = [p for p in (locs.get("seats"), loc) if p is not None]
+    last = max(places, key=lambda p: files.index(p.file) if p.file in files else -1, default=loc)
+    return errors + _check_sitting_out(rules, last)
+
+
+def _check_sitting_out(rules: ir.Ruleset, loc: Loc | None) -> list[RulekitError]:
+    """Where more sit than play, they sit out at the `fold` step: the setup must have one, and
+    have it before a hand `swap` (a player who then sat out could have traded his hand with
+    the dealer)."""
+    steps = list(rules.setup)
+    out = [n for n in _table_sizes(rules) if rules.seats.playing(n) < n]
+    if not out:
+        return []
+    n, playing = out[0], rules.seats.playing(out[0])
+    if "fold" not in steps:
+        at = steps.index("swap") if "swap" in steps else steps.index("field") + 1
+        fixed = ", ".join([*steps[:at], "fold", *steps[at:]])
+        return [
+            RuleError(
+                f"at {n} seats {playing} play, but setup has no 'fold' step, where the others"
+                " sit out: everyone would play",
+                loc,
+                f"for example: setup: {fixed}",
+            )
+        ]
+    if "swap" in steps and steps.index("swap") < steps.index("fold"):
+        steps.remove("fold")
+        steps.insert(steps.index("swap"), "fold")
+        return [
+            RuleError(
+                f"at {n} seats {playing} play, and the hands are swapped before the 'fold' step:"
+                " a player who then sits out could have traded his hand with the dealer",
+                loc,
+                f"sit out first: setup: {', '.join(steps)}",
+            )
+        ]
+    return []
 
 
 def _asks_dealt(cond: ir.Condition) -> bool:

@@ -8,7 +8,7 @@ from rulekit.batch.kernel.bots import choose
 from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.kernel.setup import choose_fold, run_setup
+from rulekit.batch.kernel.setup import choose_fold, run_setup, swap_pair
 from rulekit.batch.kernel.turn import next_turn, play_card, plays, take
 
 
@@ -77,7 +77,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 run_setup(S, Q, T, F)
         else:
             if action == SWAP:
-                d = S[SC, I_DEALER]
+                d = swap_pair(S, Q)[0]
                 h = S[P_HAND, d]
                 S[P_HAND, d] = S[P_HAND, s]
                 S[P_HAND, s] = h

@@ -4,7 +4,7 @@ instant win; then play begins."""
 from __future__ import annotations
 
 from rulekit.batch.bits import low_bit, popcount
-from rulekit.batch.chance import entry
+from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
@@ -22,7 +22,7 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
         code = Q[CFG, C_STEPS + S[SC, I_STEP]]
         if code == ST_SWAP:
             S[SC, I_PHASE] = PH_SWAP
-            S[SC, I_CURRENT] = (S[SC, I_DEALER] + 1) % Q[CFG, C_SEATED]
+            S[SC, I_CURRENT] = swap_pair(S, Q)[1]
             return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
@@ -295,6 +295,20 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
         finish(S, Q, T, F, s, False)
         return True
     return False
+
+
+@inline
+def swap_pair(S: Array, Q: Array) -> tuple[int, int]:
+    """setup.swap_pair: the dealer (or the first after him who plays) and the next who plays."""
+    seated = Q[CFG, C_SEATED]
+    first = -1
+    for k in range(seated):
+        s = (S[SC, I_DEALER] + k) % seated
+        if not S[P_FOLDED, s]:
+            if first >= 0:
+                return first, s
+            first = s
+    return first, first
 
 
 @entry
