@@ -4,11 +4,14 @@ lock so that a message never quotes another request's text."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rulekit import ir
 from rulekit.errors import RulekitError, UsageError, did_you_mean
 
 # Located errors quote their line from one registry of sources by file name: rule text from the
@@ -31,33 +34,41 @@ class Said(RulekitError):
 
 # ---------------------------------------------------------------- the rule files offered
 class Catalog:
-    """The rule files a page may name: the bundled ones, and the .rk/.json files given to
-    `rulekit serve` (or found in the folders given). A page names one of these, never a path."""
+    """The rule files a page may name: the bundled ones, and the rule files given to `rulekit
+    serve` or found in the folders given. A page names one of these, never a path; rule text
+    from the page reaches only these and the files they extend."""
 
     def __init__(self, given: Sequence[str | Path] = ()) -> None:
+        from rulekit.lang import find_rules
         from rulekit.variants import bundled_variants
 
-        self.refs: dict[str, str] = {}
-        self.folders: list[Path] = []  # what rule text from the page may reach, with the bundled
+        self.refs: dict[str, str] = {}  # what to load for each name offered
+        self.reach: list[Path] = []  # the served files rule text may reach, with the bundled
         for v in bundled_variants():  # the games, each default under its short name too
             for name in (*v["default_for"], v["name"]):
                 self.refs[name] = name
         for item in given:
             path = Path(item)
             if path.is_dir():
-                self.folders.append(path.resolve())
-                files = sorted(p for p in path.rglob("*") if p.suffix in (".rk", ".json"))
-                for f in files:
-                    if "scenarios" not in f.parts:
-                        self.refs[str(f)] = str(f.resolve())
+                for found in served_files(path):
+                    self._serve(str(found), found)
             elif path.is_file():
-                self.refs[str(path)] = str(path.resolve())
-                self.folders.append(path.resolve().parent)
+                if path.suffix not in SUFFIXES:
+                    raise UsageError(
+                        f"'{item}' is not a rule file: a rule file's name ends in .rk or .json"
+                    )
+                self._serve(str(path), path)
             else:
-                from rulekit.lang import find_rules
-
                 found = find_rules(str(item))  # a bundled name, or a located error
                 self.refs[str(item)] = str(item) if str(item) in self.refs else str(found)
+        self.files: dict[Path, list[str]] = {}  # the names each offered file is offered under
+        for name, ref in self.refs.items():
+            self.files.setdefault(find_rules(ref).resolve(), []).append(name)
+
+    def _serve(self, name: str, path: Path) -> None:
+        """Offer a served file by name, and put it and the files it needs in reach."""
+        self.refs[name] = str(path.resolve())
+        self.reach.extend(needed(path.resolve()))
 
     @property
     def names(self) -> list[str]:
@@ -72,7 +83,7 @@ class Catalog:
 
     def load_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
         """The IR of rule text sent from the page (an ir.Ruleset, or RuleErrors located in
-        `name`). Its `extends` and `deck` reach only bundled files and the folders given;
+        `name`). Its `extends` and `deck` reach only the bundled files and `reach`;
         relative names are read beside the offered file `beside` (else the bundled rules)."""
         from rulekit.lang import reaching_only
         from rulekit.lang.loader import load_rules_text
@@ -83,7 +94,7 @@ class Catalog:
             ref = Path(self.ref(beside))
             if ref.is_absolute():
                 anchor = ref.parent / name
-        with reaching_only(self.folders):
+        with reaching_only(self.reach):
             return load_rules_text(text, name, anchor)
 
     def rules_of_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
@@ -97,3 +108,52 @@ class Catalog:
     def allows(self, rules: str) -> bool:
         """Whether a saved game's `rules` is one this server offers."""
         return rules in self.refs.values() or rules in self.refs
+
+
+# ---------------------------------------------------------------- what a served folder holds
+SUFFIXES = (".rk", ".json")
+MAX_IR_BYTES = 8 * 1024 * 1024  # a .json file larger is not read to see whether it is rule IR
+IR_KEYS = frozenset(k for k, f in ir.Ruleset.model_fields.items() if f.is_required())
+
+
+def served_files(folder: Path) -> list[Path]:
+    """The rule files below a folder, sorted: the .rk files and the .json files that are rule
+    IR, not in a `scenarios` folder, and really inside it (a link out of it is not followed)."""
+    root = folder.resolve()
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if path.suffix not in SUFFIXES or "scenarios" in path.relative_to(folder).parts:
+            continue
+        try:
+            inside = path.is_file() and path.resolve().is_relative_to(root)
+        except (OSError, RuntimeError):  # a link to nowhere, or in a circle
+            continue
+        if inside and (path.suffix == ".rk" or is_rule_ir(path)):
+            found.append(path)
+    return found
+
+
+def is_rule_ir(path: Path) -> bool:
+    """Whether a .json file is rule IR: an object with the IR's required keys. Any other JSON
+    in a served folder (a package.json, a configuration) is neither offered nor ever quoted."""
+    try:
+        if path.stat().st_size > MAX_IR_BYTES:
+            return False
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.keys() >= IR_KEYS
+
+
+def needed(path: Path) -> list[Path]:
+    """A served file and the files it extends or takes its deck from, found as loading it finds
+    them: rule text from the page that extends it reads them too. A file with a mistake brings
+    those found before it (the mistake is said when the file is played)."""
+    if path.suffix != ".rk":
+        return [path]
+    from rulekit.lang.loader import Loader
+
+    loader = Loader()
+    with contextlib.suppress(RulekitError):
+        loader.load(path)
+    return [path, *loader.seen, *loader.decks]

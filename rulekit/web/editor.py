@@ -1,7 +1,7 @@
 """The rules editor page of `rulekit serve`: rule text typed in the browser is checked as the
 CLI checks a file (the same located errors and warnings), described, diffed against the file it
 extends, and used to evaluate a hand. Rule text reaches only what `Catalog.load_text` allows:
-the bundled rule files and the folders the server was started with."""
+the bundled rule files and those the server was started with."""
 
 from __future__ import annotations
 

@@ -357,8 +357,8 @@ class Games:
 
     def resume(self, browser: str, text: str) -> WebGame:
         """A saved game (the scenario file `rulekit play` writes) sent from the page. It may
-        name only rule files this server offers; its house rules reach only the bundled rule
-        files and the folders served, as rule text from the page does."""
+        name only rule files this server offers; its house rules reach only what rule text from
+        the page does."""
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
@@ -375,7 +375,7 @@ class Games:
             path = Path(folder) / "saved.scenario.toml"
             path.write_text(text, encoding="utf-8")
             if "house_rules" in doc:  # they reach only what rule text from the page may
-                with reaching_only(self.catalog.folders):
+                with reaching_only(self.catalog.reach):
                     session = resume(path)
             else:
                 session = resume(path)

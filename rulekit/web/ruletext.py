@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,7 @@ def resolved(catalog: Catalog, name: str) -> Path:
     """Where an offered name's file is (a bundled name's file in the package)."""
     from rulekit.lang import find_rules, reaching_only
 
-    with reaching_only(catalog.folders):
+    with reaching_only(catalog.reach):
         return find_rules(catalog.ref(name))
 
 
@@ -77,7 +76,7 @@ def parent_of(catalog: Catalog, text: str, beside: str | None) -> Parent | None:
         stmt = next((s for s in parsed.stmts if isinstance(s, Extends)), None)
         if stmt is None:
             return None
-        with reaching_only(catalog.folders):
+        with reaching_only(catalog.reach):
             path = find_rules(stmt.path, _anchor(catalog, beside), stmt.loc).resolve()
     except RulekitError:
         return None
@@ -99,7 +98,7 @@ def house_rules(catalog: Catalog, text: str, beside: str | None) -> str | None:
         if isinstance(stmt, Extends):
             lines[i] = ""
         elif isinstance(stmt, DeckRef):
-            with reaching_only(catalog.folders):
+            with reaching_only(catalog.reach):
                 path = find_rules(stmt.path, anchor, stmt.loc)
             lines[i] = lines[i].replace(f'"{stmt.path}"', f'"{_portable(path)}"', 1)
     house = "\n".join(lines)
@@ -131,14 +130,5 @@ def _portable(path: Path) -> str:
 def offered_name(catalog: Catalog, written: str, path: Path) -> str | None:
     """The offered name of a file: the name as written if offered, else the first offered name
     of the same file."""
-    names = _offered_files(catalog).get(path, [])
+    names = catalog.files.get(path, [])
     return written if written in names else next(iter(names), None)
-
-
-@lru_cache(maxsize=8)
-def _offered_files(catalog: Catalog) -> dict[Path, list[str]]:
-    """The offered names of each file (a bundled game's name and its default's name)."""
-    files: dict[Path, list[str]] = {}
-    for name in catalog.names:
-        files.setdefault(resolved(catalog, name).resolve(), []).append(name)
-    return files
