@@ -22,6 +22,7 @@ from rulekit.errors import UsageError
 from rulekit.web.api import (
     COOKIE,
     MAX_BODY,
+    TOML,
     Refused,
     browser,
     guarded,
@@ -35,6 +36,7 @@ from rulekit.web.catalog import Catalog
 from rulekit.web.comparing import compare_routes
 from rulekit.web.editor import editor_routes
 from rulekit.web.games import BOTS, THINK_MS, Games, WebGame
+from rulekit.web.origin import SameOrigin
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_SAVED = 1024 * 1024  # a saved game sent back
@@ -79,7 +81,7 @@ def create_app(
         return with_cookie(JSONResponse(await _locked(game, game.state)), cookie)
 
     async def resume_game(request: Request) -> Response:
-        raw = await read_body(request, MAX_SAVED)
+        raw = await read_body(request, MAX_SAVED, TOML)
         cookie = browser(request) or new_browser()
         try:
             text = raw.decode("utf-8")
@@ -107,6 +109,7 @@ def create_app(
 
     async def next_round(request: Request) -> Response:
         game = game_of(request)
+        await read_json(request)  # nothing, or {}: never a form another site posts
 
         def deal() -> dict[str, Any]:
             game.next_round()
@@ -116,6 +119,7 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         game = game_of(request)
+        await read_json(request)
         return JSONResponse(await _locked(game, game.hint))
 
     async def scenario(request: Request) -> Response:
@@ -147,7 +151,10 @@ def create_app(
         *compare_routes(catalog),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+        Middleware(SameOrigin),
+    ]
     return Starlette(
         routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error}
     )

@@ -363,6 +363,12 @@ class Games:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise UsageError(f"the saved game is not TOML: {err}") from None
+        except RecursionError:
+            raise UsageError(
+                "the saved game is not TOML rulekit reads: it is nested too deeply"
+            ) from None
+        except ValueError as err:  # a number of more digits than Python reads
+            raise UsageError(f"the saved game is not TOML rulekit reads: {str(err)[:80]}") from None
         rules = doc.get("rules")
         if not isinstance(rules, str) or not self.catalog.allows(rules):
             raise UsageError(
