@@ -155,6 +155,8 @@ def create_app(
         Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
         Middleware(SameOrigin),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error}
     )
+    app.state.catalog, app.state.games = catalog, games  # what the server holds, for its tests
+    return app

@@ -20,20 +20,21 @@ from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-from rulekit.errors import UsageError
+from rulekit.errors import RulekitError, UsageError
 from rulekit.output import amount_text, plain_amount
 from rulekit.play import screen
 from rulekit.play.session import Session, resume
 from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
-from rulekit.web.catalog import Catalog
+from rulekit.web.catalog import Catalog, Said
 from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_of
 
 BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
 THINK_MS = (10, 2000)  # the search bots' budget per decision, bounded
 HINT_MS = 150
 GAMES_PER_BROWSER = 4  # the oldest is dropped beyond this
-BROWSERS = 256  # the least recently seen is dropped beyond this
+GAMES = 64  # in all: the least recently seen browser's oldest is dropped beyond this
+SAVED = "saved.scenario.toml"  # how a saved game sent back is named in messages
 LOG_LINES = 60
 
 
@@ -284,12 +285,19 @@ def _stakes(view: PlayerView) -> str | None:
 # ---------------------------------------------------------------- every browser's games
 class Games:
     """Games by browser (the session cookie) and id: one browser's games are not found from
-    another. Bounded: a few games per browser, a few hundred browsers."""
+    another. Bounded: a few games per browser, GAMES in all."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._by_browser: OrderedDict[str, OrderedDict[str, WebGame]] = OrderedDict()
         self._lock = threading.Lock()
+        self._folder = tempfile.TemporaryDirectory(prefix="rulekit-serve-")  # saved games read
+        self._reading = threading.Lock()  # one saved game at a time, under one name
+
+    def __len__(self) -> int:
+        """The games kept, over every browser."""
+        with self._lock:
+            return sum(len(games) for games in self._by_browser.values())
 
     def get(self, browser: str | None, game_id: str) -> WebGame | None:
         with self._lock:
@@ -307,11 +315,19 @@ class Games:
             games[game.id] = game
             while len(games) > GAMES_PER_BROWSER:
                 games.popitem(last=False)
-            while len(self._by_browser) > BROWSERS:
-                self._by_browser.popitem(last=False)
+            self._forget()
         with game.lock:
             game.advance()
         return game
+
+    def _forget(self) -> None:
+        """Beyond GAMES in all, the oldest game of the least recently seen browser (under
+        the lock)."""
+        while sum(len(games) for games in self._by_browser.values()) > GAMES:
+            browser, games = next(iter(self._by_browser.items()))
+            games.popitem(last=False)
+            if not games:
+                del self._by_browser[browser]
 
     def start(self, browser: str, spec: dict[str, Any]) -> WebGame:
         """A new game from the page's choices: rules (a name offered), seats, bots, budget."""
@@ -375,20 +391,27 @@ class Games:
                 f"the saved game's rules ({str(rules)[:60]!r}) are not offered by this server",
                 hint="start the server with that rule file: rulekit serve FILE",
             )
-        from rulekit.lang import reaching_only
-
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "saved.scenario.toml"
-            path.write_text(text, encoding="utf-8")
-            if "house_rules" in doc:  # they reach only what rule text from the page may
-                with reaching_only(self.catalog.reach):
-                    session = resume(path)
-            else:
-                session = resume(path)
+        session = self._replay(text)
         session.rules_ref = rules
         if session.human is None:
             raise UsageError("the saved game has no person at the table (play.human)")
         return self._add(browser, session)
+
+    def _replay(self, text: str) -> Session:
+        """A saved game replayed from the one file of the server's folder, one at a time, its
+        errors rendered there: no request leaves a name of its own in the sources that
+        messages quote (one text is kept per name), and none quotes another's text. Its rules
+        and house rules reach only what rule text from the page does."""
+        from rulekit.lang import reaching_only
+
+        path = Path(self._folder.name) / SAVED
+        with self._reading:
+            path.write_text(text, encoding="utf-8")
+            try:
+                with reaching_only(self.catalog.reach):
+                    return resume(path)
+            except RulekitError as err:
+                raise Said(err.render()) from None
 
 
 def _text(spec: dict[str, Any], key: str, default: str) -> str:
