@@ -114,6 +114,27 @@ def test_a_saved_game_with_a_number_too_long_is_a_400(app: Any) -> None:
     assert refused(r, 400).startswith("error: the saved game is not TOML")
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/rules/source?name=%ED%A0%80",  # a surrogate's bytes, not UTF-8
+        "/api/rules/source?name=%FF",
+        "/api/rules/source?name=" + "x" * 300,
+        "/api/games/%ED%A0%80",
+        "/api/games/GAME/scenario?rounds=%ED%A0%80",
+        "/api/games/GAME/scenario?rounds=99999999999",
+        "/api/games/GAME/scenario?rounds=-1",
+        "/api/compare/%FF",
+        "/api/compare/%FF/report?format=%ED%A0%80",
+    ],
+)
+def test_odd_addresses_and_queries_are_a_4xx_not_a_500(app: Any, path: str) -> None:
+    c = TestClient(app)
+    r = c.get(path.replace("GAME", new_game(c)["id"]))
+    assert 400 <= r.status_code < 500 and r.json()["error"], r.text
+    assert "Traceback" not in r.text
+
+
 # ---------------------------------------------------------------- who sends it, and how
 def requests_that_change_something(c: TestClient) -> list[tuple[str, str, Any]]:
     """Every POST and DELETE of the API, each with a body it would answer."""

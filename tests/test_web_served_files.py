@@ -117,3 +117,11 @@ def test_a_file_that_is_not_a_rule_file_is_not_served(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="not a rule file") as err:
         Catalog([notes])
     assert SECRET not in err.value.render()
+
+
+def test_a_served_file_that_extends_other_json_brings_it_into_no_reach(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"password": SECRET}))
+    (tmp_path / "broken.rk").write_text('extends "settings.json"\n')
+    c = client(tmp_path / "broken.rk")
+    answer = said(c, 'extends "settings.json"\n', beside=str(tmp_path / "broken.rk"))
+    assert "reads only" in answer and SECRET not in answer, answer

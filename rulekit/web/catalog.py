@@ -146,9 +146,9 @@ def is_rule_ir(path: Path) -> bool:
 
 
 def needed(path: Path) -> list[Path]:
-    """A served file and the files it extends or takes its deck from, found as loading it finds
-    them: rule text from the page that extends it reads them too. A file with a mistake brings
-    those found before it (the mistake is said when the file is played)."""
+    """A served file and the rule files it extends or takes its deck from, found as loading it
+    finds them: rule text from the page that extends it reads them too. A file with a mistake
+    brings those found before it (the mistake is said when the file is played)."""
     if path.suffix != ".rk":
         return [path]
     from rulekit.lang.loader import Loader
@@ -156,4 +156,5 @@ def needed(path: Path) -> list[Path]:
     loader = Loader()
     with contextlib.suppress(RulekitError):
         loader.load(path)
-    return [path, *loader.seen, *loader.decks]
+    found = [*loader.seen, *loader.decks]
+    return [path, *(p for p in found if p.suffix == ".rk" or is_rule_ir(p))]
