@@ -1,6 +1,7 @@
 """The web app of `rulekit serve`: the play page and its JSON API over the games of each
-browser, gathered with the editor's and the compare page's routes. Every mistake is a JSON
-{"error": ...} with 400 (an unknown game 404), never a traceback."""
+browser, gathered with the editor's and the compare page's routes, behind the checks of the
+host and of the origin. Every mistake is a JSON {"error": ...} with its status (400; an unknown
+game 404), never a traceback."""
 
 from __future__ import annotations
 
