@@ -15,6 +15,8 @@ from starlette.testclient import TestClient
 from rulekit.web.app import MAX_BODY, create_app
 
 HOSTS = ("testserver",)
+JSON = {"content-type": "application/json"}
+TOML = {"content-type": "application/toml"}  # a saved game, as the page sends it
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +106,7 @@ def test_bad_input_is_a_400_with_the_message(app: Any) -> None:
     assert r.status_code == 400 and "not a legal move" in r.json()["error"]
     r = c.post(f"/api/games/{gid}/move", json={"action": "crane"})
     assert r.status_code == 400 and "action" in r.json()["error"]
-    r = c.post(f"/api/games/{gid}/move", content=b"{not json")
+    r = c.post(f"/api/games/{gid}/move", content=b"{not json", headers=JSON)
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
     r = c.post(f"/api/games/{gid}/next")
     assert r.status_code == 400 and "not over" in r.json()["error"]
@@ -165,7 +167,7 @@ def test_a_saved_game_resumes_where_it_stopped(app: Any) -> None:
     saved = c.get(f"/api/games/{gid}/scenario")
     assert saved.status_code == 200 and 'rules = "hachihachi"' in saved.text
     assert "attachment" in saved.headers["content-disposition"]
-    resumed = c.post("/api/resume", content=saved.content).json()
+    resumed = c.post("/api/resume", content=saved.content, headers=TOML).json()
     assert resumed["id"] != gid
     assert resumed["table"]["hand"] == state["table"]["hand"]
     assert resumed["table"]["field"] == state["table"]["field"]
@@ -192,14 +194,15 @@ def test_a_finished_round_downloads_as_a_scenario_that_replays(app: Any, tmp_pat
 
 def test_resume_refuses_what_the_server_does_not_offer(app: Any, tmp_path: Path) -> None:
     c = client(app)
-    r = c.post("/api/resume", content=b"rules = 'x'\n[[")
+    r = c.post("/api/resume", content=b"rules = 'x'\n[[", headers=TOML)
     assert r.status_code == 400 and "not TOML" in r.json()["error"]
     outside = tmp_path / "mine.rk"
-    r = c.post("/api/resume", content=f'rules = "{outside}"\n'.encode())
+    r = c.post("/api/resume", content=f'rules = "{outside}"\n'.encode(), headers=TOML)
     assert r.status_code == 400 and "not offered" in r.json()["error"]
-    r = c.post("/api/resume", content=b'rules = "koikoi"\nhouse_rules = "extends \\"/x\\""\n')
+    saved = b'rules = "koikoi"\nhouse_rules = "extends \\"/x\\""\n'
+    r = c.post("/api/resume", content=saved, headers=TOML)
     assert r.status_code == 400  # house rules resume within reach: test_web_editor_api.py
-    r = c.post("/api/resume", content=b'rules = "koikoi"\nseats = ["A", "B"]\n')
+    r = c.post("/api/resume", content=b'rules = "koikoi"\nseats = ["A", "B"]\n', headers=TOML)
     assert r.status_code == 400 and "saved.scenario.toml" in r.json()["error"]
 
 

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from rulekit.web.app import COOKIE, MAX_BODY, MAX_SAVED, create_app
 from rulekit.web.games import GAMES_PER_BROWSER
-from tests.test_web_api import new_game, play_out
+from tests.test_web_api import JSON, TOML, new_game, play_out
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +91,8 @@ def test_a_new_game_refuses_bad_choices(app: Any, spec: dict[str, Any], said: st
 
 def test_a_new_game_refuses_a_body_that_is_not_an_object(app: Any) -> None:
     c = TestClient(app)
-    assert "not JSON" in error(c.post("/api/games", content=b"{rules"))
-    assert "not JSON" in error(c.post("/api/games", content=b"\xff\xfe"))
+    assert "not JSON" in error(c.post("/api/games", content=b"{rules", headers=JSON))
+    assert "not JSON" in error(c.post("/api/games", content=b"\xff\xfe", headers=JSON))
     assert "not a JSON object" in error(c.post("/api/games", json=["hachihachi"]))
     assert "too large" in error(c.post("/api/games", content=b" " * (MAX_BODY + 1)), 413)
     r = c.post("/api/games", content=b"{}", headers={"content-length": "12x"})
@@ -179,8 +179,12 @@ def test_scenario_rounds_must_be_a_finished_round(app: Any) -> None:
 
 def test_resume_refuses_bytes_too_many_or_not_text(app: Any) -> None:
     c = TestClient(app)
-    assert "not UTF-8" in error(c.post("/api/resume", content=b'rules = "koikoi"\n\xff'))
-    assert "too large" in error(c.post("/api/resume", content=b"#" * (MAX_SAVED + 1)), 413)
+    assert "not UTF-8" in error(
+        c.post("/api/resume", content=b'rules = "koikoi"\n\xff', headers=TOML)
+    )
+    assert "too large" in error(
+        c.post("/api/resume", content=b"#" * (MAX_SAVED + 1), headers=TOML), 413
+    )
     assert "not offered" in error(c.post("/api/resume", content=b""))
 
 
@@ -192,14 +196,14 @@ def test_a_saved_game_without_a_person_is_refused(app: Any) -> None:
     botted = saved.replace('human = "You"\n', "").replace(
         "[play.bots]\n", '[play.bots]\nYou = "greedy"\n'
     )
-    assert "no person at the table" in error(c.post("/api/resume", content=botted))
+    assert "no person at the table" in error(c.post("/api/resume", content=botted, headers=TOML))
 
 
 def test_a_resumed_game_is_the_resuming_browsers_only(app: Any) -> None:
     mine, theirs = TestClient(app), TestClient(app)
     state = new_game(mine)
     saved = mine.get(f"/api/games/{state['id']}/scenario").content
-    resumed = theirs.post("/api/resume", content=saved).json()
+    resumed = theirs.post("/api/resume", content=saved, headers=TOML).json()
     assert theirs.get(f"/api/games/{resumed['id']}").status_code == 200
     assert mine.get(f"/api/games/{resumed['id']}").status_code == 404
     assert theirs.get(f"/api/games/{state['id']}").status_code == 404

@@ -23,6 +23,7 @@ from rulekit.web.app import MAX_BODY, create_app
 from rulekit.web.editor import MAX_HAND, MAX_TEXT
 
 HOSTS = ("testserver",)
+TOML = {"content-type": "application/toml"}  # a saved game, as the page sends it
 HOUSE = 'extends "hachihachi/kirisame"\ngame "Mine" variant "house"\n'
 
 
@@ -217,7 +218,7 @@ def test_play_this_saves_a_scenario_that_replays_and_resumes(app: Any, tmp_path:
     path.write_text(saved, encoding="utf-8")
     tested = CliRunner().invoke(cli, ["test", str(path)])
     assert tested.exit_code == 0, tested.output
-    r = c.post("/api/resume", content=saved.encode())
+    r = c.post("/api/resume", content=saved.encode(), headers=TOML)
     assert r.status_code == 200, r.text
     resumed = r.json()
     assert resumed["title"] == "Mine (house)"
@@ -246,7 +247,7 @@ def test_resumed_house_rules_reach_only_what_page_text_may(app: Any) -> None:
     assert "house_rules" in saved
     sneaky = saved.replace('game \\"Mine\\" variant \\"house\\"', 'deck \\"../../../etc/x.rk\\"')
     assert sneaky != saved
-    r = c.post("/api/resume", content=sneaky.encode())
+    r = c.post("/api/resume", content=sneaky.encode(), headers=TOML)
     assert r.status_code == 400 and "reads only the bundled rule files" in r.json()["error"]
 
 

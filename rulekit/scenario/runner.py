@@ -8,6 +8,7 @@ expected, what happened, and the round's ledger.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -81,9 +82,15 @@ class Outcome:
         return "\n".join(lines)
 
 
+RULES_KEPT = 32  # compiled rule sets kept for the next scenario
+
+
 class _RulesCache:
+    """Compiled rules by base file and house rules, the RULES_KEPT most recently used: a long
+    process (`rulekit serve` resuming saved games) keeps no house rules for ever."""
+
     def __init__(self) -> None:
-        self.compiled: dict[tuple[str, str], CompiledRules] = {}
+        self.compiled: OrderedDict[tuple[str, str], CompiledRules] = OrderedDict()
 
     def get(self, sc: m.Scenario, path: Path, name: str, text: str) -> CompiledRules:
         base = find_rules(sc.rules, path, Loc(name, line_of(text, ("rules",)) or 1, 1))
@@ -107,6 +114,9 @@ class _RulesCache:
             else:
                 rules = load_rules(base)
             self.compiled[key] = CompiledRules(rules)
+        self.compiled.move_to_end(key)
+        while len(self.compiled) > RULES_KEPT:
+            self.compiled.popitem(last=False)
         return self.compiled[key]
 
 

@@ -9,7 +9,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,8 @@ from starlette.routing import Route
 
 from rulekit import ir
 from rulekit.errors import RulekitError, UsageError, did_you_mean
-from rulekit.web.games import Catalog, Games
+from rulekit.web.api import Refused, browser, guarded, new_browser, read_json, with_cookie
+from rulekit.web.catalog import Catalog
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROUNDS = (10, 20_000)  # rounds of each variant from the page; more: the CLI's `compare`
@@ -41,15 +42,6 @@ REPORT_POLICY = (  # the report is data: its own style, inline images, no fetchi
 )
 
 _DRAWING = threading.Lock()  # matplotlib's pyplot is not thread-safe; guards the reports made
-
-
-class Refused(Exception):
-    """A request answered with a status of its own and a message (404, 409, 429)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class Cancelled(Exception):
@@ -313,32 +305,12 @@ class Comparisons:
 
 
 # ---------------------------------------------------------------- the routes
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _refusing(handler: Handler) -> Handler:
-    """A Refused as its status and a JSON {"error": ...}; everything else as app.py says."""
-
-    async def run(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except Refused as err:
-            return JSONResponse({"error": err.message}, status_code=err.status)
-
-    return run
-
-
 def compare_routes(catalog: Catalog) -> list[Route]:
     """The compare page and its API, for create_app's routes."""
-    from rulekit.web.app import COOKIE, _guarded, _json
-
     comparisons = Comparisons(catalog)
 
-    def guarded(handler: Handler) -> Handler:
-        return _guarded(_refusing(handler))
-
     def job_of(request: Request) -> Job:
-        return comparisons.get(request.cookies.get(COOKIE), request.path_params["job"])
+        return comparisons.get(browser(request), request.path_params["job"])
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "compare.html")
@@ -349,12 +321,10 @@ def compare_routes(catalog: Catalog) -> list[Route]:
         )
 
     async def start(request: Request) -> Response:
-        spec = await _json(request)
-        cookie = request.cookies.get(COOKIE) or Games.new_browser()
+        spec = await read_json(request)
+        cookie = browser(request) or new_browser()
         job = await run_in_threadpool(comparisons.start, cookie, spec)
-        response = JSONResponse({"job": job.id, "total": job.ask.rounds})
-        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict")
-        return response
+        return with_cookie(JSONResponse({"job": job.id, "total": job.ask.rounds}), cookie)
 
     async def status(request: Request) -> Response:
         return JSONResponse(job_of(request).status())

@@ -1,14 +1,11 @@
 """The rules editor page of `rulekit serve`: rule text typed in the browser is checked as the
 CLI checks a file (the same located errors and warnings), described, diffed against the file it
 extends, and used to evaluate a hand. Rule text reaches only what `Catalog.load_text` allows:
-the bundled rule files and the folders the server was started with."""
+the bundled rule files and those the server was started with."""
 
 from __future__ import annotations
 
 import io
-import re
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,50 +16,15 @@ from starlette.routing import Route
 
 from rulekit import ir
 from rulekit.errors import RuleErrors, RulekitError, UsageError
-from rulekit.web.games import RULE_TEXT, Catalog, Games
+from rulekit.web.api import guarded, read_json
+from rulekit.web.catalog import RULE_TEXT, Catalog
+from rulekit.web.ruletext import MAX_TEXT, NAME, Parent, beside_of, parent_of, resolved, text_of
 
 STATIC = Path(__file__).resolve().parent / "static"
-NAME = "editor.rk"  # how the page's text is named in messages
-MAX_TEXT = 48 * 1024  # characters of rule text (the body bound is 64 KiB)
 MAX_HAND = 400  # characters of a hand to evaluate
 MODES = ("hand", "captured", "field")
 WIDTH = 100  # columns of the rulebook's text
-_EXTENDS = re.compile(r'\s*extends\s+"[^"\n]*"\s*(#.*)?\r?$')
-
-
-@dataclass(frozen=True)
-class Parent:
-    """The file the text extends: as written, where it is, and the offered name, if any."""
-
-    written: str
-    path: Path
-    offered: str | None
-
-    @property
-    def name(self) -> str:
-        return self.offered or self.written
-
-
-# ---------------------------------------------------------------- the request's fields
-def text_of(spec: dict[str, Any]) -> str:
-    """The rule text of a request, bounded."""
-    text = spec.get("text")
-    if not isinstance(text, str):
-        raise UsageError("text: the rule text, a string")
-    if len(text) > MAX_TEXT:
-        raise UsageError(f"text: at most {MAX_TEXT} characters of rule text")
-    return text
-
-
-def beside_of(spec: dict[str, Any], catalog: Catalog) -> str | None:
-    """The offered file whose folder relative names are read in (None: the bundled rules)."""
-    beside = spec.get("beside")
-    if beside is None or beside == "":
-        return None
-    if not isinstance(beside, str) or len(beside) > 200:
-        raise UsageError("beside: the name of an offered rule file")
-    catalog.ref(beside)  # an unknown name: a UsageError with a suggestion
-    return beside
+__all__ = ["MAX_TEXT", "editor_routes"]
 
 
 # ---------------------------------------------------------------- what the page asks
@@ -87,97 +49,6 @@ def source(catalog: Catalog, name: str | None) -> dict[str, Any]:
             hint=f'start a new file with: extends "{name[:60]}"',
         )
     return {"name": name, "text": path.read_text(encoding="utf-8")}
-
-
-def resolved(catalog: Catalog, name: str) -> Path:
-    """Where an offered name's file is (a bundled name's file in the package)."""
-    from rulekit.lang import find_rules, reaching_only
-
-    with reaching_only(catalog.folders):
-        return find_rules(catalog.ref(name))
-
-
-def parent_of(catalog: Catalog, text: str, beside: str | None) -> Parent | None:
-    """The file the text extends, found as loading finds it (within reach), or None when it
-    extends nothing or cannot be read."""
-    from rulekit.lang import find_rules, reaching_only
-    from rulekit.lang.ast import Extends
-    from rulekit.lang.loader import parse_rule_text
-
-    try:
-        try:
-            parsed = parse_rule_text(text, NAME)
-        except RulekitError:  # another line is broken: the `extends` lines alone, in place
-            only = [ln if _EXTENDS.match(ln) else "" for ln in text.split("\n")]
-            parsed = parse_rule_text("\n".join(only), NAME)
-        stmt = next((s for s in parsed.stmts if isinstance(s, Extends)), None)
-        if stmt is None:
-            return None
-        with reaching_only(catalog.folders):
-            path = find_rules(stmt.path, _anchor(catalog, beside), stmt.loc).resolve()
-    except RulekitError:
-        return None
-    return Parent(stmt.path, path, offered_name(catalog, stmt.path, path))
-
-
-def house_rules(catalog: Catalog, text: str, beside: str | None) -> str | None:
-    """The text as a scenario's house rules on top of the file it extends: the `extends` line
-    blanked (the lines keep their numbers), a `deck` named so that it is found from anywhere
-    (a bundled name, or the file's absolute path). None when nothing is left."""
-    from rulekit.lang import find_rules, reaching_only
-    from rulekit.lang.ast import DeckRef, Extends
-    from rulekit.lang.loader import parse_rule_text
-
-    lines = text.split("\n")
-    anchor = _anchor(catalog, beside)
-    for stmt in parse_rule_text(text, NAME).stmts:
-        i = stmt.loc.line - 1
-        if isinstance(stmt, Extends):
-            lines[i] = ""
-        elif isinstance(stmt, DeckRef):
-            with reaching_only(catalog.folders):
-                path = find_rules(stmt.path, anchor, stmt.loc)
-            lines[i] = lines[i].replace(f'"{stmt.path}"', f'"{_portable(path)}"', 1)
-    house = "\n".join(lines)
-    return house if house.strip() else None
-
-
-def _anchor(catalog: Catalog, beside: str | None) -> Path:
-    """Where the page's text is read as if it were: beside the offered file, or in the bundled
-    rules (as `Catalog.load_text` reads it)."""
-    from rulekit.resources import rules_dir
-
-    if beside is not None:
-        ref = Path(catalog.ref(beside))
-        if ref.is_absolute():  # a served file (a bundled one is named, not a path)
-            return ref.parent / NAME
-    return rules_dir() / NAME
-
-
-def _portable(path: Path) -> str:
-    """A rule file's name that finds it from any folder: bundled files by their name."""
-    from rulekit.resources import rules_dir
-
-    try:
-        return path.resolve().relative_to(rules_dir().resolve()).with_suffix("").as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
-
-
-def offered_name(catalog: Catalog, written: str, path: Path) -> str | None:
-    """The offered name of a file: the name as written if offered, else the first offered name
-    of the same file."""
-    names = _offered_files(catalog).get(path, [])
-    return written if written in names else next(iter(names), None)
-
-
-@lru_cache(maxsize=8)
-def _offered_files(catalog: Catalog) -> dict[Path, list[str]]:
-    """The offered names of each file (a bundled game's name and its default's name)."""
-    files: dict[Path, list[str]] = {}
-    for name in catalog.names:
-        files.setdefault(resolved(catalog, name).resolve(), []).append(name)
-    return files
 
 
 def diagnostic(err: RulekitError, severity: str) -> dict[str, Any]:
@@ -299,9 +170,8 @@ def eval_words(compiled: Any, mode: str, ids: list[int], result: dict[str, Any])
 
 
 # ---------------------------------------------------------------- the routes
-def editor_routes(catalog: Catalog, games: Games) -> list[Route]:
+def editor_routes(catalog: Catalog) -> list[Route]:
     """The editor's page and API, added to the app's routes; errors as the app's (JSON)."""
-    from rulekit.web.app import _guarded, _json
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "editor.html")
@@ -313,19 +183,19 @@ def editor_routes(catalog: Catalog, games: Games) -> list[Route]:
         return JSONResponse(await run_in_threadpool(source, catalog, name))
 
     async def post_check(request: Request) -> Response:
-        spec = await _json(request)
+        spec = await read_json(request)
         text, beside = text_of(spec), beside_of(spec, catalog)
         return JSONResponse(await run_in_threadpool(check, catalog, text, beside))
 
     async def post_eval(request: Request) -> Response:
-        spec = await _json(request)
+        spec = await read_json(request)
         text, beside = text_of(spec), beside_of(spec, catalog)
         return JSONResponse(await run_in_threadpool(evaluate, catalog, text, beside, spec))
 
-    del games  # the games are started by POST /api/games with {"text"}: see Games.start
+    # the games are started by POST /api/games with {"text"}: see Games.start
     return [
         Route("/editor", page),
-        Route("/api/rules/source", _guarded(get_source)),
-        Route("/api/rules/check", _guarded(post_check), methods=["POST"]),
-        Route("/api/rules/eval", _guarded(post_eval), methods=["POST"]),
+        Route("/api/rules/source", guarded(get_source)),
+        Route("/api/rules/check", guarded(post_check), methods=["POST"]),
+        Route("/api/rules/eval", guarded(post_eval), methods=["POST"]),
     ]

@@ -9,7 +9,6 @@ import tempfile
 import threading
 import tomllib
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,105 +20,22 @@ from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-from rulekit.errors import RulekitError, UsageError, did_you_mean
+from rulekit.errors import RulekitError, UsageError
 from rulekit.output import amount_text, plain_amount
 from rulekit.play import screen
 from rulekit.play.session import Session, resume
 from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
+from rulekit.web.catalog import Catalog, Said
+from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_of
 
 BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
 THINK_MS = (10, 2000)  # the search bots' budget per decision, bounded
 HINT_MS = 150
 GAMES_PER_BROWSER = 4  # the oldest is dropped beyond this
-BROWSERS = 256  # the least recently seen is dropped beyond this
+GAMES = 64  # in all: the least recently seen browser's oldest is dropped beyond this
+SAVED = "saved.scenario.toml"  # how a saved game sent back is named in messages
 LOG_LINES = 60
-# Located errors quote their line from one registry of sources by file name: rule text from the
-# page is loaded, and its errors rendered, under this lock, so a message never quotes another
-# request's text (the editor's checks and the comparisons share it).
-RULE_TEXT = threading.Lock()
-
-
-class Said(RulekitError):
-    """A located error rendered while its source was registered (under RULE_TEXT), kept as
-    it was said."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def render(self) -> str:
-        return self.text
-
-
-# ---------------------------------------------------------------- the rule files offered
-class Catalog:
-    """The rule files a page may name: the bundled ones, and the .rk/.json files given to
-    `rulekit serve` (or found in the folders given). A page names one of these, never a path."""
-
-    def __init__(self, given: Sequence[str | Path] = ()) -> None:
-        from rulekit.variants import bundled_variants
-
-        self.refs: dict[str, str] = {}
-        self.folders: list[Path] = []  # what rule text from the page may reach, with the bundled
-        for v in bundled_variants():  # the games, each default under its short name too
-            for name in (*v["default_for"], v["name"]):
-                self.refs[name] = name
-        for item in given:
-            path = Path(item)
-            if path.is_dir():
-                self.folders.append(path.resolve())
-                files = sorted(p for p in path.rglob("*") if p.suffix in (".rk", ".json"))
-                for f in files:
-                    if "scenarios" not in f.parts:
-                        self.refs[str(f)] = str(f.resolve())
-            elif path.is_file():
-                self.refs[str(path)] = str(path.resolve())
-                self.folders.append(path.resolve().parent)
-            else:
-                from rulekit.lang import find_rules
-
-                found = find_rules(str(item))  # a bundled name, or a located error
-                self.refs[str(item)] = str(item) if str(item) in self.refs else str(found)
-
-    @property
-    def names(self) -> list[str]:
-        return list(self.refs)
-
-    def ref(self, name: str) -> str:
-        """What to load for a name the page sent; a UsageError for any other name."""
-        if name not in self.refs:
-            hint = did_you_mean(name, self.refs) or "choose one of the rule files offered"
-            raise UsageError(f"no rule file '{name[:60]}' is offered here", hint=hint)
-        return self.refs[name]
-
-    def load_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
-        """The IR of rule text sent from the page (an ir.Ruleset, or RuleErrors located in
-        `name`). Its `extends` and `deck` reach only bundled files and the folders given;
-        relative names are read beside the offered file `beside` (else the bundled rules)."""
-        from rulekit.lang import reaching_only
-        from rulekit.lang.loader import load_rules_text
-        from rulekit.resources import rules_dir
-
-        anchor = rules_dir() / name
-        if beside is not None:
-            ref = Path(self.ref(beside))
-            if ref.is_absolute():
-                anchor = ref.parent / name
-        with reaching_only(self.folders):
-            return load_rules_text(text, name, anchor)
-
-    def rules_of_text(self, text: str, name: str = "page.rk", beside: str | None = None) -> Any:
-        """`load_text` under RULE_TEXT, its errors rendered there (a Said)."""
-        with RULE_TEXT:
-            try:
-                return self.load_text(text, name, beside)
-            except RulekitError as err:
-                raise Said(err.render()) from None
-
-    def allows(self, rules: str) -> bool:
-        """Whether a saved game's `rules` is one this server offers."""
-        return rules in self.refs.values() or rules in self.refs
 
 
 # ---------------------------------------------------------------- one game
@@ -369,16 +285,19 @@ def _stakes(view: PlayerView) -> str | None:
 # ---------------------------------------------------------------- every browser's games
 class Games:
     """Games by browser (the session cookie) and id: one browser's games are not found from
-    another. Bounded: a few games per browser, a few hundred browsers."""
+    another. Bounded: a few games per browser, GAMES in all."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._by_browser: OrderedDict[str, OrderedDict[str, WebGame]] = OrderedDict()
         self._lock = threading.Lock()
+        self._folder = tempfile.TemporaryDirectory(prefix="rulekit-serve-")  # saved games read
+        self._reading = threading.Lock()  # one saved game at a time, under one name
 
-    @staticmethod
-    def new_browser() -> str:
-        return secrets.token_urlsafe(24)
+    def __len__(self) -> int:
+        """The games kept, over every browser."""
+        with self._lock:
+            return sum(len(games) for games in self._by_browser.values())
 
     def get(self, browser: str | None, game_id: str) -> WebGame | None:
         with self._lock:
@@ -396,11 +315,19 @@ class Games:
             games[game.id] = game
             while len(games) > GAMES_PER_BROWSER:
                 games.popitem(last=False)
-            while len(self._by_browser) > BROWSERS:
-                self._by_browser.popitem(last=False)
+            self._forget()
         with game.lock:
             game.advance()
         return game
+
+    def _forget(self) -> None:
+        """Beyond GAMES in all, the oldest game of the least recently seen browser (under
+        the lock)."""
+        while sum(len(games) for games in self._by_browser.values()) > GAMES:
+            browser, games = next(iter(self._by_browser.items()))
+            games.popitem(last=False)
+            if not games:
+                del self._by_browser[browser]
 
     def start(self, browser: str, spec: dict[str, Any]) -> WebGame:
         """A new game from the page's choices: rules (a name offered), seats, bots, budget."""
@@ -433,8 +360,6 @@ class Games:
     def _from_text(self, spec: dict[str, Any]) -> tuple[CompiledRules, str, str | None]:
         """Rule text from the editor as a game that saves as a scenario: its rules are the
         offered file it extends, its house rules the text without the `extends` line."""
-        from rulekit.web.editor import NAME, beside_of, house_rules, parent_of, text_of
-
         text, beside = text_of(spec), beside_of(spec, self.catalog)
         compiled = CompiledRules(self.catalog.rules_of_text(text, NAME, beside))
         parent = parent_of(self.catalog, text, beside)
@@ -448,32 +373,45 @@ class Games:
 
     def resume(self, browser: str, text: str) -> WebGame:
         """A saved game (the scenario file `rulekit play` writes) sent from the page. It may
-        name only rule files this server offers; its house rules reach only the bundled rule
-        files and the folders served, as rule text from the page does."""
+        name only rule files this server offers; its house rules reach only what rule text from
+        the page does."""
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise UsageError(f"the saved game is not TOML: {err}") from None
+        except RecursionError:
+            raise UsageError(
+                "the saved game is not TOML rulekit reads: it is nested too deeply"
+            ) from None
+        except ValueError as err:  # a number of more digits than Python reads
+            raise UsageError(f"the saved game is not TOML rulekit reads: {str(err)[:80]}") from None
         rules = doc.get("rules")
         if not isinstance(rules, str) or not self.catalog.allows(rules):
             raise UsageError(
                 f"the saved game's rules ({str(rules)[:60]!r}) are not offered by this server",
                 hint="start the server with that rule file: rulekit serve FILE",
             )
-        from rulekit.lang import reaching_only
-
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "saved.scenario.toml"
-            path.write_text(text, encoding="utf-8")
-            if "house_rules" in doc:  # they reach only what rule text from the page may
-                with reaching_only(self.catalog.folders):
-                    session = resume(path)
-            else:
-                session = resume(path)
+        session = self._replay(text)
         session.rules_ref = rules
         if session.human is None:
             raise UsageError("the saved game has no person at the table (play.human)")
         return self._add(browser, session)
+
+    def _replay(self, text: str) -> Session:
+        """A saved game replayed from the one file of the server's folder, one at a time, its
+        errors rendered there: no request leaves a name of its own in the sources that
+        messages quote (one text is kept per name), and none quotes another's text. Its rules
+        and house rules reach only what rule text from the page does."""
+        from rulekit.lang import reaching_only
+
+        path = Path(self._folder.name) / SAVED
+        with self._reading:
+            path.write_text(text, encoding="utf-8")
+            try:
+                with reaching_only(self.catalog.reach):
+                    return resume(path)
+            except RulekitError as err:
+                raise Said(err.render()) from None
 
 
 def _text(spec: dict[str, Any], key: str, default: str) -> str:
