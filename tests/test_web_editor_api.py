@@ -274,3 +274,15 @@ def test_any_text_is_checked_never_a_500(app: Any, lines: list[str]) -> None:
         assert d["message"] and d["rendered"]
         if d["file"] == "editor.rk":
             assert 1 <= d["line"] <= len(lines) + 1 and d["end_column"] > d["column"]
+
+
+def test_the_editor_warns_of_yaku_never_paid_and_shows_labels_as_written(app: Any) -> None:
+    """Issue 21, items 9 and 17: the editor says what `rulekit check` says, and its rulebook
+    prints a label with brackets as written."""
+    text = (
+        'extends "hachihachi/fudawiki"\ngame "Hachi-Hachi" variant "a [/] b [bold]x"\n'
+        "continue: yaku do not end the round\n"
+    )
+    result = check(TestClient(app), text)
+    assert any("the yaku are never paid" in d["message"] for d in result["diagnostics"])
+    assert "a [/] b [bold]x" in result["describe"]

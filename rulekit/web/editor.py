@@ -75,7 +75,9 @@ def describe_text(rules: ir.Ruleset) -> str:
     from rulekit.describe import rulebook, to_rich
 
     out = io.StringIO()
-    console = Console(file=out, width=WIDTH, color_system=None, highlight=False, soft_wrap=False)
+    console = Console(
+        file=out, width=WIDTH, color_system=None, highlight=False, soft_wrap=False, markup=False
+    )
     for item in to_rich(rulebook(rules)):
         console.print(item)
     return out.getvalue()
@@ -98,7 +100,7 @@ def diff_text(parent: Parent | None, rules: ir.Ruleset) -> str | None:
 def check(catalog: Catalog, text: str, beside: str | None) -> dict[str, Any]:
     """The text checked as `rulekit check` checks a file: errors and warnings as located
     diagnostics, and, when it loads, its title, rulebook and diff against its parent."""
-    from rulekit.lang.checks import zero_sum_warnings
+    from rulekit.lang.checks import rule_warnings
 
     with RULE_TEXT:
         parent = parent_of(catalog, text, beside)
@@ -115,7 +117,7 @@ def check(catalog: Catalog, text: str, beside: str | None) -> dict[str, Any]:
                 "describe": None,
                 "diff": None,
             }
-        warnings = [diagnostic(w, "warning") for w in zero_sum_warnings(rules)]
+        warnings = [diagnostic(w, "warning") for w in rule_warnings(rules)]
         return {
             "ok": True,
             "diagnostics": warnings,
