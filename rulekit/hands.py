@@ -56,28 +56,71 @@ class _Terms:
     masks: list[tuple[frozenset[int], int]] = field(default_factory=list)
     shapes: list[tuple[int, frozenset[int], int]] = field(default_factory=list)
     points_cap: int = -1
+    # where each mask and shape is in its list (a condition of many terms looks them up often)
+    mask_at: dict[frozenset[int], int] = field(default_factory=dict)
+    shape_at: dict[tuple[int, frozenset[int]], int] = field(default_factory=dict)
 
     def mask(self, cards: Iterable[int], cap: int) -> None:
         key = frozenset(cards)
-        for i, (m, c) in enumerate(self.masks):
-            if m == key:
-                self.masks[i] = (m, max(c, cap))
-                return
-        self.masks.append((key, cap))
+        i = self.mask_at.get(key)
+        if i is None:
+            self.mask_at[key] = len(self.masks)
+            self.masks.append((key, cap))
+        else:
+            self.masks[i] = (key, max(self.masks[i][1], cap))
 
     def shape(self, size: int, months: frozenset[int], cap: int) -> None:
-        for i, (s, m, c) in enumerate(self.shapes):
-            if s == size and m == months:
-                self.shapes[i] = (s, m, max(c, cap))
-                return
-        self.shapes.append((size, months, cap))
+        i = self.shape_at.get((size, months))
+        if i is None:
+            self.shape_at[(size, months)] = len(self.shapes)
+            self.shapes.append((size, months, cap))
+        else:
+            self.shapes[i] = (size, months, max(self.shapes[i][2], cap))
 
     def index_mask(self, cards: Iterable[int]) -> int:
-        key = frozenset(cards)
-        return next(i for i, (m, _) in enumerate(self.masks) if m == key)
+        return self.mask_at[frozenset(cards)]
 
     def index_shape(self, size: int, months: frozenset[int]) -> int:
-        return next(i for i, (s, m, _) in enumerate(self.shapes) if s == size and m == months)
+        return self.shape_at[(size, months)]
+
+
+# the most steps (a state's quantities, one by one) one search may take: a condition beyond
+# it is too large to decide exactly, and a check gives it the benefit of the doubt (the
+# bundled files' largest take a few ten thousand; this is about a second)
+SEARCH_BUDGET = 3_000_000
+# the most conjunctive branches a condition is split into for find (more: one search, which
+# may run out of budget)
+BRANCHES = 512
+
+
+class TooLarge(Exception):
+    """A count past its budget of steps."""
+
+
+class _TooLarge(Exception):
+    """A search past SEARCH_BUDGET states."""
+
+
+def _branches(cond: ir.Condition, cap: int) -> list[list[ir.Condition]] | None:
+    """The condition as an `or` of `and`s of parts without an `or` at their top (None: more than
+    `cap` of them, or nothing to split)."""
+    if isinstance(cond, ir.Or):
+        out: list[list[ir.Condition]] = []
+        for item in cond.items:
+            sub = _branches(item, cap)
+            out += sub if sub is not None else [[item]]
+            if len(out) > cap:
+                return None
+        return out
+    if isinstance(cond, ir.And):
+        acc: list[list[ir.Condition]] = [[]]
+        for item in cond.items:
+            sub = _branches(item, cap) or [[item]]
+            if len(acc) * len(sub) > cap:
+                return None
+            acc = [a + b for a in acc for b in sub]
+        return acc
+    return [[cond]]
 
 
 # HandSpace.find's answers (a bounded table: the oldest goes first)
@@ -181,10 +224,17 @@ class HandSpace:
         )
 
     def count(
-        self, conditions: Sequence[ir.Condition], size: int, extra: Sequence[Iterable[int]] = ()
+        self,
+        conditions: Sequence[ir.Condition],
+        size: int,
+        extra: Sequence[Iterable[int]] = (),
+        budget: int | None = None,
     ) -> tuple[_Terms, dict[tuple[int, ...], int]]:
         """Every hand of `size` cards, grouped by the quantities the conditions look at (and
-        the count of each `extra` set held): state -> number of hands."""
+        the count of each `extra` set held): state -> number of hands. TooLarge past `budget`
+        steps (a state and a month's cards each), when given: a check that must not take
+        long gives one."""
+        work = budget if budget is not None else -1
         t = _Terms()
         for cond in conditions:
             self._collect(cond, t)
@@ -200,6 +250,10 @@ class HandSpace:
             for _, delta in options:
                 grouped[delta] = grouped.get(delta, 0) + 1
             nxt: dict[tuple[int, ...], int] = {}
+            if budget is not None:
+                work -= len(states) * len(grouped) * len(caps)
+                if work < 0:
+                    raise TooLarge(f"more than {budget:,} steps to count the hands")
             for state, ways in states.items():
                 for delta, mult in grouped.items():
                     new = tuple(
@@ -216,19 +270,39 @@ class HandSpace:
 
     def find(self, conditions: Sequence[ir.Condition], size: int | None = None) -> list[int] | None:
         """Card ids of one hand (of exactly `size` cards, or any size) satisfying every
-        condition, or None if no hand can. Kept per deck, points and conditions: a house rule
-        checks its parent's entries again, and the editor checks the same file as one types."""
+        condition, or None if no hand can. A condition too large to search in full (more than
+        SEARCH_BUDGET states in some branch) counts as made by some hand: an empty list, no
+        hand shown. Kept per deck, points and conditions: a house rule checks its parent's
+        entries again, and the editor checks the same file as one types."""
         key = (self.deck, tuple(sorted(self.points.items())), tuple(conditions), size)
         with _FOUND_LOCK:
             known = key in _FOUND
             found = _FOUND.get(key)
         if not known:
-            found = self._find(conditions, size)
+            found = self._find_any(conditions, size)
             with _FOUND_LOCK:  # (the web app checks texts in threads)
                 if len(_FOUND) >= _FOUND_MAX:
                     _FOUND.pop(next(iter(_FOUND)))  # the oldest
                 _FOUND[key] = found
         return None if found is None else list(found)
+
+    def _find_any(
+        self, conditions: Sequence[ir.Condition], size: int | None
+    ) -> tuple[int, ...] | None:
+        """find, branch by branch: `a or b` is made if `a` or `b` is, each searched with only
+        its own terms (a condition of many `or` terms is many small searches, not one whose
+        states are the product of them all)."""
+        branches = _branches(ir.And(items=tuple(conditions)), BRANCHES)
+        undecided = False
+        for branch in branches or [list(conditions)]:
+            try:
+                found = self._find(branch, size)
+            except _TooLarge:
+                undecided = True
+                continue
+            if found is not None:
+                return found
+        return () if undecided else None
 
     def _find(self, conditions: Sequence[ir.Condition], size: int | None) -> tuple[int, ...] | None:
         t = _Terms()
@@ -238,9 +312,14 @@ class HandSpace:
         caps = self._caps(t, size)
         n = len(self.months)
         after = [sum(len(self.cards_by_month[m]) for m in self.months[i + 1 :]) for i in range(n)]
+        budget = [SEARCH_BUDGET]
+        step = len(caps) * len(moves[0]) if moves else 1
 
         @cache
         def search(i: int, state: tuple[int, ...]) -> tuple[int, ...] | None:
+            budget[0] -= step
+            if budget[0] < 0:
+                raise _TooLarge
             if i == n:
                 if size is not None and state[0] != size:
                     return None
@@ -256,6 +335,7 @@ class HandSpace:
                     return ids + rest
             return None
 
-        found = search(0, tuple(0 for _ in caps))
-        search.cache_clear()
-        return found
+        try:
+            return search(0, tuple(0 for _ in caps))
+        finally:
+            search.cache_clear()

@@ -3,6 +3,7 @@ matrix found, pinned one by one."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,37 @@ def test_a_void_rule_that_leaves_one_field_in_a_hundred_plays_whole_games(tmp_pa
     rules = load_rules(path)
     report = simulate(rules, bots=["random"], seed=1, games=2, engine="scalar")
     assert report["games"] == 2 and report["voids"] > 100
+
+
+def _many_terms(n: int, seed: int) -> str:
+    rng = random.Random(seed)
+    cards = [m * 10 + i for m in range(1, 13) for i in range(4)]
+    return " or ".join(
+        f"({rng.randint(1, 2)} of {', '.join(map(str, rng.sample(cards, 4)))} and lights >= 1)"
+        for _ in range(n)
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "terms"),
+    [
+        ('yaku\n  big "Big" 5: {terms}', 2500),
+        ('yaku\n  big "Big" 5: ({terms}) and none of crane and crane >= 1', 2500),
+        ('yaku\n  big "Big" 5: ({terms}) and none of crane and crane >= 1', 300),  # made by none
+        ("void if the field has a month of 4 or ({terms})", 2500),
+    ],
+)
+def test_a_condition_of_thousands_of_terms_is_checked_and_plays(
+    tmp_path: Path, line: str, terms: int
+) -> None:
+    """A 40 KB condition of 2,500 `or` terms (small enough for the web editor) took minutes to
+    check: the search splits a condition into its `or` branches (up to 512), and a search or a
+    count past its budget gives the condition the benefit of the doubt (issue 21, item 7)."""
+    text = 'extends "koikoi/sloper"\n' + line.format(terms=_many_terms(terms, 1)) + "\n"
+    path = _file(tmp_path, text)
+    if "crane >= 1" in line and terms <= 512:
+        with pytest.raises(RuleErrors, match="no pile of captured cards can make 'big'"):
+            load_rules(path)
+        return
+    rules = load_rules(path)
+    simulate(rules, bots=["random"], seed=1, rounds=20, engine="scalar")

@@ -18,7 +18,7 @@ from rulekit.errors import (
     either,
     source_line,
 )
-from rulekit.hands import HandSpace, compare
+from rulekit.hands import HandSpace, TooLarge, compare
 
 
 def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
@@ -299,6 +299,9 @@ def _asks_dealt(cond: ir.Condition) -> bool:
 # redealt a hundred times and more (play stops after engine.game.MAX_VOID_IN_A_ROW void deals
 # in a row, which a share of 1 in 100 reaches with a chance under 1e-20)
 MIN_PLAYABLE = Fraction(1, 100)
+# the most steps the count of a void rule's fields may take (a state's quantities, one by one:
+# a condition of a few terms takes thousands; this is about a second)
+COUNT_BUDGET = 3_000_000
 
 
 def check_void_every_deal(
@@ -318,9 +321,14 @@ def check_void_every_deal(
     for number in _rounds_told_apart(rules.void_field, len(months)):
         void = _at_round(rules.void_field, number, months[(number - 1) % len(months)])
         for size in sizes:
-            terms, states = space.count([void], size)
-            left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
-            share = Fraction(left, sum(states.values()) or 1)
+            try:
+                terms, states = space.count([void], size, budget=COUNT_BUDGET)
+            except TooLarge:  # a condition too large to count: only whether any field plays
+                playable = space.find([ir.Not(item=void)], size) is not None
+                left, share = int(playable), Fraction(int(playable))
+            else:
+                left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
+                share = Fraction(left, sum(states.values()) or 1)
             if share >= MIN_PLAYABLE:
                 continue
             when = "" if number == 1 else f" from round {number} on"
