@@ -25,6 +25,11 @@ def source_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
+def source_text(name: str) -> str | None:
+    """The whole text of a registered file."""
+    return _SOURCES.get(name)
+
+
 def source_line(name: str, line: int) -> str | None:
     text = _SOURCES.get(name)
     if text is None:

@@ -164,20 +164,24 @@ def test_a_json_file_that_is_not_utf8(tmp_path: Path) -> None:
 def test_a_json_card_without_a_class(tmp_path: Path) -> None:
     data = ir_json("hachihachi/kirisame")
     data["deck"]["cards"][0]["classes"] = []  # type: ignore[index]
-    path = write(tmp_path, json.dumps(data), "cards.json")
+    text = json.dumps(data)
+    path = write(tmp_path, text, "cards.json")
     message = errors_of(path)
-    assert message.startswith("cards.json:1:1: deck/cards/0/classes: [] should be non-empty\n")
+    at = text.index('"classes": []') + len('"classes": ') + 1
+    assert message.startswith(f"cards.json:1:{at}: deck/cards/0/classes: [] should be non-empty\n")
     # the one long line is cut around the place of the error
     quoted = message.splitlines()[1]
-    assert quoted.startswith(' 1 | {"game": "Hachi-Hachi"') and quoted.endswith("...")
+    assert '"classes": []' in quoted and quoted.endswith("...")
     assert len(quoted) < 120
 
 
 def test_a_json_variant_with_no_deal(tmp_path: Path) -> None:
     data = ir_json("hachihachi/kirisame")
     data["deal"] = []
-    message = errors_of(write(tmp_path, json.dumps(data), "deal.json"))
-    assert message.startswith("deal.json:1:1: deal: [] should be non-empty")
+    text = json.dumps(data)
+    message = errors_of(write(tmp_path, text, "deal.json"))
+    at = text.index('"deal": []') + len('"deal": ') + 1
+    assert message.startswith(f"deal.json:1:{at}: deal: [] should be non-empty")
 
 
 @pytest.mark.parametrize(
@@ -193,16 +197,21 @@ def test_json_values_the_engine_cannot_play(
 ) -> None:
     data = ir_json("hachihachi/kirisame")
     data[path[0]][path[1]] = value  # type: ignore[index]
-    assert errors_of(write(tmp_path, json.dumps(data), "x.json")).startswith(
-        f"x.json:1:1: {message}"
-    )
+    text = json.dumps(data)
+    said = errors_of(write(tmp_path, text, "x.json"))
+    # located at the value (issue 21, item 8: every JSON error was at 1:1)
+    at = text.index(f'"{path[0]}": ') + len(f'"{path[0]}": ')
+    at = text.index(f'"{path[1]}": ', at) + len(f'"{path[1]}": ')
+    assert said.startswith(f"x.json:1:{at + 1}: {message}"), said
 
 
 def test_json_seats_whose_most_is_fewer_than_the_fewest(tmp_path: Path) -> None:
     data = ir_json("hachihachi/kirisame")
     data["seats"] = {"min": 4, "max": 3, "active": None}
-    message = errors_of(write(tmp_path, json.dumps(data), "x.json"))
-    assert message.startswith("x.json:1:1: seats: Value error, max (3) is less than min (4)")
+    text = json.dumps(data)
+    message = errors_of(write(tmp_path, text, "x.json"))
+    at = text.index('"seats": ') + len('"seats": ') + 1
+    assert message.startswith(f"x.json:1:{at}: seats: Value error, max (3) is less than min (4)")
 
 
 # ---------------------------------------------------------------- hand sizes
@@ -366,3 +375,23 @@ def test_a_variant_without_mechanics_takes_the_defaults_of_the_ir(tmp_path: Path
     defaults = ir.Ruleset(game="G", deck=rules.deck, points={})
     skip = {"game", "files", "deck", "points", "expectations"}
     assert rules.model_dump(exclude=skip) == defaults.model_dump(exclude=skip)
+
+
+def test_a_json_ir_files_errors_point_into_it(tmp_path: Path) -> None:
+    """Issue 21, item 8: a JSON dump of a rule file carries the places of that file's lines,
+    and its checks' errors pointed there (`rules/common/hanafuda.rk:85`) or nowhere (1:1)."""
+    data = ir_json("hachihachi/fudawiki")
+    data["yaku"]["entries"][0]["condition"] = {  # type: ignore[index]
+        "kind": "count", "cards": [11, 21, 31], "op": ">=", "n": 9
+    }  # fmt: skip
+    text = json.dumps(data, indent=1)
+    message = errors_of(write(tmp_path, text, "x.json"))
+    lines = text.splitlines()
+    made = next(i for i, line in enumerate(lines) if '"name": "poetry_ribbons"' in line) + 1
+    assert message.startswith(f"x.json:{made}:") and "no pile of captured cards" in message
+    data = ir_json("hachihachi/fudawiki")
+    data["setup"] = ["hands", "field", "teyaku"]
+    text = json.dumps(data, indent=1)
+    message = errors_of(write(tmp_path, text, "y.json"))
+    seats = next(i for i, line in enumerate(text.splitlines()) if '"max": 6' in line) + 1
+    assert message.startswith(f"y.json:{seats}:") and "setup has no 'fold' step" in message

@@ -17,8 +17,10 @@ from rulekit.errors import (
     did_you_mean,
     either,
     source_line,
+    source_text,
 )
 from rulekit.hands import HandSpace, TooLarge, compare
+from rulekit.lang import jsonpos
 
 
 def _loc(sloc: ir.SourceLoc | None) -> Loc | None:
@@ -415,10 +417,18 @@ class RuleWarning(RuleError):
         return f"{head}\n{rest}" if rest else head
 
 
+# a statement's keyword -> the IR field it sets, where they differ
+_JSON_FIELDS = {"continue": "continuation"}
+
+
 def _statement(rules: ir.Ruleset, keyword: str) -> Loc | None:
     """Where the last file of the chain that writes a `keyword` statement writes it (the IR
-    keeps no place for it), or the first line of the variant's own file."""
+    keeps no place for it), or the first line of the variant's own file; in a JSON IR file,
+    the IR's field for it."""
     for name in reversed(rules.files):
+        text = source_text(name)
+        if name.endswith(".json") and text is not None:
+            return jsonpos.locate(name, text, (_JSON_FIELDS.get(keyword, keyword),))
         n = 1
         while (text := source_line(name, n)) is not None:
             if text.split("#")[0].split(":")[0].split()[:1] == [keyword]:

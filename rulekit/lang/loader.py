@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from pydantic import ValidationError
 
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, RuleErrors, RulekitError, register_source
-from rulekit.lang import ast
+from rulekit.lang import ast, jsonpos
 from rulekit.lang.draft import Applier, Draft
 from rulekit.lang.files import display_name, find_rules
 from rulekit.lang.parser import parse_text
@@ -234,8 +235,9 @@ def _parse_json(text: str, name: str) -> object:
 _SCHEMA_MESSAGES_DEPTH = 14
 
 
-def _schema_errors(data: object, top: Loc) -> list[RulekitError]:
-    """The JSON Schema's words for what is wrong (empty if the data is too deep to ask)."""
+def _schema_errors(data: object, at: Callable[[jsonpos.Path], Loc]) -> list[RulekitError]:
+    """The JSON Schema's words for what is wrong, each at its value (empty if the data is too
+    deep to ask)."""
     if _json_depth(json.dumps(data))[0] > _SCHEMA_MESSAGES_DEPTH:
         return []
     import jsonschema  # only JSON IR needs it: keep it out of every other command's start-up
@@ -243,35 +245,76 @@ def _schema_errors(data: object, top: Loc) -> list[RulekitError]:
     validator = jsonschema.Draft202012Validator(ir_schema())
     problems = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [
-        RuleError(f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}", top)
+        RuleError(
+            f"{'/'.join(map(str, p.absolute_path)) or '(top)'}: {p.message}",
+            at(tuple(p.absolute_path)),
+        )
         for p in problems[:10]
     ]
 
 
-def _pydantic_errors(exc: ValidationError, top: Loc) -> list[RulekitError]:
+def _pydantic_errors(exc: ValidationError, at: Callable[[jsonpos.Path], Loc]) -> list[RulekitError]:
     return [
-        RuleError(f"{'/'.join(map(str, e['loc']))}: {e['msg']}", top) for e in exc.errors()[:10]
+        RuleError(f"{'/'.join(map(str, e['loc']))}: {e['msg']}", at(tuple(e["loc"])))
+        for e in exc.errors()[:10]
     ]
+
+
+def _json_located(rules: ir.Ruleset, name: str, at: Callable[[jsonpos.Path], Loc]) -> ir.Ruleset:
+    """The IR as this JSON file has it: its entries and expectations located in it (a dump of
+    a rule file carries the places of that file's lines), and the file as its only source."""
+
+    def here(path: jsonpos.Path) -> ir.SourceLoc:
+        loc = at(path)
+        return ir.SourceLoc(file=loc.file, line=loc.line, col=loc.col, width=loc.width)
+
+    update: dict[str, object] = {"files": (name,)}
+    for kind in ("teyaku", "yaku"):
+        table: ir.YakuTable | None = getattr(rules, kind)
+        if table is not None:
+            entries = tuple(
+                e.model_copy(update={"loc": here((kind, "entries", i, "name"))})
+                for i, e in enumerate(table.entries)
+            )
+            update[kind] = table.model_copy(update={"entries": entries})
+    update["expectations"] = tuple(
+        x.model_copy(update={"loc": here(("expectations", i))})
+        for i, x in enumerate(rules.expectations)
+    )
+    return rules.model_copy(update=update)
 
 
 def load_json_rules(path: Path) -> ir.Ruleset:
     """A variant given as JSON IR, validated against the IR's JSON Schema, then checked like
-    a rule file: every card it names in the deck, every table size playable."""
+    a rule file: every card it names in the deck, every table size playable. Every error is
+    located in the JSON file, at the value it is about."""
     from rulekit.lang.checks import check_void_every_deal, playable_checks, static_checks
 
     name = display_name(path)
     text = _read(path, name)
     register_source(name, text)
     data = _parse_json(text, name)
+    where = jsonpos.positions(text)
+
+    def at(json_path: jsonpos.Path) -> Loc:
+        return jsonpos.locate(name, text, json_path, where)
+
     top = Loc(name, 1, 1)
     try:
         rules = ir.Ruleset.model_validate(data)
     except ValidationError as exc:
-        raise RuleErrors(_schema_errors(data, top) or _pydantic_errors(exc, top)) from None
+        raise RuleErrors(_schema_errors(data, at) or _pydantic_errors(exc, at)) from None
     unknown = ir.unknown_references(rules)
     if unknown:
         raise RuleErrors([RuleError(p, top) for p in unknown[:10]])
-    errors = playable_checks(rules, {}, top) or check_void_every_deal(rules, {}, top)
+    rules = _json_located(rules, name, at)
+    locs = {
+        "seats": at(("seats", "max")),
+        "setup": at(("setup",)),
+        "void": at(("void_field",)),
+        "deal": at(("deal",)),
+    }
+    errors = playable_checks(rules, locs, top) or check_void_every_deal(rules, locs, top)
     errors = errors or static_checks(rules)
     if errors:
         raise RuleErrors(errors)
