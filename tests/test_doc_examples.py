@@ -26,7 +26,7 @@ from rulekit.cli import cli
 ROOT = Path(__file__).parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```[\w-]*\n(.*?)^```", re.S | re.M)
-_DEFINES = re.compile(r"^# ([\w./-]+\.(?:rk|toml|json))\b")
+_DEFINES = re.compile(r"^# ([\w.-]+\.(?:rk|toml|json))\b")  # a name, not a path
 
 
 @dataclass(frozen=True)
