@@ -65,9 +65,15 @@ def count_context(c: CompiledRules, piles: list[int], hand: int) -> tuple[Any, n
     """The scalar's own count context (scoring._CountContext) for a player dealt `hand`, with
     the teyaku that hand counts; and the batch tables' piles array saying the same."""
     counted = c.teyaku.counted(c.teyaku.match_play(hand), hand) if c.teyaku else ()
-    r = SimpleNamespace(c=c, dealt_hands={0: hand}, teyaku_counted={0: counted})
+    r = SimpleNamespace(
+        c=c,
+        dealt_hands={0: hand},
+        teyaku_counted={0: counted},
+        captured=list(piles),
+        order=list(range(len(piles))),
+    )
     ctx = object.__new__(_CountContext)
-    ctx.r, ctx.piles, ctx.seat, ctx.sees_round = r, piles, 0, False
+    ctx.r, ctx.seat, ctx.sees_round = r, 0, False  # (its piles: the captured piles in order)
     arr = np.zeros(bt.DEALT_SLOT + 2, dtype=np.int64)
     arr[: len(piles)] = piles
     arr[bt.DEALT_SLOT] = sum(1 << i for i in counted)
