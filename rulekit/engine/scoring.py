@@ -310,8 +310,21 @@ def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
 
 
 def _award_step(r: RoundState, step: object, end: RoundEnd) -> None:
+    """An award, once the round's winner is final: to its payee from each other player of the
+    round, or split between them; flat unless multiplied by the field."""
     assert isinstance(step, ir.Award)
-    stage.award(r, step)
+    payee = stage.AWARD_PAYEES[step.payee](r)
+    if payee is None:
+        return
+    test = next(t for s, t in r.c.scoring if s is step)
+    if not stage.holds(test, r, payee, step.value, ended=True):
+        return
+    others = [q for q in r.order if q != payee]
+    mult = r.multiplier if step.multiplied else 1
+    amount = step.value * mult
+    each = share(amount, len(others)) if step.split and others else amount
+    for q in others:
+        ledger.record(r, q, payee, each, "award", step.name, mult, step.value)
 
 
 def _factor_step(r: RoundState, step: object, end: RoundEnd) -> None:

@@ -1,5 +1,6 @@
-"""The rule file's scoring steps: factors, applied by the ledger to the payments they name as it
-writes them, and awards, paid at the round's end (engine.scoring runs the whole stage).
+"""The rule file's scoring steps: the factors, which the ledger applies to the payments they
+name as it writes them; who takes an award, and whether a step's condition holds (the awards
+are paid by engine.scoring, which runs the whole stage).
 
 A step's condition is compiled with every other condition (engine.tables) and tested on the
 payee's captured pile, with the round as he sees it (engine.context.RoundView): `score` is the
@@ -11,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rulekit import ir
-from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
-from rulekit.engine.ledger import Amount
+from rulekit.engine.payments import Amount
 
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
@@ -36,7 +35,7 @@ AWARD_PAYEES: dict[str, Callable[[RoundState], int | None]] = {
 }
 
 
-def _holds(
+def holds(
     test: Callable[..., bool] | None, r: RoundState, seat: int, score: Amount, ended: bool
 ) -> bool:
     """A step's condition for `seat`: his pile, the round as he sees it, `score` as his."""
@@ -54,23 +53,6 @@ def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
         reasons = FACTOR_ON[step.on]
         if reasons is not None and reason not in reasons:
             continue
-        if _holds(test, r, payee, score, ended=False):
+        if holds(test, r, payee, score, ended=False):
             result *= step.factor
     return result
-
-
-def award(r: RoundState, step: ir.Award) -> None:
-    """An award, once the round's winner is final: to its payee from each other player of the
-    round, or split between them; flat unless multiplied by the field."""
-    payee = AWARD_PAYEES[step.payee](r)
-    if payee is None:
-        return
-    test = next(t for s, t in r.c.scoring if s is step)
-    if not _holds(test, r, payee, step.value, ended=True):
-        return
-    others = [q for q in r.order if q != payee]
-    mult = r.multiplier if step.multiplied else 1
-    amount = step.value * mult
-    each = ledger.share(amount, len(others)) if step.split and others else amount
-    for q in others:
-        ledger.record(r, q, payee, each, "award", step.name, mult, step.value)

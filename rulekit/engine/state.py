@@ -18,7 +18,7 @@ from enum import IntEnum
 from typing import ClassVar
 
 from rulekit.cards import CardIndex
-from rulekit.engine.ledger import Amount, Payment
+from rulekit.engine.payments import Amount, Payment
 from rulekit.engine.tables import CompiledRules
 from rulekit.ir import Ruleset
 
