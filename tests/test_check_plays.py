@@ -85,3 +85,19 @@ def test_a_condition_of_thousands_of_terms_is_checked_and_plays(
         return
     rules = load_rules(path)
     simulate(rules, bots=["random"], seed=1, rounds=20, engine="scalar")
+
+
+def test_the_joker_is_replaced_before_the_hands_are_read(tmp_path: Path) -> None:
+    """A fuzzer's mutant: teyaku read a hand of the draft's table of seven with the joker still
+    in it (an IndexError in the match); check refuses the order, and a joker added without
+    its step is replaced before the teyaku or the instant wins."""
+    path = _file(
+        tmp_path,
+        'extends "hachihachi/wikipedia-draft"\nsetup: hands, teyaku, fold, swap, joker, field\n',
+    )
+    with pytest.raises(RuleErrors, match="'teyaku' before the 'joker' step"):
+        load_rules(path)
+    path = _file(tmp_path, 'extends "koikoi/sloper"\njoker at 2 seats: replaced from the stock\n')
+    rules = load_rules(path)
+    assert rules.setup == ("hands", "swap", "field", "joker", "instant_win")
+    simulate(rules, bots=["random"], seed=1, rounds=200, engine="scalar")

@@ -223,6 +223,19 @@ def check_setup_steps(
                 "for example: setup: hands, field, fold, teyaku",
             )
         )
+    early = [s for s in ("teyaku", "instant_win") if s in steps and "joker" in steps]
+    early = [s for s in early if steps.index(s) < steps.index("joker")]
+    if early:
+        fixed: list[str] = [s for s in steps if s != "joker"]
+        fixed.insert(fixed.index(early[0]), "joker")
+        errors.append(
+            RuleError(
+                f"setup reads the hands at '{early[0]}' before the 'joker' step replaces the"
+                " joker: a hand would be matched with the joker in it",
+                loc,
+                f"replace it first: setup: {', '.join(fixed)}",
+            )
+        )
     if "joker" in steps and rules.joker is None:
         errors.append(
             RuleError(

@@ -784,11 +784,11 @@ class Resolver:
         if "joker" in self.d.mechanics:
             result["joker"] = ir.Joker(**self.options("joker"))
             setup = result["setup"]
-            if "joker" not in setup:
+            if "joker" not in setup:  # before the hands are read (teyaku, instant wins)
+                readers = [s for s in ("teyaku", "instant_win") if s in setup]
+                first = min(readers, key=setup.index) if readers else None
                 result["setup"] = (
-                    self._before(setup, "joker", "teyaku")
-                    if "teyaku" in setup
-                    else (*setup, "joker")
+                    self._before(setup, "joker", first) if first else (*setup, "joker")
                 )
         if "dealer_captures" in self.d.mechanics:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
