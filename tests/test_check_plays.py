@@ -101,3 +101,15 @@ def test_the_joker_is_replaced_before_the_hands_are_read(tmp_path: Path) -> None
     rules = load_rules(path)
     assert rules.setup == ("hands", "swap", "field", "joker", "instant_win")
     simulate(rules, bots=["random"], seed=1, rounds=200, engine="scalar")
+
+
+def test_teams_at_a_table_where_some_sit_out_are_refused(tmp_path: Path) -> None:
+    """A fuzzer's mutant (seed 31337): Fudawiki's six seats, three of whom play, in pairs; the
+    count found a team member with no pile (KeyError)."""
+    path = _file(
+        tmp_path,
+        'extends "hachihachi/fudawiki"\ncount: round wins; always\nteams at 6 seats: pairs\n',
+    )
+    with pytest.raises(RuleErrors, match="teams at 6 seats, but 3 of them play a round") as info:
+        load_rules(path)
+    assert info.value.errors[0].loc is not None and info.value.errors[0].loc.line == 3

@@ -404,6 +404,28 @@ def _at_round(cond: ir.Condition, number: int, month: tuple[int, ...]) -> ir.Con
     return cond
 
 
+def check_teams_play(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """Teams at a table size where some sit a round out would play without a member: every
+    seated player plays at a table of teams."""
+    for t in rules.teams:
+        if not rules.seats.min <= t.seats <= rules.seats.max:
+            continue
+        playing = rules.seats.playing(t.seats)
+        if playing != t.seats:
+            return [
+                RuleError(
+                    f"teams at {t.seats} seats, but {playing} of them play a round: a team"
+                    " would play without a member",
+                    locs.get(f"teams@{t.seats}") or fallback,
+                    "at a table of teams everyone seated plays: remove the teams at that size,"
+                    " or let everyone play (seats ... with no 'N play')",
+                )
+            ]
+    return []
+
+
 def playable_checks(
     rules: ir.Ruleset, locs: PlayLocs | None = None, fallback: Loc | None = None
 ) -> list[RulekitError]:
@@ -412,6 +434,7 @@ def playable_checks(
     an error, and tests of that guard load such a file)."""
     locs = locs or {}
     errors = check_seats_bound(rules, locs, fallback) + check_setup_steps(rules, locs, fallback)
+    errors += check_teams_play(rules, locs, fallback)
     return errors or check_deal_order(rules, locs, fallback)
 
 

@@ -755,6 +755,8 @@ class Resolver:
             locs["void"] = self.d.void.loc
         for at, opts in self.d.deal_sizes.items():
             locs["deal" if at is None else f"deal@{at}"] = opts["hand"].loc
+        for at, stmt in self.d.teams.items():
+            locs[f"teams@{at}"] = stmt.loc
         return locs
 
     def options(self, kind: str) -> dict[str, Any]:
