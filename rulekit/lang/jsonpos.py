@@ -85,3 +85,28 @@ def _value(text: str, i: int, path: Path, out: dict[Path, int]) -> int:
     while i < len(text) and text[i] not in ",]}" + _WS:
         i += 1
     return i
+
+
+def depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of arrays and objects in a JSON text, and where it is first
+    reached (an offset); strings are skipped. Read before parsing, so that no depth can
+    exhaust a parser."""
+    depth = deepest = at = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, i
+        elif ch in "]}":
+            depth -= 1
+    return deepest, at

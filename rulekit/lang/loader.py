@@ -157,30 +157,6 @@ def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
 MAX_JSON_DEPTH = 100  # nesting of JSON IR; deeper exhausts the recursion of its readers
 
 
-def _json_depth(text: str) -> tuple[int, int]:
-    """The deepest nesting of arrays and objects in a JSON text, and where it is first
-    reached (an offset); strings are skipped."""
-    depth = deepest = at = 0
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, at = depth, i
-        elif ch in "]}":
-            depth -= 1
-    return deepest, at
-
-
 def _offset_loc(name: str, text: str, offset: int) -> Loc:
     line = text.count("\n", 0, offset) + 1
     return Loc(name, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
@@ -206,7 +182,7 @@ def _parse_json(text: str, name: str) -> object:
     from Python's limits."""
     from rulekit.lang.parser import MAX_NUMBER
 
-    deepest, at = _json_depth(text)
+    deepest, at = jsonpos.depth(text)
     if deepest > MAX_JSON_DEPTH:
         raise RuleError(
             f"JSON nested more than {MAX_JSON_DEPTH} deep",
@@ -238,7 +214,7 @@ _SCHEMA_MESSAGES_DEPTH = 14
 def _schema_errors(data: object, at: Callable[[jsonpos.Path], Loc]) -> list[RulekitError]:
     """The JSON Schema's words for what is wrong, each at its value (empty if the data is too
     deep to ask)."""
-    if _json_depth(json.dumps(data))[0] > _SCHEMA_MESSAGES_DEPTH:
+    if jsonpos.depth(json.dumps(data))[0] > _SCHEMA_MESSAGES_DEPTH:
         return []
     import jsonschema  # only JSON IR needs it: keep it out of every other command's start-up
 

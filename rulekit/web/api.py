@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from rulekit.errors import RulekitError, UsageError
+from rulekit.lang import jsonpos
 
 COOKIE = "rulekit_browser"
 MAX_BODY = 64 * 1024  # a move, a new game's choices, rule text from the editor
@@ -136,24 +137,7 @@ async def read_json(request: Request) -> dict[str, Any]:
 def nesting(text: str) -> int:
     """The deepest nesting of arrays and objects in a JSON text (strings skipped), read before
     parsing so that no depth can exhaust the parser."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    return jsonpos.depth(text)[0]
 
 
 def _no_constant(name: str) -> Any:
