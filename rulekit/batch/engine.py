@@ -64,8 +64,6 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if slow:
         return f"it plays the random and greedy bots only, not {', '.join(slow)}"
     r = compiled.rules
-    if not compiled.plain:
-        return "the rule file has a hiki or a wild card"
     if r.teams_for(seats):
         return "the rule file plays in teams"
     if r.count.method not in METHODS:
@@ -212,6 +210,16 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         (K.BOTS, [BOTS[b] for b in bots]),
     ):
         Q[row, : len(values)] = [int(v) for v in values]
+    wild = r.wild
+    for column, value in {
+        K.W_HIKI: r.hiki,
+        K.W_WILD: ix.bit[wild.card] if wild is not None and wild.any_target else -1,
+        K.W_CARD: ix.bit[wild.card] if wild is not None else -1,
+        K.W_COLLECTS: wild is not None and wild.collects_month,
+        K.W_RESPECTS: wild is not None and wild.respects_hiki,
+        K.W_LAY: wild is not None and wild.lay_when_blocked,
+    }.items():
+        Q[K.HW, column] = int(value)
     F = np.zeros(K.F_SIZE, dtype=np.float64)
     F[: len(ix.ids)] = card_worth(compiled)
     F[K.FPARAMS : K.FPARAMS + 3] = [COMPLETE_BONUS, DISCARD_COST, points_per_card(compiled)]
@@ -231,7 +239,8 @@ class Played:
     """What the kernel played of deals start..stop-1 (per deal, in order)."""
 
     net: Ints  # [deal, seat], scaled
-    # [deal, (bailed, voids, turns, continued, ended, winners, winner bits, paid off, choices)]
+    # [deal, (bailed, voids, turns, continued, ended, winners, winner bits, paid off, choices,
+    # fraction seats, the play phase's choices)]
     info: Ints
     teyaku: Ints  # teyaku counted, by entry, over the deals
     yaku: Ints  # yaku listed as made, by entry, over the deals
@@ -250,7 +259,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 15), dtype=np.int64)
+    info = z((n, 19), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -287,6 +296,7 @@ class BatchRound:
 
 # the rule choices the kernel counts (its CH_ columns), as rulekit.sim.exercise.Counting names
 CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap offered", "swap")
+PLAY_CHOICE_KEYS = ("hiki offered", "hiki", "wild offered", "wild")  # info's columns 15..18
 
 
 def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
@@ -306,6 +316,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(CHOICE_KEYS):
             if info[8 + c]:
                 choices[key] = int(info[8 + c])
+        for c, key in enumerate(PLAY_CHOICE_KEYS):
+            if info[15 + c]:
+                choices[key] = int(info[15 + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
