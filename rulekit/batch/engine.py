@@ -442,8 +442,8 @@ def kernel_ready() -> bool:
     return kernel_loaded() or kernel_cached()
 
 
-# The kernel's compile on this project's machine (CPU seconds of one core), said before a
-# compile when none was timed on this machine yet; each compile then notes its own time.
+# The kernel's compile on this project's machine (seconds, on one free core), said before a
+# compile when none was timed on this machine yet; each compile then notes how long it took.
 COMPILE_SECONDS = 70
 
 
