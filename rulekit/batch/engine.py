@@ -37,7 +37,7 @@ from rulekit.engine.round import setup_steps
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
 from rulekit.output import write_atomic
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY}
 DETAILS = {

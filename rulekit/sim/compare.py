@@ -31,9 +31,9 @@ from rulekit.sim.backends import run_chunks
 from rulekit.sim.cache import compiled_rules
 from rulekit.sim.exercise import Counting, exercised, per_round_choices
 from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
-from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
 from rulekit.sim.summary import summary
-from rulekit.sim.tally import Moments, t95
+from rulekit.stats.moments import Moments, t95
+from rulekit.stats.significance import ALPHA, METHOD, holm, p_value
 
 if TYPE_CHECKING:
     from rulekit.batch.engine import BatchRound
