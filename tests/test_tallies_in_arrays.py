@@ -12,12 +12,27 @@ said in its commit): `python -m tests.test_tallies_in_arrays --write`.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
+from rulekit.agents import make_agent
+from rulekit.agents.greedy import GreedyAgent
+from rulekit.batch import engine as batch
 from rulekit.cli import cli
+from rulekit.engine.playout import play_deal
+from rulekit.engine.round import Phase
+from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
+from rulekit.lang import load_rules
+from rulekit.sim.compare import ComparePlan, run_parts
+from rulekit.sim.exercise import Counting
+from rulekit.stats.ordered import ordered_sum, ordered_sums_by, row_sums
 
 TODAY = Path(__file__).parent / "tallies_today"
 QUIET = ("--json", "--no-timings")
@@ -86,6 +101,124 @@ def write() -> None:
     for name, args in CASES:
         (TODAY / f"{name}.json").write_text(printed(args))
         print(f"wrote {name}")
+
+
+# ---------------------------------------------------------------- sums in a loop's order
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)
+thirds = st.integers(-(10**9), 10**9).map(lambda k: k / 3)  # inexact floats, as shares are
+
+
+@given(st.lists(st.lists(finite | thirds, min_size=3, max_size=3), max_size=60))
+def test_ordered_sums_are_a_loops_floats(rows: list[list[float]]) -> None:
+    x = np.array(rows, dtype=np.float64).reshape(len(rows), 3)
+    for column, got in enumerate(ordered_sum(x).tolist()):
+        total = 0.0
+        for row in rows:
+            total += row[column]
+        assert repr(got) == repr(total)
+    for row, got in zip(rows, row_sums(x).tolist(), strict=True):
+        assert repr(got) == repr(sum(row))
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), finite | thirds), max_size=60))
+def test_ordered_sums_by_group_are_each_groups_loop(rows: list[tuple[int, float]]) -> None:
+    group = np.array([g for g, _ in rows], dtype=np.int64)
+    x = np.array([[v] for _, v in rows], dtype=np.float64).reshape(len(rows), 1)
+    got = ordered_sums_by(x, group, 5)[:, 0].tolist()
+    for g in range(5):
+        total = 0.0
+        for h, v in rows:
+            if h == g:
+                total += v
+        assert repr(got[g]) == repr(total)
+
+
+def test_numpy_sums_in_another_order() -> None:
+    """Why the sums above: numpy's own sum adds pairwise, and gives other floats."""
+    x = np.array([0.1] * 10 + [1e16, -1e16] + [1 / 3] * 20)
+    total = 0.0
+    for v in x.tolist():
+        total += v
+    assert float(x.sum()) != total == float(ordered_sum(x[:, None])[0])
+
+
+# ---------------------------------------------------------------- deals handed over
+def test_deals_the_kernel_hands_over_are_played_by_the_scalar_engine_in_their_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal the kernel marks (a share finer than its scale, a buffer full: rare in the
+    bundled files) is played by the scalar engine into its row, among the kernel's: every
+    third deal handed over, the comparison prints the same bytes."""
+    real = batch.play
+
+    def handing(plan: batch.Plan, start: int, stop: int, trace: bool = False) -> batch.Played:
+        played = real(plan, start, stop, trace)
+        handed = (np.arange(start, stop) % 3) == 1
+        played.info[handed] = 0
+        played.info[handed, batch.I_BAILED] = batch.K.BAIL_FULL
+        played.net[handed] = 0
+        if played.ledgers is not None:
+            played.ledgers[handed] = -9
+        return played
+
+    monkeypatch.setattr(batch, "play", handing)
+    for name in ("compare-hachihachi-kirisame-greedy", "compare-hachihachi-4-random"):
+        args = dict(CASES)[name]
+        assert printed(args) == (TODAY / f"{name}.json").read_text()
+
+
+def test_a_part_of_any_length_is_summed_as_its_rounds() -> None:
+    """run_parts splits a span into parts at any length; one part of a span is its rounds
+    added one by one (the report of a run is the same whichever the engine)."""
+    rules = [load_rules("koikoi"), load_rules("koikoi/house/viewings-rain")]
+    plans = [
+        ComparePlan(tuple(rules), 2, ("greedy", "random"), 5, 0, engines=(engine, engine))
+        for engine in ("batch", "scalar")
+    ]
+    for start, stop, chunk in ((0, 37, 37), (13, 250, 59)):
+        fast, slow = (run_parts(plan, start, stop, chunk) for plan in plans)
+        assert len(fast) == len(slow) == -(-(stop - start) // chunk)
+        for a, b in zip(fast, slow, strict=True):
+            assert a.tallies == b.tallies and a.diffs == b.diffs
+
+
+# ---------------------------------------------------------------- the scalar path's counters
+def test_counting_bots_play_plain_rounds_by_their_cheap_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """compare's counting bots offer the bot's plain choice (no view per play) where counting
+    needs no view, and count what the bots counted when every play built a view."""
+    acted: Counter[Phase] = Counter()
+    real_act = GreedyAgent.act
+
+    def act(self: GreedyAgent, view: PlayerView) -> int:
+        acted[view.phase] += 1
+        return real_act(self, view)
+
+    monkeypatch.setattr(GreedyAgent, "act", act)
+    monkeypatch.setattr(GreedyAgent, "plays_plain_greedily", True)  # (act is patched)
+
+    class Viewing(Counting):  # the counting bot before: every play through act()
+        def plain_choice(self, compiled: CompiledRules, seat: int) -> None:
+            return None
+
+    for name, seats in (("koikoi", 2), ("hachihachi", 3), ("sakura/hawaii", 2)):
+        c = CompiledRules(load_rules(name))
+        plain = c.rules.wild is None and not c.rules.hiki
+        for bot in ("greedy", "rulewise", "random"):
+            out = []
+            for wrap in (Counting, Viewing):
+                acted.clear()
+                agents = [wrap(make_agent(bot, 0)) for _ in range(seats)]
+                counts: Counter[str] = Counter()
+                for agent in agents:
+                    agent.counts = counts
+                    assert (agent.plain_choice(c, 0) is not None) == (plain and wrap is Counting)
+                results = [play_deal(c, seats, i, agents, seed=4)[1] for i in range(40)]
+                out.append((results, counts))
+                if bot != "random" and wrap is Counting and plain:
+                    assert acted[Phase.PLAY] == 0, (name, bot)
+            assert out[0] == out[1], (name, bot)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

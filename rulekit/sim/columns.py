@@ -1,0 +1,472 @@
+"""A comparison's rounds in columns: a variant's rounds of a span held in numpy arrays, a row
+per round, and what a part of them counts (a VariantTally, and the paired differences between
+two variants) summed from those columns.
+
+The batch engine's rounds come as the kernel's arrays (rulekit.batch.engine.deals) and are read
+without an object per round; the scalar engine's (a variant the kernel does not play, a deal it
+hands over) fill their rows one round at a time. Every float is added as the loop over the
+rounds added it before the columns (rulekit.stats.ordered), so a report is the same to the last
+bit whichever engine played and however the rounds were held.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rulekit.engine.payments import BANK, Payment
+from rulekit.engine.state import RoundResult
+from rulekit.sim.exercise import CHOICES, per_round_choices
+from rulekit.stats.moments import Moments
+from rulekit.stats.ordered import moments, ordered_sum, ordered_sums_by, row_sums
+
+if TYPE_CHECKING:
+    from rulekit.batch.engine import Deals
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+BATCHES = 20  # the groups of rounds (by number) whose figures the jackknife leaves out in turn
+PER_ROUND = (
+    "teyaku",
+    "turns",
+    "by_yaku",
+    "by_count",
+    "decisiveness",
+    "swing",
+    "continued",
+    "paid_off",
+    "folds",
+    "swaps",
+    "hikis",
+)
+KINDS = ("teyaku", "yaku")
+# The ledger's reasons paid for a named teyaku, and for a named yaku.
+TEYAKU_PAID = ("teyaku",)
+YAKU_PAID = ("yaku", "special", "penalty", "liability")
+PAID = {"teyaku": TEYAKU_PAID, "yaku": YAKU_PAID}
+ABSENT = float(1 << 62)  # Rows.first where a round did not make the entry
+
+
+@dataclass
+class VariantTally:
+    seats: int
+    rounds: int = 0
+    voids: int = 0
+    position: list[Moments] = field(default_factory=list)  # net by seat position, 0 = dealer
+    figures: dict[str, Moments] = field(default_factory=dict)
+    batch_position: list[list[Moments]] = field(default_factory=list)
+    ended: Counter[str] = field(default_factory=Counter)
+    teyaku: Counter[str] = field(default_factory=Counter)
+    teyaku_paid: dict[str, float] = field(default_factory=dict)
+    yaku: Counter[str] = field(default_factory=Counter)
+    yaku_paid: dict[str, float] = field(default_factory=dict)
+    histogram: Counter[int] = field(default_factory=Counter)  # net per seat and round
+    choices: Counter[str] = field(default_factory=Counter)  # rule choices offered and taken
+
+    def __post_init__(self) -> None:
+        self.position = self.position or [Moments() for _ in range(self.seats)]
+        self.figures = self.figures or {k: Moments() for k in PER_ROUND}
+        self.batch_position = self.batch_position or [
+            [Moments() for _ in range(self.seats)] for _ in range(BATCHES)
+        ]
+
+    def merge(self, o: VariantTally) -> None:
+        self.rounds += o.rounds
+        self.voids += o.voids
+        for a, b in zip(self.position, o.position, strict=True):
+            a.merge(b)
+        for k, m in o.figures.items():
+            self.figures[k].merge(m)
+        for batch, other in zip(self.batch_position, o.batch_position, strict=True):
+            for a, b in zip(batch, other, strict=True):
+                a.merge(b)
+        for c in ("ended", "teyaku", "yaku", "histogram", "choices"):
+            getattr(self, c).update(getattr(o, c))
+        for d in ("teyaku_paid", "yaku_paid"):
+            mine = getattr(self, d)
+            for k, v in getattr(o, d).items():
+                mine[k] = mine.get(k, 0.0) + v
+
+
+def round_figures(result: RoundResult, choices: Counter[str] | None = None) -> dict[str, float]:
+    """The per-round figures that are paired across variants (`choices`: the rule choices
+    the bots took in the round), of a round the scalar engine played."""
+    payments = [float(p.amount) for p in result.ledger]
+    total = sum(payments)
+    return {
+        "teyaku": 1.0 if result.teyaku else 0.0,
+        "turns": float(result.turns),
+        "by_yaku": 1.0 if result.ended_by == "yaku" else 0.0,
+        "by_count": 1.0 if result.ended_by == "count" else 0.0,
+        "decisiveness": max(payments) / total if total else 0.0,
+        "swing": sum(abs(float(v)) for v in result.net) / max(1, len(result.net)),
+        "continued": float(result.continued),
+        "paid_off": float(result.continued_paid_off),
+        **per_round_choices(choices or Counter()),
+    }
+
+
+def paid(ledger: list[Payment], reasons: tuple[str, ...]) -> dict[str, float]:
+    """What was paid for each named teyaku or yaku (an entry for several is shared evenly)."""
+    out: dict[str, float] = {}
+    for p in ledger:
+        if p.reason in reasons and p.detail and p.payee != BANK:
+            names = [n.strip() for n in p.detail.split(",")]
+            for n in names:
+                out[n] = out.get(n, 0.0) + float(p.amount) / len(names)
+    return out
+
+
+class Named:
+    """A float column per name (a teyaku, a yaku, what a payment's detail names) over the
+    rounds, and where each was named at all; a name met for the first time gets its column
+    then."""
+
+    def __init__(self, rounds: int, names: Sequence[str] = (), fill: float = 0.0) -> None:
+        self.names = list(names)
+        self.at = {n: i for i, n in enumerate(self.names)}
+        self.fill = fill
+        self.values: Floats = np.full((rounds, len(self.names)), fill)
+        self.named: Bools = np.zeros((rounds, len(self.names)), dtype=np.bool_)
+
+    def column(self, name: str) -> int:
+        at = self.at.get(name)
+        if at is None:
+            at = self.at[name] = len(self.names)
+            self.names.append(name)
+            rounds = len(self.values)
+            self.values = np.concatenate([self.values, np.full((rounds, 1), self.fill)], axis=1)
+            self.named = np.concatenate([self.named, np.zeros((rounds, 1), np.bool_)], axis=1)
+        return at
+
+
+@dataclass
+class Rows:
+    """One variant's rounds start..start+n-1, a row each: what its part's tally and its
+    paired differences read."""
+
+    start: int
+    seats: int
+    voids: Ints  # [round]
+    position: Floats  # [round, k]: the net of the seat k places after the dealer
+    figures: Floats  # [round, PER_ROUND]
+    choices: Ints  # [round, CHOICES]: the rule choices offered and taken
+    ended: Ints  # [round]: how it ended, an index in `endings`
+    endings: list[str]
+    made: dict[str, Named]  # per kind: how often each entry was made (by any seat)
+    first: dict[str, Named]  # per kind: where in the round each was first made (the order seen)
+    paid: dict[str, Named]  # per kind: what was paid for each name (named: a payment named it)
+
+    @classmethod
+    def empty(cls, start: int, rounds: int, seats: int, endings: Sequence[str] = ()) -> Rows:
+        z = np.zeros
+        return cls(
+            start,
+            seats,
+            z(rounds, dtype=np.int64),
+            z((rounds, seats)),
+            z((rounds, len(PER_ROUND))),
+            z((rounds, len(CHOICES)), dtype=np.int64),
+            z(rounds, dtype=np.int64),
+            list(endings),
+            {k: Named(rounds) for k in KINDS},
+            {k: Named(rounds, fill=ABSENT) for k in KINDS},
+            {k: Named(rounds) for k in KINDS},
+        )
+
+    def __len__(self) -> int:
+        return len(self.voids)
+
+    def put(self, k: int, result: RoundResult, voids: int, choices: Counter[str]) -> None:
+        """Row k: a round the scalar engine played, with the rule choices its bots took
+        (whatever the row held before)."""
+        for named in (*self.made.values(), *self.first.values(), *self.paid.values()):
+            named.values[k] = named.fill
+            named.named[k] = False
+        self.voids[k] = voids
+        n = self.seats
+        dealer = result.dealer
+        self.position[k] = [float(result.net[(dealer + j) % n]) for j in range(n)]
+        figures = round_figures(result, choices)
+        self.figures[k] = [figures[key] for key in PER_ROUND]
+        self.choices[k] = [choices[key] for key in CHOICES]
+        if result.ended_by not in self.endings:
+            self.endings.append(result.ended_by)
+        self.ended[k] = self.endings.index(result.ended_by)
+        for kind, made in (("teyaku", result.teyaku), ("yaku", result.yaku)):
+            counts, first = self.made[kind], self.first[kind]
+            place = 0
+            for names in made.values():
+                for name in names:
+                    at = counts.column(name)
+                    counts.values[k, at] += 1.0
+                    at = first.column(name)
+                    first.values[k, at] = min(first.values[k, at], place)
+                    place += 1
+            to = self.paid[kind]
+            for name, amount in paid(result.ledger, PAID[kind]).items():
+                at = to.column(name)
+                to.values[k, at] = amount
+                to.named[k, at] = True
+
+
+def from_deals(d: Deals) -> Rows:
+    """The rows of deals the batch engine played, from its columns (a deal it handed to the
+    scalar engine left as zeros, for Rows.put)."""
+    from rulekit.batch.engine import CHOICES as KERNEL_CHOICES
+    from rulekit.batch.engine import ENDINGS
+
+    plan = d.plan
+    n, seats = d.net.shape
+    rows = Rows.empty(d.start, n, seats, ENDINGS)
+    rows.voids[:] = d.voids
+    net = d.net / plan.scale  # each float(Fraction(net, scale)): the quotient, rounded once
+    dealer = (d.start + np.arange(n)) % seats
+    places = (dealer[:, None] + np.arange(seats)[None, :]) % seats
+    rows.position[:] = np.take_along_axis(net, places, axis=1)
+    entered = d.ledger[:, :, 0] != -9
+    amounts = np.where(entered, d.ledger[:, :, 2] / plan.scale, 0.0)
+    total = row_sums(amounts)  # round_figures' sum(payments), in ledger order
+    top = np.where(entered, amounts, -np.inf).max(axis=1, initial=-np.inf)
+    picked = [KERNEL_CHOICES.index(key) for key in CHOICES]
+    rows.choices[:] = d.choices[:, picked]
+    taken = dict(zip(CHOICES, rows.choices.T, strict=True))
+    figures = {
+        "teyaku": (d.teyaku != 0).any(axis=1),
+        "turns": d.turns,
+        "by_yaku": d.ended == ENDINGS.index("yaku"),
+        "by_count": d.ended == ENDINGS.index("count"),
+        "decisiveness": np.divide(top, total, out=np.zeros(n), where=total != 0),
+        "swing": row_sums(np.abs(net)) / max(1, seats),
+        "continued": d.continued,
+        "paid_off": d.paid_off,
+        "folds": taken["fold"],
+        "swaps": taken["swap"],
+        "hikis": taken["hiki"],
+    }
+    for j, key in enumerate(PER_ROUND):
+        rows.figures[:, j] = figures[key]
+    rows.ended[:] = d.ended
+    _made_from_deals(rows, d)
+    _paid_from_deals(rows, d, amounts)
+    return rows
+
+
+def _made_from_deals(rows: Rows, d: Deals) -> None:
+    """How often each teyaku and yaku was made in each round, and where in the round first:
+    seat by seat, entry by entry, as the scalar engine's RoundResult lists them."""
+    plan = d.plan
+    teyaku_names = plan.teyaku_names
+    bits = (d.teyaku[:, :, None] >> np.arange(len(teyaku_names))) & 1
+    for kind, names, made in (("teyaku", teyaku_names, bits), ("yaku", plan.yaku_names, d.yaku)):
+        seats, entries = made.shape[1:]
+        place = np.arange(seats)[:, None] * entries + np.arange(entries)[None, :]
+        rows.made[kind] = counts = Named(len(rows), names)
+        counts.values[:] = made.sum(axis=1)
+        rows.first[kind] = first = Named(len(rows), names, fill=ABSENT)
+        first.values[:] = np.where(made > 0, place, ABSENT).min(axis=1, initial=ABSENT)
+
+
+def _paid_from_deals(rows: Rows, d: Deals, amounts: Floats) -> None:
+    """paid() of each round's ledger: each entry's amount shared among the names of its
+    detail, a name's shares in a round added in ledger order."""
+    from rulekit.batch.engine import REASONS
+
+    ledger = d.ledger
+    entered = ledger[:, :, 0] != -9
+    names_of = _detail_names(d.plan)
+    for kind in KINDS:
+        wanted = [i for i, r in enumerate(REASONS) if r in PAID[kind]]
+        towards = entered & np.isin(ledger[:, :, 3], wanted) & (ledger[:, :, 1] != BANK)
+        round_of, entry_of = np.nonzero(towards)  # round by round, in ledger order
+        if not len(round_of):
+            continue
+        to = rows.paid[kind]
+        reasons = ledger[round_of, entry_of, 3]
+        codes = ledger[round_of, entry_of, 4]
+        pair = np.empty(len(round_of), dtype=np.int64)  # each entry's (reason, detail)
+        named: list[list[int]] = []  # per pair, the columns of the names its detail says
+        for reason in np.unique(reasons).tolist():
+            here = reasons == reason
+            details, inverse = np.unique(codes[here], return_inverse=True)
+            pair[here] = inverse.ravel() + len(named)
+            named += [[to.column(n) for n in names_of(reason, c)] for c in details.tolist()]
+        per_pair = np.array([len(x) for x in named], dtype=np.int64)
+        flat = np.array([c for x in named for c in x], dtype=np.int64)
+        shared = per_pair[pair]  # an entry per name it pays for
+        entry = np.repeat(np.arange(len(pair)), shared)
+        nth = np.arange(len(entry)) - np.repeat(np.cumsum(shared) - shared, shared)
+        column = flat[(np.cumsum(per_pair) - per_pair)[pair[entry]] + nth]
+        row = round_of[entry]
+        share = amounts[row, entry_of[entry]] / shared[entry]
+        order = np.lexsort((column, row))  # stable: a name's shares in a round in ledger order
+        row, column, share = row[order], column[order], share[order]
+        first = np.ones(len(row), dtype=np.bool_)
+        first[1:] = (row[1:] != row[:-1]) | (column[1:] != column[:-1])
+        rank = np.arange(len(row)) - np.maximum.accumulate(np.where(first, np.arange(len(row)), 0))
+        for k in range(int(rank.max(initial=-1)) + 1):  # each first share, then each second...
+            hit = rank == k
+            to.values[row[hit], column[hit]] = to.values[row[hit], column[hit]] + share[hit]
+            to.named[row[hit], column[hit]] = True
+
+
+# the names a payment's detail gives (Plan.detail, split), per plan seen, by (reason, code)
+_DETAIL_NAMES: dict[int, tuple[object, dict[tuple[int, int], list[str]]]] = {}
+
+
+def _detail_names(plan: Any) -> Callable[[int, int], list[str]]:
+    """paid()'s reading of a payment's detail: the names it lists (none for no detail), for
+    the batch engine's (reason, detail code), each worked out once per plan."""
+    hit = _DETAIL_NAMES.get(id(plan))
+    if hit is None or hit[0] is not plan:
+        if len(_DETAIL_NAMES) >= 64:
+            _DETAIL_NAMES.clear()
+        hit = _DETAIL_NAMES[id(plan)] = (plan, {})
+    known = hit[1]
+
+    def names(reason: int, code: int) -> list[str]:
+        said = known.get((reason, code))
+        if said is None:
+            detail = plan.detail(reason, code)
+            said = known[reason, code] = [n.strip() for n in detail.split(",")] if detail else []
+        return said
+
+    return names
+
+
+# ---------------------------------------------------------------- a part's sums
+
+
+def part_tally(rows: Rows, a: int, b: int) -> VariantTally:
+    """What rows a..b-1 count, as a loop adding them one by one to a VariantTally counts."""
+    seats = rows.seats
+    position = rows.position[a:b]
+    batch = (rows.start + np.arange(a, b)) % BATCHES
+    sizes = np.bincount(batch, minlength=BATCHES).tolist()
+    totals = ordered_sums_by(position, batch, BATCHES).tolist()
+    squares = ordered_sums_by(position * position, batch, BATCHES).tolist()
+    t = VariantTally(
+        seats,
+        rounds=b - a,
+        voids=int(rows.voids[a:b].sum()),
+        position=moments(position),
+        figures=dict(zip(PER_ROUND, moments(rows.figures[a:b]), strict=True)),
+        batch_position=[
+            [Moments(sizes[j], totals[j][s], squares[j][s]) for s in range(seats)]
+            for j in range(BATCHES)
+        ],
+    )
+    codes, first, counts = np.unique(rows.ended[a:b], return_index=True, return_counts=True)
+    for i in np.argsort(first).tolist():  # first seen, first listed (as Counter.update lists)
+        t.ended[rows.endings[codes[i]]] = int(counts[i])
+    for kind, counter, spent in (
+        ("teyaku", t.teyaku, t.teyaku_paid),
+        ("yaku", t.yaku, t.yaku_paid),
+    ):
+        made = rows.made[kind]
+        places = rows.first[kind].values[a:b]
+        made_here = made.values[a:b]
+        has = made_here > 0
+        if has.any():
+            row = has.argmax(axis=0)
+            place = places[row, np.arange(len(made.names))]
+            for at in np.lexsort((place, row)).tolist():
+                if has[row[at], at]:
+                    counter[made.names[at]] = int(made_here[:, at].sum())
+        to = rows.paid[kind]
+        sums = ordered_sum(to.values[a:b]).tolist()
+        for at in np.flatnonzero(to.named[a:b].any(axis=0)).tolist():
+            spent[to.names[at]] = sums[at]
+    values, counts = np.unique(np.rint(position).astype(np.int64), return_counts=True)
+    t.histogram.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+    taken = rows.choices[a:b].sum(axis=0).tolist()
+    t.choices.update({key: n for key, n in zip(CHOICES, taken, strict=True) if n})
+    return t
+
+
+@dataclass
+class NamedFigures:
+    """A variant's per-entry figures over its rows, under the first variant's names: how often
+    each teyaku and yaku was made ("yaku:NAME") and what was paid for it ("yaku paid:NAME"),
+    and in which rounds each was named at all."""
+
+    keys: list[str]
+    values: Floats  # [round, key]
+    named: Bools  # [round, key]
+
+
+def named_figures(rows: Rows, as_first: dict[tuple[str, str], str]) -> NamedFigures:
+    """The rows' per-entry figures, an entry renamed alike under the first variant's name
+    (`as_first`: ("yaku", "blue_poems") -> "blue_ribbons"; rulekit.diff.renamed pairs only
+    names the other variant lacks, so no two names share a key)."""
+    keys: list[str] = []
+    values: list[Floats] = []
+    named: list[Bools] = []
+    for kind in KINDS:
+        for prefix, columns, marks in (
+            (kind, rows.made[kind], rows.made[kind].values > 0),
+            (f"{kind} paid", rows.paid[kind], rows.paid[kind].named),
+        ):
+            for at, name in enumerate(columns.names):
+                keys.append(f"{prefix}:{as_first.get((kind, name), name)}")
+                values.append(columns.values[:, at])
+                named.append(marks[:, at])
+    n = len(rows)
+    return NamedFigures(
+        keys,
+        np.stack(values, axis=1) if values else np.zeros((n, 0)),
+        np.stack(named, axis=1) if named else np.zeros((n, 0), dtype=np.bool_),
+    )
+
+
+@dataclass
+class Differences:
+    """One variant's rows against the first's: per-entry differences, round by round."""
+
+    mine: Rows
+    base: Rows
+    keys: list[str]
+    named: Floats  # [round, key]: the variant's figure minus the first's (0.0 where neither)
+    seen: Bools  # [round, key]: where either named it
+
+
+def differences(mine: Rows, base: Rows, a: NamedFigures, b: NamedFigures) -> Differences:
+    keys = list(dict.fromkeys(a.keys + b.keys))
+    at = {k: i for i, k in enumerate(keys)}
+    n = len(mine)
+    values = {side: np.zeros((n, len(keys))) for side in ("mine", "base")}
+    seen = np.zeros((n, len(keys)), dtype=np.bool_)
+    for side, figures in (("mine", a), ("base", b)):
+        for j, key in enumerate(figures.keys):
+            values[side][:, at[key]] += figures.values[:, j]
+            seen[:, at[key]] |= figures.named[:, j]
+    return Differences(mine, base, keys, values["mine"] - values["base"], seen)
+
+
+def part_differences(d: Differences, a: int, b: int) -> dict[str, Moments]:
+    """Rows a..b-1's paired differences, as a loop adding each round's to Moments makes them:
+    seat positions and per-round figures, then the per-entry ones, each of them only where
+    either variant named it (and only its non-zero differences counted)."""
+    out: dict[str, Moments] = {}
+    position = d.mine.position[a:b] - d.base.position[a:b]
+    for k, m in enumerate(moments(position)):
+        out[f"position {k}"] = m
+    figures = d.mine.figures[a:b] - d.base.figures[a:b]
+    out.update(zip(PER_ROUND, moments(figures), strict=True))
+    named = d.named[a:b]
+    present = np.flatnonzero(d.seen[a:b].any(axis=0))
+    if len(present):
+        x = named[:, present]
+        totals = ordered_sum(x).tolist()
+        squares = ordered_sum(x * x).tolist()
+        counts = np.count_nonzero(x, axis=0).tolist()
+        for i, at in enumerate(present.tolist()):
+            out[d.keys[at]] = Moments(counts[i], totals[i], squares[i])
+    return out
