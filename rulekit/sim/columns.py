@@ -184,42 +184,55 @@ class Rows:
     def __len__(self) -> int:
         return len(self.voids)
 
-    def put(self, k: int, result: RoundResult, voids: int, choices: Counter[str]) -> None:
-        """Row k: a round the scalar engine played, with the rule choices its bots took
-        (whatever the row held before)."""
+    def put(self, played: Sequence[tuple[int, RoundResult, int, Counter[str]]]) -> None:
+        """Rounds the scalar engine played, each (row, result, void deals before it, the rule
+        choices its bots took) into its row (whatever the row held before): read round by
+        round, written column by column."""
+        if not played:
+            return
+        rows = np.array([k for k, _, _, _ in played], dtype=np.int64)
         for named in (*self.made.values(), *self.first.values(), *self.paid.values()):
-            named.values[k] = named.fill
-            named.named[k] = False
-        self.voids[k] = voids
+            named.values[rows] = named.fill
+            named.named[rows] = False
         n = self.seats
-        dealer = result.dealer
-        self.position[k] = [float(result.net[(dealer + j) % n]) for j in range(n)]
-        figures = round_figures(result, choices)
-        self.figures[k] = [figures[key] for key in PER_ROUND]
-        self.choices[k] = [choices[key] for key in CHOICES]
-        if result.ended_by not in self.endings:
-            self.endings.append(result.ended_by)
-        self.ended[k] = self.endings.index(result.ended_by)
-        for kind, made in (("teyaku", result.teyaku), ("yaku", result.yaku)):
-            counts, first = self.made[kind], self.first[kind]
-            place = 0
-            for names in made.values():
-                for name in names:
-                    at = counts.column(name)
-                    counts.values[k, at] += 1.0
-                    at = first.column(name)
-                    first.values[k, at] = min(first.values[k, at], place)
-                    place += 1
-            to = self.paid[kind]
-            for name, amount in paid(result.ledger, PAID[kind]).items():
-                at = to.column(name)
-                to.values[k, at] = amount
-                to.named[k, at] = True
+        self.voids[rows] = [voids for _, _, voids, _ in played]
+        self.position[rows] = [
+            [float(r.net[(r.dealer + j) % n]) for j in range(n)] for _, r, _, _ in played
+        ]
+        self.figures[rows] = [
+            [figures[key] for key in PER_ROUND]
+            for figures in (round_figures(r, choices) for _, r, _, choices in played)
+        ]
+        self.choices[rows] = [[choices[key] for key in CHOICES] for _, _, _, choices in played]
+        for _, r, _, _ in played:
+            if r.ended_by not in self.endings:
+                self.endings.append(r.ended_by)
+        self.ended[rows] = [self.endings.index(r.ended_by) for _, r, _, _ in played]
+        for kind in KINDS:
+            made: dict[tuple[int, str], float] = {}  # (row, name): how often made
+            first: dict[tuple[int, str], float] = {}  # (row, name): where first in the row
+            spent: dict[tuple[int, str], float] = {}  # (row, name): what was paid for it
+            for k, r, _, _ in played:
+                place = 0
+                for names in (r.teyaku if kind == "teyaku" else r.yaku).values():
+                    for name in names:
+                        made[k, name] = made.get((k, name), 0.0) + 1.0
+                        first.setdefault((k, name), float(place))
+                        place += 1
+                for name, amount in paid(r.ledger, PAID[kind]).items():
+                    spent[k, name] = amount
+            for columns, cells in ((self.made, made), (self.first, first), (self.paid, spent)):
+                to = columns[kind]
+                at = [(k, to.column(name)) for k, name in cells]
+                if at:
+                    where = tuple(np.array(at, dtype=np.int64).T)
+                    to.values[where] = list(cells.values())
+                    to.named[where] = True
 
 
 def from_deals(d: Deals) -> Rows:
     """The rows of deals the batch engine played, from its columns (a deal it handed to the
-    scalar engine left as zeros, for Rows.put)."""
+    scalar engine left for Rows.put)."""
     from rulekit.batch.engine import CHOICES as KERNEL_CHOICES
     from rulekit.batch.engine import ENDINGS
 

@@ -133,12 +133,14 @@ def _rows(
     else:
         rows = Rows.empty(start, stop - start, plan.seats)
         scalar = list(range(stop - start))
+    played = []
     for k in scalar:
         choices: Counter[str] = Counter()
         for agent in agents:
             agent.counts = choices
         _, result, voids = play_deal(c, plan.seats, start + k, agents, seed=plan.seed)
-        rows.put(k, result, voids, choices)
+        played.append((k, result, voids, choices))
+    rows.put(played)
     return rows
 
 

@@ -46,9 +46,10 @@ def ordered_sums_by(x: Floats, group: Ints, groups: int) -> Floats:
 
 def moments(x: Floats) -> list[Moments]:
     """A Moments per column of x, as Moments.add of its rows in order makes it."""
-    totals = ordered_sum(x)
-    squares = ordered_sum(x * x)
-    return [Moments(len(x), float(t), float(s)) for t, s in zip(totals, squares, strict=True)]
+    n = len(x)
+    totals = ordered_sum(x).tolist()
+    squares = ordered_sum(x * x).tolist()
+    return [Moments(n, t, s) for t, s in zip(totals, squares, strict=True)]
 
 
 def row_sums(x: Floats) -> Floats:
