@@ -32,7 +32,7 @@ from rulekit.engine.view import PlayerView
 from rulekit.lang import load_rules
 from rulekit.sim.compare import ComparePlan, run_parts
 from rulekit.sim.exercise import Counting
-from rulekit.stats.ordered import ordered_sum, ordered_sums_by, row_sums
+from rulekit.stats.ordered import ordered_sum, ordered_sums_by, ordered_sums_in_parts, row_sums
 
 TODAY = Path(__file__).parent / "tallies_today"
 QUIET = ("--json", "--no-timings")
@@ -131,6 +131,26 @@ def test_ordered_sums_by_group_are_each_groups_loop(rows: list[tuple[int, float]
             if h == g:
                 total += v
         assert repr(got[g]) == repr(total)
+
+
+halves = st.integers(-(10**6), 10**6).map(lambda k: k / 2)  # exact in any order
+
+
+@given(
+    st.lists(st.tuples(halves, thirds | finite), max_size=90),
+    st.integers(1, 40),
+)
+def test_sums_in_parts_are_each_parts_loop(rows: list[tuple[float, float]], part: int) -> None:
+    """Per run of `part` rows: numpy's own sum where any order is exact (the halves), a loop's
+    order elsewhere (thirds, any float): the loop's floats either way."""
+    x = np.array(rows, dtype=np.float64).reshape(len(rows), 2)
+    got = ordered_sums_in_parts(x, part).tolist()
+    for p, start in enumerate(range(0, len(rows), part)):
+        for column in range(2):
+            total = 0.0
+            for row in rows[start : start + part]:
+                total += row[column]
+            assert repr(got[p][column]) == repr(total)
 
 
 def test_numpy_sums_in_another_order() -> None:

@@ -23,7 +23,7 @@ from rulekit.engine.payments import BANK, Payment
 from rulekit.engine.state import RoundResult
 from rulekit.sim.exercise import CHOICES, per_round_choices
 from rulekit.stats.moments import Moments
-from rulekit.stats.ordered import moments, ordered_sum, ordered_sums_by, row_sums
+from rulekit.stats.ordered import ordered_sums_by, ordered_sums_in_parts, row_sums
 
 if TYPE_CHECKING:
     from rulekit.batch.engine import Deals
@@ -357,51 +357,101 @@ def _detail_names(plan: Any) -> Callable[[int, int], list[str]]:
 # ---------------------------------------------------------------- a part's sums
 
 
-def part_tally(rows: Rows, a: int, b: int) -> VariantTally:
-    """What rows a..b-1 count, as a loop adding them one by one to a VariantTally counts."""
-    seats = rows.seats
-    position = rows.position[a:b]
-    batch = (rows.start + np.arange(a, b)) % BATCHES
-    sizes = np.bincount(batch, minlength=BATCHES).tolist()
-    totals = ordered_sums_by(position, batch, BATCHES).tolist()
-    squares = ordered_sums_by(position * position, batch, BATCHES).tolist()
-    t = VariantTally(
-        seats,
-        rounds=b - a,
-        voids=int(rows.voids[a:b].sum()),
-        position=moments(position),
-        figures=dict(zip(PER_ROUND, moments(rows.figures[a:b]), strict=True)),
-        batch_position=[
-            [Moments(sizes[j], totals[j][s], squares[j][s]) for s in range(seats)]
-            for j in range(BATCHES)
-        ],
-    )
-    codes, first, counts = np.unique(rows.ended[a:b], return_index=True, return_counts=True)
-    for i in np.argsort(first).tolist():  # first seen, first listed (as Counter.update lists)
-        t.ended[rows.endings[codes[i]]] = int(counts[i])
-    for kind, counter, spent in (
-        ("teyaku", t.teyaku, t.teyaku_paid),
-        ("yaku", t.yaku, t.yaku_paid),
-    ):
-        made = rows.made[kind]
-        places = rows.first[kind].values[a:b]
-        made_here = made.values[a:b]
-        has = made_here > 0
-        if has.any():
-            row = has.argmax(axis=0)
-            place = places[row, np.arange(len(made.names))]
-            for at in np.lexsort((place, row)).tolist():
-                if has[row[at], at]:
-                    counter[made.names[at]] = int(made_here[:, at].sum())
+def part_tallies(rows: Rows, chunk: int) -> list[VariantTally]:
+    """What each part of `chunk` rows counts (the last part may be shorter), as a loop adding
+    its rounds one by one to a VariantTally counts: the sums of every part at once."""
+    n, seats = len(rows), rows.seats
+    starts = np.arange(0, n, chunk)
+    parts = len(starts)
+    part = np.arange(n) // chunk
+    sizes = np.diff(np.append(starts, n)).tolist()
+    position = rows.position
+    batch = part * BATCHES + (rows.start + np.arange(n)) % BATCHES
+    in_batch = np.bincount(batch, minlength=parts * BATCHES).reshape(parts, BATCHES).tolist()
+    by_batch = [
+        ordered_sums_by(x, batch, parts * BATCHES).reshape(parts, BATCHES, seats).tolist()
+        for x in (position, position * position)
+    ]
+    at_seat = _part_moments(position, chunk, sizes)
+    figures = _part_moments(rows.figures, chunk, sizes)
+    voids = np.add.reduceat(rows.voids, starts).tolist()
+    taken = np.add.reduceat(rows.choices, starts, axis=0).tolist()
+    out = [
+        VariantTally(
+            seats,
+            rounds=sizes[p],
+            voids=voids[p],
+            position=at_seat[p],
+            figures=dict(zip(PER_ROUND, figures[p], strict=True)),
+            batch_position=[
+                [
+                    Moments(in_batch[p][j], by_batch[0][p][j][s], by_batch[1][p][j][s])
+                    for s in range(seats)
+                ]
+                for j in range(BATCHES)
+            ],
+            choices=Counter({k: c for k, c in zip(CHOICES, taken[p], strict=True) if c}),
+        )
+        for p in range(parts)
+    ]
+    _endings(rows, part, out)
+    for kind in KINDS:
+        _made(rows, kind, starts, out)
         to = rows.paid[kind]
-        sums = ordered_sum(to.values[a:b]).tolist()
-        for at in np.flatnonzero(to.named[a:b].any(axis=0)).tolist():
-            spent[to.names[at]] = sums[at]
-    values, counts = np.unique(np.rint(position).astype(np.int64), return_counts=True)
-    t.histogram.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-    taken = rows.choices[a:b].sum(axis=0).tolist()
-    t.choices.update({key: n for key, n in zip(CHOICES, taken, strict=True) if n})
-    return t
+        sums = ordered_sums_in_parts(to.values, chunk).tolist()
+        named = np.logical_or.reduceat(to.named, starts, axis=0) if to.names else None
+        for p, t in enumerate(out):
+            spent = t.teyaku_paid if kind == "teyaku" else t.yaku_paid
+            if named is not None:
+                for at in np.flatnonzero(named[p]).tolist():
+                    spent[to.names[at]] = sums[p][at]
+    whole = np.rint(position).astype(np.int64)
+    for p, t in enumerate(out):
+        values, counts = np.unique(whole[starts[p] : starts[p] + sizes[p]], return_counts=True)
+        t.histogram.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+    return out
+
+
+def _part_moments(x: Floats, chunk: int, sizes: list[int]) -> list[list[Moments]]:
+    """Per part of `chunk` rows, a Moments per column of x, as Moments.add of the part's rows
+    makes it."""
+    totals = ordered_sums_in_parts(x, chunk).tolist()
+    squares = ordered_sums_in_parts(x * x, chunk).tolist()
+    return [
+        [Moments(size, t, s) for t, s in zip(totals[p], squares[p], strict=True)]
+        for p, size in enumerate(sizes)
+    ]
+
+
+def _endings(rows: Rows, part: Ints, out: list[VariantTally]) -> None:
+    """Each part's endings, counted in the order first seen (as Counter.update lists them)."""
+    kinds = len(rows.endings)
+    keys, first, counts = np.unique(
+        part * kinds + rows.ended, return_index=True, return_counts=True
+    )
+    for i in np.lexsort((first, keys // kinds)).tolist():
+        p, code = divmod(int(keys[i]), kinds)
+        out[p].ended[rows.endings[code]] = int(counts[i])
+
+
+def _made(rows: Rows, kind: str, starts: Ints, out: list[VariantTally]) -> None:
+    """Each part's teyaku or yaku made, counted in the order first seen: by round, then by
+    place in the round (as Counter.update of each seat's list lists them)."""
+    made = rows.made[kind]
+    if not made.names:
+        return
+    has = made.values > 0
+    counts = np.add.reduceat(made.values, starts, axis=0).tolist()
+    never = len(rows)
+    row = np.minimum.reduceat(np.where(has, np.arange(len(rows))[:, None], never), starts, axis=0)
+    for p, t in enumerate(out):
+        counter = t.teyaku if kind == "teyaku" else t.yaku
+        seen = np.flatnonzero(row[p] < never)
+        if not len(seen):
+            continue
+        place = rows.first[kind].values[row[p][seen], seen]
+        for at in seen[np.lexsort((place, row[p][seen]))].tolist():
+            counter[made.names[at]] = int(counts[p][at])
 
 
 @dataclass
@@ -463,23 +513,29 @@ def differences(mine: Rows, base: Rows, a: NamedFigures, b: NamedFigures) -> Dif
     return Differences(mine, base, keys, values["mine"] - values["base"], seen)
 
 
-def part_differences(d: Differences, a: int, b: int) -> dict[str, Moments]:
-    """Rows a..b-1's paired differences, as a loop adding each round's to Moments makes them:
-    seat positions and per-round figures, then the per-entry ones, each of them only where
-    either variant named it (and only its non-zero differences counted)."""
-    out: dict[str, Moments] = {}
-    position = d.mine.position[a:b] - d.base.position[a:b]
-    for k, m in enumerate(moments(position)):
-        out[f"position {k}"] = m
-    figures = d.mine.figures[a:b] - d.base.figures[a:b]
-    out.update(zip(PER_ROUND, moments(figures), strict=True))
-    named = d.named[a:b]
-    present = np.flatnonzero(d.seen[a:b].any(axis=0))
-    if len(present):
-        x = named[:, present]
-        totals = ordered_sum(x).tolist()
-        squares = ordered_sum(x * x).tolist()
-        counts = np.count_nonzero(x, axis=0).tolist()
-        for i, at in enumerate(present.tolist()):
-            out[d.keys[at]] = Moments(counts[i], totals[i], squares[i])
+def part_differences(d: Differences, chunk: int) -> list[dict[str, Moments]]:
+    """Each part's paired differences (parts of `chunk` rows), as a loop adding each round's
+    to Moments makes them: seat positions and per-round figures, then the per-entry ones, each
+    only in a part where either variant named it (and only its non-zero differences counted)."""
+    n = len(d.mine)
+    starts = np.arange(0, n, chunk)
+    parts = len(starts)
+    sizes = np.diff(np.append(starts, n)).tolist()
+    position = _part_moments(d.mine.position - d.base.position, chunk, sizes)
+    figures = _part_moments(d.mine.figures - d.base.figures, chunk, sizes)
+    out: list[dict[str, Moments]] = []
+    for p in range(parts):
+        paired = {f"position {k}": m for k, m in enumerate(position[p])}
+        paired.update(zip(PER_ROUND, figures[p], strict=True))
+        out.append(paired)
+    if not d.keys:
+        return out
+    x = d.named
+    totals = ordered_sums_in_parts(x, chunk).tolist()
+    squares = ordered_sums_in_parts(x * x, chunk).tolist()
+    counts = np.add.reduceat(x != 0, starts, axis=0).tolist()
+    seen = np.logical_or.reduceat(d.seen, starts, axis=0)
+    for p, paired in enumerate(out):
+        for at in np.flatnonzero(seen[p]).tolist():
+            paired[d.keys[at]] = Moments(counts[p][at], totals[p][at], squares[p][at])
     return out

@@ -38,7 +38,7 @@ from rulekit.sim.columns import (
     from_deals,
     named_figures,
     part_differences,
-    part_tally,
+    part_tallies,
 )
 from rulekit.sim.exercise import Counting, exercised
 from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
@@ -107,14 +107,10 @@ def run_parts(plan: ComparePlan, start: int, stop: int, chunk: int = CHUNK) -> l
         rows = [_rows(plan, v, c, a, b, agents) for v, c in enumerate(compiled)]
         named = [named_figures(r, as_first[v]) for v, r in enumerate(rows)]
         paired = [differences(rows[v], rows[0], named[v], named[0]) for v in range(1, len(rows))]
-        for lo in range(0, b - a, chunk):
-            hi = min(b - a, lo + chunk)
-            parts.append(
-                ComparePart(
-                    [part_tally(r, lo, hi) for r in rows],
-                    [part_differences(d, lo, hi) for d in paired],
-                )
-            )
+        tallies = [part_tallies(r, chunk) for r in rows]
+        diffs = [part_differences(d, chunk) for d in paired]
+        for p in range(len(tallies[0])):
+            parts.append(ComparePart([t[p] for t in tallies], [d[p] for d in diffs]))
     return parts
 
 

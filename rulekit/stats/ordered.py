@@ -11,8 +11,6 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from rulekit.stats.moments import Moments
-
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
@@ -29,6 +27,41 @@ def ordered_sum(x: Floats) -> Floats:
     return total
 
 
+# Values that are whole multiples of STEP, of absolute sum below BOUND, add up exactly in any
+# order: every partial sum is such a multiple below BOUND, 2**52 steps at most, so it is a float
+# and no addition rounds. Amounts in points, halves and quarters, and their squares, are.
+STEP = 2.0**-20
+BOUND = 2.0**32
+
+
+def exact_in_any_order(x: Floats) -> npt.NDArray[np.bool_]:
+    """Per column of x (axis 0 the rows): whether adding its values in any order gives the
+    same, exact, sums."""
+    steps = x * (1 / STEP)  # (a power of two: exact)
+    exact: npt.NDArray[np.bool_] = (steps == np.rint(steps)).all(axis=0)
+    exact &= np.abs(x).sum(axis=0) < BOUND
+    return exact
+
+
+def ordered_sums_in_parts(x: Floats, part: int) -> Floats:
+    """ordered_sum() of each run of `part` rows of a 2-d x (the last run may be shorter):
+    [parts, columns]; numpy's own sum for the columns where that is the same
+    (exact_in_any_order), the others added row by row."""
+    parts = -(-len(x) // part)
+    padded = np.zeros((parts * part, x.shape[1]))
+    padded[: len(x)] = x  # the last part's rows, then zeros, which add nothing
+    runs = padded.reshape(parts, part, x.shape[1])
+    if not parts:
+        return padded
+    total: Floats = np.empty((parts, x.shape[1]))
+    exact = exact_in_any_order(x)
+    total[:, exact] = runs[:, :, exact].sum(axis=1)
+    rest = ~exact
+    if rest.any():
+        total[:, rest] = np.cumsum(runs[:, :, rest], axis=1)[:, -1]
+    return total + 0.0
+
+
 def ordered_sums_by(x: Floats, group: Ints, groups: int) -> Floats:
     """ordered_sum() of the rows of each group (group[k] < groups: row k's), in row order:
     [groups, columns...]."""
@@ -42,14 +75,6 @@ def ordered_sums_by(x: Floats, group: Ints, groups: int) -> Floats:
     padded = np.zeros((groups, longest, *x.shape[1:]))
     padded[g, rank] = x[order]  # a group's rows, then zeros, which add nothing
     return np.cumsum(padded, axis=1)[:, -1] + 0.0
-
-
-def moments(x: Floats) -> list[Moments]:
-    """A Moments per column of x, as Moments.add of its rows in order makes it."""
-    n = len(x)
-    totals = ordered_sum(x).tolist()
-    squares = ordered_sum(x * x).tolist()
-    return [Moments(n, t, s) for t, s in zip(totals, squares, strict=True)]
 
 
 def row_sums(x: Floats) -> Floats:
