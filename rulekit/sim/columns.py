@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,7 @@ from rulekit.stats.moments import Moments
 from rulekit.stats.ordered import ordered_sums_by, ordered_sums_in_parts, row_sums
 
 if TYPE_CHECKING:
-    from rulekit.batch.engine import Deals
+    from rulekit.batch.engine import Deals, Plan
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -331,10 +331,10 @@ def _paid_from_deals(rows: Rows, d: Deals, amounts: Floats) -> None:
 
 
 # the names a payment's detail gives (Plan.detail, split), per plan seen, by (reason, code)
-_DETAIL_NAMES: dict[int, tuple[object, dict[tuple[int, int], list[str]]]] = {}
+_DETAIL_NAMES: dict[int, tuple[Plan, dict[tuple[int, int], list[str]]]] = {}
 
 
-def _detail_names(plan: Any) -> Callable[[int, int], list[str]]:
+def _detail_names(plan: Plan) -> Callable[[int, int], list[str]]:
     """paid()'s reading of a payment's detail: the names it lists (none for no detail), for
     the batch engine's (reason, detail code), each worked out once per plan."""
     hit = _DETAIL_NAMES.get(id(plan))
