@@ -163,12 +163,9 @@ def test_numpy_sums_in_another_order() -> None:
 
 
 # ---------------------------------------------------------------- deals handed over
-def test_deals_the_kernel_hands_over_are_played_by_the_scalar_engine_in_their_rows(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A deal the kernel marks (a share finer than its scale, a buffer full: rare in the
-    bundled files) is played by the scalar engine into its row, among the kernel's: every
-    third deal handed over, the comparison prints the same bytes."""
+def handing_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's play with every third deal handed to the scalar engine, left as the kernel
+    leaves such a deal: its info zeros but the mark, nothing written in its rows (zeros)."""
     real = batch.play
 
     def handing(plan: batch.Plan, start: int, stop: int, trace: bool = False) -> batch.Played:
@@ -176,15 +173,33 @@ def test_deals_the_kernel_hands_over_are_played_by_the_scalar_engine_in_their_ro
         handed = (np.arange(start, stop) % 3) == 1
         played.info[handed] = 0
         played.info[handed, batch.I_BAILED] = batch.K.BAIL_FULL
-        played.net[handed] = 0
-        if played.ledgers is not None:
-            played.ledgers[handed] = -9
+        for rows in (played.net, played.ledgers, played.seat_teyaku, played.seat_yaku):
+            if rows is not None:
+                rows[handed] = 0
         return played
 
     monkeypatch.setattr(batch, "play", handing)
+
+
+def test_deals_the_kernel_hands_over_are_played_by_the_scalar_engine_in_their_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal the kernel marks (a share finer than its scale, a buffer full: rare in the
+    bundled files) is played by the scalar engine into its row, among the kernel's: every
+    third deal handed over, the comparison prints the same bytes."""
+    handing_over(monkeypatch)
     for name in ("compare-hachihachi-kirisame-greedy", "compare-hachihachi-4-random"):
         args = dict(CASES)[name]
         assert printed(args) == (TODAY / f"{name}.json").read_text()
+
+
+def test_a_deal_handed_over_has_no_ledger_in_the_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    handing_over(monkeypatch)
+    c = CompiledRules(load_rules("koikoi"))
+    d = batch.deals(batch.make_plan(c, 2, ("greedy", "greedy"), 1), 0, 30)
+    assert d.handed.tolist() == [k % 3 == 1 for k in range(30)]
+    assert (d.ledger[d.handed, :, 0] == -9).all()
+    assert d.ledger.shape[1] < batch.K.LEDGER  # as long as the longest ledger played
 
 
 def test_a_part_of_any_length_is_summed_as_its_rounds() -> None:

@@ -369,7 +369,7 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
 class Deals:
     """Deals start..stop-1 as the kernel played them, in columns: a row per deal, and no
     object per deal, for a comparison to sum (rulekit.sim.columns). A deal `handed` to the
-    scalar engine (the kernel marked it) has zeros in every other column."""
+    scalar engine (the kernel marked it) has zeros in every other column, and no ledger."""
 
     plan: Plan  # its names: the teyaku and yaku entries, a payment's detail (Plan.detail)
     start: int
@@ -399,7 +399,9 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
     assert played.ledgers is not None and played.seat_teyaku is not None
     assert played.seat_yaku is not None
     info = played.info
-    ledgers = played.ledgers
+    handed = info[:, I_BAILED] != 0
+    ledgers = played.ledgers[:, :, :LEDGER_FIELDS]
+    ledgers[handed] = -9  # (the kernel writes nothing for a deal it hands over)
     longest = int((ledgers[:, :, 0] != -9).sum(axis=1).max(initial=0))
     choices = np.concatenate(
         [
@@ -411,7 +413,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
     return Deals(
         plan=plan,
         start=start,
-        handed=info[:, I_BAILED] != 0,
+        handed=handed,
         voids=info[:, I_VOIDS].copy(),
         net=played.net,
         turns=info[:, I_TURNS].copy(),
@@ -419,7 +421,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
         paid_off=info[:, I_PAID_OFF].copy(),
         ended=info[:, I_ENDED].copy(),
         choices=choices,
-        ledger=ledgers[:, :longest, :LEDGER_FIELDS].copy(),
+        ledger=ledgers[:, :longest].copy(),
         teyaku=played.seat_teyaku,
         yaku=played.seat_yaku[:, :, : len(plan.yaku_names)].copy(),
     )
