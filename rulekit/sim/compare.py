@@ -85,11 +85,6 @@ class ComparePart:
                 mine.setdefault(k, Moments()).merge(m)
 
 
-def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
-    """Rounds start..stop-1 of every variant, and their paired differences, as one part."""
-    return run_parts(plan, start, stop, stop - start)[0]
-
-
 def run_parts(plan: ComparePlan, start: int, stop: int, chunk: int = CHUNK) -> list[ComparePart]:
     """Rounds start..stop-1 of every variant as parts of `chunk` rounds (the last may end
     short), each summed as a loop adding its rounds in order sums them: a few parts' rounds
