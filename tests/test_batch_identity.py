@@ -1,9 +1,9 @@
 """The batch engine plays exactly the scalar engine's rounds: for every bundled rule file and
-table size it serves, with random and greedy bots (and a table of both), the same seed gives
-the same deals, moves, ledgers (every payment, down to its detail), nets, endings, winners,
-teyaku and yaku made, and rule choices offered and taken, deal by deal. Where it cannot serve
-a file, it says why, and the files it cannot serve are pinned here (a new one fails: serve it,
-or add it with its reason).
+table size it serves, with random, greedy and rulewise bots (and tables of mixed bots), the
+same seed gives the same deals, moves, ledgers (every payment, down to its detail), nets,
+endings, winners, teyaku and yaku made, and rule choices offered and taken, deal by deal.
+Where it cannot serve a file, it says why, and the files it cannot serve are pinned here (a
+new one fails: serve it, or add it with its reason).
 """
 
 from __future__ import annotations
@@ -66,9 +66,17 @@ def cases() -> list[tuple[str, int]]:
     return out
 
 
-def bot_sets(seats: int) -> list[tuple[str, ...]]:
+def bot_sets(seats: int, rulewise: bool = True) -> list[tuple[str, ...]]:
+    """Random, greedy, both; then rulewise (the default bots: its choices weighed by rollouts
+    in the kernel too), and rulewise against greedy (and random, from 3 seats)."""
     mixed = tuple("greedy" if s % 2 else "random" for s in range(seats))
-    return [("random",) * seats, ("greedy",) * seats, mixed]
+    out = [("random",) * seats, ("greedy",) * seats, mixed]
+    if rulewise:
+        out += [
+            ("rulewise",) * seats,
+            tuple(("rulewise", "greedy", "random")[s % 3] for s in range(seats)),
+        ]
+    return out
 
 
 def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, number: int):  # type: ignore[no-untyped-def]
@@ -283,7 +291,7 @@ def test_the_hiki_and_wild_cases_play_every_option(mechanic: str) -> None:
         else:
             option = WILD_OPTIONS.index(mechanic)
             without = variant(wild_text(base, True, EVERY_OPTION & ~(1 << option)))
-        for bots in bot_sets(seats):
+        for bots in bot_sets(seats, rulewise=False):
             for seed in SEEDS:
                 for number in range(DEALS):
                     a = scalar_deal(full, seats, bots, seed, number)
