@@ -31,6 +31,13 @@ def draw_below(S: Array, Q: Array, s: int, n: int) -> int:
 def bot_below(S: Array, Q: Array, s: int, n: int) -> int:
     """Chance.below(n) of seat s's own chance, hashed on its first draw: a draw of one choice
     too (it may hash the next block, as Chance.below(1) does: a rulewise world's joker)."""
+    bot_chance(S, Q, s)
+    return chance_below(S[CH + s], S[SCRATCH], n)
+
+
+@entry
+def bot_chance(S: Array, Q: Array, s: int) -> None:
+    """Seat s's chance, Chance(f"{seed}:{number}:{s}"), hashed in CH + s if not yet this try."""
     if S[P_CHANCE_READY, s] == 0:
         buf = S[BUF]
         at = write_int(buf, 0, Q[CFG, C_SEED])
@@ -42,7 +49,6 @@ def bot_below(S: Array, Q: Array, s: int, n: int) -> int:
         for i in range(16):
             S[CH + s, 16 + i] = S[CH + s, i]
         S[P_CHANCE_READY, s] = 1
-    return chance_below(S[CH + s], S[SCRATCH], n)
 
 
 @inline

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from rulekit.batch.bits import low_bit, popcount
-from rulekit.batch.chance import entry, sha512_limbs, write_int
-from rulekit.batch.kernel.bots import bot_below
+from rulekit.batch.chance import entry, sha512_limbs, shuffle, write_int
+from rulekit.batch.kernel.bots import bot_below, bot_chance
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask
 from rulekit.batch.kernel.turn import legal_plays
@@ -167,11 +167,8 @@ def sample(S: Array, Q: Array, T: Array, d: int) -> None:
         pool[n] = low_bit(m)
         n += 1
         m &= m - 1
-    for i in range(n - 1, 0, -1):
-        j = bot_below(S, Q, d, i + 1)
-        b = pool[i]
-        pool[i] = pool[j]
-        pool[j] = b
+    bot_chance(S, Q, d)
+    shuffle(S[CH + d], S[SCRATCH], pool, n)
     needs = W[TMP + 1]
     dealt = 0
     for s in range(seated):
