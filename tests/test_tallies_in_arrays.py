@@ -11,6 +11,7 @@ said in its commit): `python -m tests.test_tallies_in_arrays --write`.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -93,6 +94,22 @@ def printed(args: tuple[str, ...]) -> str:
 @pytest.mark.parametrize(("name", "args"), CASES, ids=[name for name, _ in CASES])
 def test_the_json_is_todays_byte_for_byte(name: str, args: tuple[str, ...]) -> None:
     assert printed(args) == (TODAY / f"{name}.json").read_text()
+
+
+@pytest.mark.parametrize(
+    "name", ["compare-hachihachi-kirisame-rulewise-scalar", "compare-koikoi-rulewise-scalar"]
+)
+def test_the_default_bots_on_the_batch_engine_report_what_the_scalar_one_reported(
+    name: str,
+) -> None:
+    """The default bots played by the kernel, their rounds summed from its arrays: the report
+    of the scalar engine today, but for the engine that played it."""
+    args = [a if a != "scalar" else "batch" for a in dict(CASES)[name]]
+    got, want = json.loads(printed(tuple(args))), json.loads((TODAY / f"{name}.json").read_text())
+    for report in (got, want):
+        for variant in report["variants"]:
+            del variant["engine"], variant["engine_note"]
+    assert got == want
 
 
 def write() -> None:
