@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from rulekit.batch.bits import popcount
 
@@ -26,12 +26,28 @@ Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 def entry(f: Fn) -> Fn:
     """A function compiled on its own (called from Python, or from other kernels)."""
-    return cast(Fn, njit(**ENTRY)(f))
+    return cast(Fn, by_types(njit(**ENTRY)(f)))
 
 
 def inline(f: Fn) -> Fn:
     """A small helper, compiled into its callers."""
-    return cast(Fn, njit(**INLINE)(f))
+    return cast(Fn, by_types(njit(**INLINE)(f)))
+
+
+def by_types(dispatcher: Any) -> Any:
+    """A numba function compiled once per argument types, not once per constant: numba types a
+    constant argument (a reason code, True, -1) as a literal and compiles the function again
+    for each, every copy with all it calls linked in and optimised again; a helper inlined by
+    LLVM sees its constants all the same. (Called from Python, numba already compiles for the
+    plain types first.)"""
+    typed = dispatcher.get_call_template
+    unliteral: Callable[[Any], Any] = types.unliteral  # (numba is not typed)
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        return typed(tuple(unliteral(a) for a in args), kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 LIMBS = 16
