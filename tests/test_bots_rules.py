@@ -13,10 +13,14 @@ from click.testing import CliRunner
 
 from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
 from rulekit.agents.calibrate import best_threshold, calibrate
-from rulekit.agents.rulewise import RulewiseAgent
+from rulekit.agents.rollouts import weigh
+from rulekit.agents.rulewise import RulewiseAgent, continuing_cannot_gain
 from rulekit.cli import cli
+from rulekit.engine import actions as A
+from rulekit.engine.chance import Chance
 from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
 from rulekit.errors import UsageError
 from rulekit.lang import load_rules
 from rulekit.sim.compare import compare
@@ -162,3 +166,55 @@ def test_choices_are_counted_in_the_real_round_only() -> None:
         play_deal(c, 2, i, counted, seed=4)
     assert shared["swap offered"] == 20  # one blind choice per deal, by the non-dealer
     assert 0 < shared["continue"] <= shared["continue offered"] < 200
+
+
+class _Watching(RulewiseAgent):
+    """A rule-weighing bot that, at each stop-or-continue with an empty hand, also weighs the
+    two by rollouts (from a copy of its chance: its own draws are left as they are)."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(seed)
+        self.weighed: list[tuple[float, float]] = []
+
+    def _weighed(self, view: PlayerView, options: list[int]) -> int:
+        if options[0] == A.STOP and not view.hand:
+            chance = Chance()
+            chance.block, chance.x = self.chance.block, self.chance.x
+            estimates = weigh(view.observe(), options, self.worlds, chance, self.policy)
+            by = {e.action: e.mean for e in estimates}
+            self.weighed.append((by[A.STOP], by[A.CONTINUE]))
+        return super()._weighed(view, options)
+
+
+@pytest.mark.parametrize(
+    ("name", "seats"),
+    [("koikoi/sloper", 2), ("hachihachi/fudawiki", 3), ("koikoi/house/seven-or-more-doubled", 2)],
+)
+def test_a_stop_with_an_empty_hand_is_what_the_rollouts_choose(name: str, seats: int) -> None:
+    """Issue 22: where the rules leave a continuer with no card nothing to gain, the bot stops
+    without rollouts; here the rollouts it skips are played, and never favour continuing."""
+    rules = load_rules(name)
+    assert continuing_cannot_gain(rules)
+    compiled = CompiledRules(rules)
+    bots = [_Watching(s) for s in range(seats)]
+    for number in range(400):
+        play_deal(compiled, seats, number, bots, seed=11)
+    weighed = [w for b in bots for w in b.weighed]
+    assert len(weighed) >= 5, name  # (enough decisions with an empty hand to say so)
+    assert all(stop >= cont for stop, cont in weighed), weighed
+
+
+@pytest.mark.parametrize(
+    "house",
+    [
+        "count: par 88; always",  # the hands are counted when they run out, not at a stop
+        'scoring\n  oya_ken "Oya-ken" the dealer takes 6 if nobody won',
+        "continue: paid when made; if unfinished earn half",
+        "wild lightning: captures any field card from the hand; collects its month at the end",
+        "scoring\n  x2 if continued 2 or more times",
+    ],
+)
+def test_a_continuer_with_no_card_may_gain_under_these_rules(house: str, tmp_path: Path) -> None:
+    path = tmp_path / "house.rk"
+    path.write_text(f'extends "hachihachi/fudawiki"\n{house}\n', encoding="utf-8")
+    assert not continuing_cannot_gain(load_rules(path))

@@ -158,22 +158,21 @@ def test_simulate_and_compare_redeal_the_same_way() -> None:
 # ---------------------------------------------------------------- the chunk driver
 
 
-def _fails_on_the_third(work: tuple[str, int, int]) -> int:
-    if work[1] == 2:
+def _fails_on_the_third(plan: str, start: int, stop: int) -> tuple[str, int]:
+    if start == 2:
         raise UsageError("the third chunk fails")
-    return work[2] - work[1]
+    return plan, stop - start
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_run_chunks_in_order_with_progress_and_errors(jobs: int) -> None:
     seen: list[tuple[int, int]] = []
-    work = [("x", 0, 1), ("x", 1, 2), ("x", 2, 5)]
     parts = run_chunks(
-        _fails_on_the_third, work[:2], jobs=jobs, progress=lambda d, t: seen.append((d, t))
+        _fails_on_the_third, "x", 2, chunk=1, jobs=jobs, progress=lambda d, t: seen.append((d, t))
     )
-    assert list(parts) == [1, 1] and seen == [(1, 2), (2, 2)]
+    assert list(parts) == [("x", 1), ("x", 1)] and seen == [(1, 2), (2, 2)]
     with deadline(60), pytest.raises(UsageError, match="third chunk"):
-        list(run_chunks(_fails_on_the_third, work, jobs=jobs))
+        list(run_chunks(_fails_on_the_third, "x", 5, chunk=1, jobs=jobs))
     assert multiprocessing.active_children() == []
 
 

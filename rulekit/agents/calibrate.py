@@ -12,15 +12,15 @@ and keep, in the same sampled worlds), and the rule kept:
 
 The estimates are cached by the rule set's content and the number of seats, and come from a
 fixed seed: every process computes the same policy, so a run split over processes is
-unchanged.
+unchanged; a run over processes computes them once, before it starts them, and hands them
+over (policies_for, remember).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
 from rulekit.agents.rollouts import Tally, play_world
@@ -29,6 +29,7 @@ from rulekit.engine.playout import play_out
 from rulekit.engine.round import Phase, Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
+from rulekit.sim.cache import rules_digest
 from rulekit.sim.tally import Moments
 
 CALIBRATION_DEALS = 600
@@ -125,20 +126,38 @@ def calibrate(compiled: CompiledRules, seats: int, deals: int = CALIBRATION_DEAL
     )
 
 
-@lru_cache(maxsize=64)
-def _content_key(compiled: CompiledRules) -> str:
-    """The rule set's content, hashed: two files with the same meaning share a policy."""
-    text = compiled.rules.model_dump_json()
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-_POLICIES: dict[tuple[str, int], DealPolicy] = {}
+PolicyKey = tuple[str, int]  # the rule set's content (rulekit.sim.cache.rules_digest), seats
+_POLICIES: dict[PolicyKey, DealPolicy] = {}
+# the bots that ask for the policy (rulewise, and strong's pre-play choices)
+CALIBRATED_BOTS = frozenset({"rulewise", "strong"})
 
 
 def deal_policy(compiled: CompiledRules, seats: int) -> DealPolicy:
-    """The variant's pre-play policy at this table size, computed once per process."""
-    key = (_content_key(compiled), seats)
+    """The variant's pre-play policy at this table size, computed once per process (or handed
+    over by the process that started this one: remember())."""
+    key = (rules_digest(compiled.rules), seats)
     hit = _POLICIES.get(key)
     if hit is None:
         hit = _POLICIES[key] = calibrate(compiled, seats)
     return hit
+
+
+def policies_for(
+    variants: Sequence[CompiledRules], seats: int, bots: Sequence[str]
+) -> tuple[tuple[PolicyKey, DealPolicy], ...]:
+    """The policies a run's bots will ask for, computed here and now: a run over processes
+    computes them once, before it starts them, and hands them over with its plan rather than
+    have each process calibrate every variant again. Only for the variants with a fold or swap
+    step, and only when a bot of the run asks for them."""
+    if not CALIBRATED_BOTS & set(bots):
+        return ()
+    return tuple(
+        ((rules_digest(c.rules), seats), deal_policy(c, seats))
+        for c in variants
+        if {"fold", "swap"} & set(c.rules.setup)
+    )
+
+
+def remember(policies: Iterable[tuple[PolicyKey, DealPolicy]]) -> None:
+    """Take policies computed by another process (policies_for's), so none is computed here."""
+    _POLICIES.update(policies)

@@ -14,6 +14,8 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from rulekit.engine.actions import STOP
+from rulekit.engine.chance import Chance
 from rulekit.engine.observation import Observation
 from rulekit.engine.playout import Player, offers, play_out
 from rulekit.engine.round import Round, clone
@@ -98,15 +100,31 @@ def weigh(
     observation: Observation,
     actions: Sequence[int],
     worlds: int,
-    rng: random.Random,
+    rng: random.Random | Chance,
     policy: Player,
     deadline: float | None = None,
 ) -> list[Estimate]:
     """Every action played out in the same `worlds` sampled worlds, best first; with a
-    deadline (perf_counter seconds), fewer worlds if time runs out (at least one)."""
+    deadline (perf_counter seconds), fewer worlds if time runs out (at least one).
+
+    A stop ends the round at once: its outcome is the same in every world (the hidden cards
+    are never read), so it is played out in the first world only and counted in each (the
+    same estimates, the same draws: a stop plays no card)."""
     tally = Tally.of(actions)
+    stop = STOP if STOP in actions else None
+    played = [a for a in actions if a != stop]
+    stopped: float | None = None
     for k in range(max(1, worlds)):
         if k and deadline is not None and time.perf_counter() >= deadline:
             break
-        play_world(observation.sample(rng), actions, observation.seat, policy, tally)
+        world = observation.sample(rng)
+        if stop is not None:
+            if stopped is None:
+                stopped = next(
+                    (r for _, r in play_options(world, [stop], observation.seat, policy)), None
+                )
+            if stopped is not None:
+                tally.totals[stop] += stopped
+                tally.counts[stop] += 1
+        play_world(world, played, observation.seat, policy, tally)
     return tally.estimates(actions)

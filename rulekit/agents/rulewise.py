@@ -6,9 +6,10 @@ shows in a comparison between greedy bots. This bot takes those choices by expec
 under the variant being played:
 
 - stop or continue, and a hiki (against the best ordinary play): short rollouts at the
-  decision, in worlds sampled from what the bot has seen, with the greedy policy for everyone
-  (rulekit.agents.rollouts). The rollouts follow the rule file, so a costlier continuation or a
-  richer one changes the choice.
+  decision, in worlds sampled from what the bot has seen (dealt from its own chance), with the
+  greedy policy for everyone (rulekit.agents.rollouts). The rollouts follow the rule file, so
+  a costlier continuation or a richer one changes the choice. A stop with an empty hand is
+  taken without rollouts where the rules leave a continuer nothing to gain.
 - join or fold, swap or keep: a policy estimated once per variant by rollouts over a few
   hundred deals and cached by the rule set's content (rulekit.agents.calibrate).
 
@@ -17,6 +18,7 @@ Its card play is greedy's, so it is nearly as fast: the choices it weighs are ra
 
 from __future__ import annotations
 
+from rulekit import ir
 from rulekit.agents.calibrate import deal_policy, strength
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.agents.rollouts import weigh
@@ -59,7 +61,37 @@ class RulewiseAgent(GreedyAgent):
         return super().act(view)
 
     def _weighed(self, view: PlayerView, options: list[int]) -> int:
-        """The option whose rollouts average best (the first given on a tie: stop, or play)."""
+        """The option whose rollouts average best (the first given on a tie: stop, or play),
+        in worlds dealt from the bot's own chance. With an empty hand, where the rules leave a
+        continuer nothing to gain, the stop without rollouts: it is what they would choose."""
         if len(options) == 1:
             return options[0]
-        return weigh(view.observe(), options, self.worlds, self.rng, self.policy)[0].action
+        if options[0] == A.STOP and not view.hand and continuing_cannot_gain(view.compiled.rules):
+            return A.STOP
+        return weigh(view.observe(), options, self.worlds, self.chance, self.policy)[0].action
+
+
+def continuing_cannot_gain(rules: ir.Ruleset) -> bool:
+    """Whether a player who continues with no card left can never end better off than if he
+    stopped: he makes no new yaku (he plays no more turns), so the round can only end as his
+    stop would, or worse (another's yaku beats him or outstops him). Not so where the round's
+    end pays what a stop does not: a count made when the hands run out and not at a stop, a
+    wild card's month collected at the end, a continuer who earns half on top of what was paid
+    when made, a partner who plays on, or a scoring step that reads the continues or a drawn
+    round (tests/test_bots_rules.py plays it out against the rollouts)."""
+    c, count, wild = rules.continuation, rules.count, rules.wild
+    if rules.teams:
+        return False  # (a partner plays on: his yaku may pay the side more than it costs)
+    if count.method != "none" and not count.only_without_yaku:
+        return False  # (the hands are counted when they run out, not at a stop)
+    if wild is not None and wild.collects_month:
+        return False
+    if c.if_unfinished == "earn_half" and c.paid != "stop":
+        return False
+    for step in rules.scoring:
+        if isinstance(step, ir.Award):
+            return False  # (a winner's or a dealer's award may go another way)
+        parts = ir.parts_of(step.condition) if step.condition is not None else ()
+        if any(isinstance(p, ir.Continued | ir.NobodyWon) for p in parts):
+            return False
+    return True

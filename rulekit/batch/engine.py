@@ -11,14 +11,18 @@ always the scalar engine's totals.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -33,6 +37,8 @@ from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
 from rulekit.engine.stage import FACTOR_ON as FACTOR_REASONS
 from rulekit.engine.tables import CompiledRules
+from rulekit.errors import RulekitError
+from rulekit.output import write_atomic
 from rulekit.sim.tally import Tally
 
 BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY}
@@ -68,8 +74,6 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if slow:
         return f"it plays the random and greedy bots only, not {', '.join(slow)}"
     r = compiled.rules
-    if not compiled.plain:
-        return "the rule file has a hiki or a wild card"
     if not -INT64 <= seed < INT64:
         return "the seed does not fit 64 bits"
     if seats > K.SEATS:
@@ -239,6 +243,16 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         (K.BOTS, [BOTS[b] for b in bots]),
     ):
         Q[row, : len(values)] = [int(v) for v in values]
+    wild = r.wild
+    for column, value in {
+        K.W_HIKI: r.hiki,
+        K.W_WILD: ix.bit[wild.card] if wild is not None and wild.any_target else -1,
+        K.W_CARD: ix.bit[wild.card] if wild is not None else -1,
+        K.W_COLLECTS: wild is not None and wild.collects_month,
+        K.W_RESPECTS: wild is not None and wild.respects_hiki,
+        K.W_LAY: wild is not None and wild.lay_when_blocked,
+    }.items():
+        Q[K.HW, column] = int(value)
     F = np.zeros(K.F_SIZE, dtype=np.float64)
     F[: len(ix.ids)] = card_worth(compiled)
     F[K.FPARAMS : K.FPARAMS + 3] = [COMPLETE_BONUS, DISCARD_COST, points_per_card(compiled)]
@@ -258,7 +272,8 @@ class Played:
     """What the kernel played of deals start..stop-1 (per deal, in order)."""
 
     net: Ints  # [deal, seat], scaled
-    # [deal, (bailed, voids, turns, continued, ended, winners, winner bits, paid off, choices)]
+    # [deal, (bailed, voids, turns, continued, ended, winners, winner bits, paid off, choices,
+    # fraction seats, the play phase's choices)]
     info: Ints
     teyaku: Ints  # teyaku counted, by entry, over the deals
     yaku: Ints  # yaku listed as made, by entry, over the deals
@@ -277,7 +292,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 15), dtype=np.int64)
+    info = z((n, 19), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -314,6 +329,7 @@ class BatchRound:
 
 # the rule choices the kernel counts (its CH_ columns), as rulekit.sim.exercise.Counting names
 CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap offered", "swap")
+PLAY_CHOICE_KEYS = ("hiki offered", "hiki", "wild offered", "wild")  # info's columns 15..18
 
 
 def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
@@ -333,6 +349,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(CHOICE_KEYS):
             if info[8 + c]:
                 choices[key] = int(info[8 + c])
+        for c, key in enumerate(PLAY_CHOICE_KEYS):
+            if info[15 + c]:
+                choices[key] = int(info[15 + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -451,6 +470,91 @@ def kernel_cached() -> bool:
         return False
 
 
-@lru_cache(maxsize=8)
+def kernel_loaded() -> bool:
+    """Whether this process holds the kernel's machine code (compiled, or read from the cache):
+    a process forked from it then holds it too."""
+    dispatcher: Any = K.play_deals
+    return bool(dispatcher.signatures)
+
+
+def kernel_ready() -> bool:
+    """Whether using the kernel now costs no compilation."""
+    return kernel_loaded() or kernel_cached()
+
+
+# The kernel's compile on this project's machine (seconds, on one free core), said before a
+# compile when none was timed on this machine yet; each compile then notes how long it took.
+COMPILE_SECONDS = 70
+
+
+def _timed_file() -> Path:
+    """Where the last compile's time is kept: beside the kernels' folders, for every version."""
+    return Path(numba_cache_dir()).parent / "compile-seconds"
+
+
+def compile_seconds() -> int:
+    """About how long compiling the kernel takes here: the last compile's time, else the
+    project machine's."""
+    try:
+        return max(1, round(float(_timed_file().read_text())))
+    except (OSError, ValueError):
+        return COMPILE_SECONDS
+
+
+def compile_note() -> str:
+    """The line said while the kernel compiles: what, why, how long, and where it is kept."""
+    return (
+        f"compiling the batch engine's kernel, which plays these rounds many times faster "
+        f"(once per rulekit version, about {compile_seconds()} s; cached in {numba_cache_dir()})"
+    )
+
+
+def load_kernel(plan: Plan | None = None, say: Callable[[str], None] | None = None) -> float:
+    """Bring the kernel into this process before any work is handed out, compiling it when it
+    is not cached (`say` is told so first, with compile_note()): processes forked after find
+    it loaded, and no two compile it at once. Plays one deal of `plan` (of the bundled
+    Hachi-Hachi when None). Returns the seconds a compile took (0.0: none was needed)."""
+    if kernel_loaded():
+        return 0.0
+    compiling = not kernel_cached()
+    if compiling and say is not None:
+        say(compile_note())
+    started = time.perf_counter()
+    play(plan or _warmup_plan(), 0, 1)
+    seconds = time.perf_counter() - started
+    if not compiling:
+        return 0.0
+    with contextlib.suppress(RulekitError):  # a cache that cannot be written: no estimate
+        write_atomic(_timed_file(), f"{seconds:.1f}\n")
+    return seconds
+
+
+def _warmup_plan() -> Plan:
+    from rulekit.lang import load_rules
+
+    return make_plan(CompiledRules(load_rules("hachihachi")), 3, ("greedy",) * 3, 1)
+
+
+def numba_cache_dir() -> str:
+    """The folder of this version's compiled kernel (rulekit.batch.cache_folder)."""
+    config: Any = numba.config
+    return str(config.CACHE_DIR)
+
+
+# the kernel's plans at hand, by (thread, compiled rules, seats, bots, seed): a plan holds the
+# kernel's state buffers, which two threads of one process (a Dask worker's) must not share
+_PLANS: dict[tuple[int, CompiledRules, int, tuple[str, ...], int], Plan] = {}
+PLANS_KEPT = 16
+
+
 def plan_for(compiled: CompiledRules, seats: int, bots: tuple[str, ...], seed: int) -> Plan:
-    return make_plan(compiled, seats, bots, seed)
+    """The kernel's plan, made once per process (and thread) for the same compiled rules:
+    rulekit.sim.cache keys compiled rules by the rule set's content, so every chunk of a run,
+    and every run of the same rule file, finds it here."""
+    key = (threading.get_ident(), compiled, seats, bots, seed)
+    hit = _PLANS.get(key)
+    if hit is None:
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        hit = _PLANS[key] = make_plan(compiled, seats, bots, seed)
+    return hit

@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from rulekit import __version__
-from rulekit.cli import evaluate, play, rules, serve, simulate, test, tune
+from rulekit.cli import evaluate, play, rules, serve, simulate, test, tune, warmup
 from rulekit.cli.exits import EXIT_STATUS, Group, run
 
 
@@ -49,6 +49,7 @@ for subcommand in (
     serve.serve,
     test.test_cmd,
     rules.schema,
+    warmup.warmup,
 ):
     cli.add_command(subcommand)
 

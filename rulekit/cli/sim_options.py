@@ -107,6 +107,12 @@ def engine_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     )
 
 
+def notice(line: str) -> None:
+    """Tell the user of a wait that is not the run's own (the batch engine's kernel compiling),
+    on stderr: above the progress bar on a terminal, out of the way of --json."""
+    click.echo(line, err=True)
+
+
 @contextmanager
 def progress(label: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on a terminal (stderr) while the block runs, nothing otherwise; yields

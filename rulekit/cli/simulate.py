@@ -27,6 +27,7 @@ from rulekit.cli.sim_options import (
     check_backend,
     engine_option,
     jobs_option,
+    notice,
     progress,
     result_json,
     timings_option,
@@ -110,6 +111,7 @@ def simulate(
             rules_ref=rules if record is None else rules_ref(rules, record),
             bot_options=bot_options(rollouts, think_ms),
             engine=engine,
+            notice=notice,
         )
     if as_json:
         click.echo(result_json(result, timings))
@@ -118,6 +120,14 @@ def simulate(
 
 
 BOTS_NOTE = "it plays the random and greedy bots only"  # rulekit.batch.engine.why_not's words
+
+
+def _cold(note: str | None) -> bool:
+    """Whether the scalar engine played only because the batch engine's kernel is not compiled
+    yet (rulekit.sim.simulate.COLD_NOTE)."""
+    from rulekit.sim.simulate import COLD_NOTE
+
+    return note is not None and note.startswith(COLD_NOTE)
 
 
 def _render_simulation(result: dict[str, Any]) -> None:
@@ -241,6 +251,7 @@ def compare(
             progress=update,
             bot_options=bot_options(rollouts, think_ms),
             engine=engine,
+            notice=notice,
         )
     if report is not None:
         write_report(result, report)
@@ -263,6 +274,9 @@ def compare(
     batched = [v["rules"] for v in result["variants"] if v["engine"] == "batch"]
     if batched:
         console.print(f"played by the batch engine (the same rounds): {', '.join(batched)}")
+    cold = [v["engine_note"] for v in result["variants"] if _cold(v["engine_note"])]
+    if cold:  # the one reason that is the machine's, not the rule file's or the bots'
+        console.print(f"played by the scalar engine (not the batch engine: {cold[0]})")
     for title, header, rows in tables(result):
         t = RichTable(*header, title=title, title_justify="left", header_style="bold")
         for row in rows:

@@ -26,6 +26,7 @@ from rulekit.cli.sim_options import (
     budget_options,
     engine_option,
     jobs_option,
+    notice,
     progress,
     result_json,
     timings_option,
@@ -142,6 +143,7 @@ def tune(
                 bot_options=bot_options(rollouts, think_ms),
                 hint_command=f"rulekit tune {rules}",
                 engine=engine,
+                notice=notice,
             )
     except SpecError as err:
         raise click.UsageError(err.render()) from None

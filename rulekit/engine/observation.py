@@ -11,8 +11,10 @@ places they could be, giving a round that can be played out.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from rulekit.cards import bits
+from rulekit.engine.chance import Chance
 from rulekit.engine.round import Round, clone
 from rulekit.engine.state import blind
 
@@ -77,19 +79,35 @@ class Observation:
         """The round as this player sees it: unknown cards are missing from it."""
         return self._masked
 
-    def sample(self, rng: random.Random) -> Round:
+    def sample(self, rng: random.Random | Chance) -> Round:
         """A round consistent with the observation: the unknown cards dealt at random, each
         hidden hand to its size and the rest to the stock (an unseen joker to a hand: it is
-        never in the stock), and a fold's reshuffle of its own."""
+        never in the stock), and a fold's reshuffle of its own.
+
+        From a Chance (the rule-weighing bot's, which a batch engine mirrors): the unknown
+        cards, lowest first, shuffled by Fisher and Yates from the last place down (place i
+        trades with `below(i + 1)`), the joker's trade `below(dealt)`; the reshuffle seed is a
+        constant (it samples only once the deal is over). From a Mersenne Twister (the search
+        bots'): its shuffle, as before."""
         rnd = clone(self._masked)
-        rnd._setup_seed = f"sample:{rng.getrandbits(64)}"
         pool = bits(self.unknown)
-        rng.shuffle(pool)
+        draw: Callable[[int], int]
+        if isinstance(rng, Chance):
+            rnd._setup_seed = "sample"
+            below = rng.below
+            for i in range(len(pool) - 1, 0, -1):
+                j = below(i + 1)
+                pool[i], pool[j] = pool[j], pool[i]
+            draw = below
+        else:
+            rnd._setup_seed = f"sample:{rng.getrandbits(64)}"
+            rng.shuffle(pool)
+            draw = rng.randrange
         needs = [self.sizes[s] - rnd.hands[s].bit_count() for s in self.hidden]
         dealt = sum(needs)
         joker = rnd.joker_bit
         if joker >= 0 and joker in pool[dealt:]:  # trade places with a card dealt to a hand
-            j, k = pool.index(joker), rng.randrange(dealt)
+            j, k = pool.index(joker), draw(dealt)
             pool[j], pool[k] = pool[k], pool[j]
         i = 0
         for s, need in zip(self.hidden, needs, strict=True):

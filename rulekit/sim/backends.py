@@ -1,17 +1,26 @@
-"""Running a simulation's or comparison's chunks of work: in this process, over local
-processes, or on a Dask distributed cluster (the optional extra `rulekit[dask]`) for work that
-outgrows one machine. Results come back in order, so the totals are those of a one-process run
-with the same seed.
+"""Running a simulation's or comparison's work: in this process, over local processes, or on a
+Dask distributed cluster (the optional extra `rulekit[dask]`) for work that outgrows one
+machine. Results come back in order, so the totals are those of a one-process run with the
+same seed.
 
-The work streams: chunks are made as they are handed out and only a few per process are in
-flight at a time, so memory does not grow with the number of rounds.
+The run's plan (its rules, seats, bots, seed...) reaches each process once: as the local
+processes start (a pool initializer; forked from this one, they also inherit what it built for
+the plan: compiled rules, the batch engine's kernel and plans, the bots' calibration), or
+scattered to every Dask worker once. Each task then names only its span of rounds.
+
+The work streams: spans are made as they are handed out and only a few per process are in
+flight at a time, so memory does not grow with the number of rounds. Their size suits the
+engine: one chunk each on the scalar engine (small tasks keep the processes evenly busy), a
+few large ones per process on a fast engine (the batch engine's, where a task's own cost would
+show).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from typing import Any, TypeVar
@@ -19,10 +28,13 @@ from typing import Any, TypeVar
 from rulekit.errors import UsageError
 
 BACKENDS = ("local", "dask")
-AHEAD = 4  # chunks in flight per process (or Dask worker slot): enough to keep them busy
+AHEAD = 4  # tasks in flight per process (or Dask worker slot): enough to keep them busy
+FAST_TASKS = 4  # tasks per process on a fast engine: few, yet a slow process is not waited on
+FAST_CHUNKS = 200  # the most chunks in one task on a fast engine (its arrays stay small)
 
-Work = TypeVar("Work", bound=tuple[Any, int, int])
+Plan = TypeVar("Plan")
 Part = TypeVar("Part")
+Worker = Callable[[Plan, int, int], Part]
 
 
 def usable_cpus() -> int:
@@ -42,64 +54,87 @@ def chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
         start += size
 
 
+def task_size(count: int, chunk: int, processes: int, fast: bool) -> int:
+    """The rounds of one task: a whole number of chunks (a chunk is what a part adds up, so
+    the spans do not change the totals): one chunk on the scalar engine; on a fast engine
+    about FAST_TASKS tasks per process, at most FAST_CHUNKS chunks each."""
+    if not fast:
+        return chunk
+    chunks_each = math.ceil(count / (chunk * FAST_TASKS * processes))
+    return chunk * max(1, min(FAST_CHUNKS, chunks_each))
+
+
 def run_chunks(
-    worker: Callable[[Work], Part],
-    work: Iterable[Work],
+    worker: Worker[Plan, Part],
+    plan: Plan,
+    count: int,
     *,
+    chunk: int,
+    fast: bool = False,
     jobs: int = 1,
     backend: str = "local",
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
-    total: int | None = None,
 ) -> Iterator[Part]:
-    """worker(w) for each w = (plan, start, stop) of `work`, yielded in order; progress(done,
-    total) after each, counting stop - start (`total` is required when `work` is not a
-    sequence: it is never listed). `worker` must be a module-level function (it is sent to
-    other processes). A worker's exception, or an interrupt, cancels the work not yet started
-    and shuts the processes down before it propagates."""
+    """worker(plan, start, stop) for spans [start, stop) covering range(count), yielded in
+    order; progress(done, count) after each. Each span is a whole number of `chunk`s (the
+    last may end short, at `count`); `fast`: the plan is played by a fast engine (task_size).
+    `worker` must be a module-level function (it is sent to other processes). A worker's
+    exception, or an interrupt, cancels the work not yet started and shuts the processes
+    down before it propagates."""
     if backend not in BACKENDS:
         raise UsageError(f"no backend named '{backend}'", hint=f"backends: {', '.join(BACKENDS)}")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if total is None:
-        work = list(work) if not isinstance(work, Sequence) else work
-        total = sum(w[2] - w[1] for w in work)
     done = 0
 
-    def step(w: Work) -> None:
-        nonlocal done
-        done += w[2] - w[1]
-        if progress:
-            progress(done, total)
+    def spans(processes: int) -> Iterator[tuple[int, int]]:
+        return chunks(count, task_size(count, chunk, processes, fast))
 
     if backend == "dask":
-        parts: Iterator[tuple[Work, Part]] = dask_map(worker, work, scheduler)
+        parts: Iterator[tuple[tuple[int, int], Part]] = dask_map(worker, plan, spans, scheduler)
     elif jobs == 1:
-        parts = ((w, worker(w)) for w in work)
+        parts = ((s, worker(plan, *s)) for s in spans(1))
     else:
-        parts = _pool_map(worker, work, jobs)
-    for w, part in parts:
+        processes = min(jobs, usable_cpus())
+        parts = _pool_map(worker, plan, spans(processes), processes)
+    for (start, stop), part in parts:
         yield part
-        step(w)
+        done += stop - start
+        if progress:
+            progress(done, count)
+
+
+# the plan of the run this process works for (a pool's initializer sets it as the process starts)
+_PLAN: Any = None
+
+
+def _receive(plan: Any) -> None:
+    global _PLAN
+    _PLAN = plan
+
+
+def _call(worker: Worker[Any, Part], start: int, stop: int) -> Part:
+    return worker(_PLAN, start, stop)
 
 
 def _pool_map(
-    worker: Callable[[Work], Part], work: Iterable[Work], jobs: int
-) -> Iterator[tuple[Work, Part]]:
-    """(w, worker(w)) in order over `jobs` processes, with at most AHEAD * jobs chunks
-    submitted and not yet yielded (Executor.map would submit them all at once)."""
-    source = iter(work)
-    with ProcessPoolExecutor(max_workers=min(jobs, usable_cpus())) as pool:
-        pending: deque[tuple[Work, Future[Part]]] = deque()
+    worker: Worker[Plan, Part], plan: Plan, spans: Iterator[tuple[int, int]], processes: int
+) -> Iterator[tuple[tuple[int, int], Part]]:
+    """(span, worker(plan, *span)) in order over `processes` processes, which receive the
+    plan once as they start, with at most AHEAD tasks per process submitted and not yet
+    yielded (Executor.map would submit them all at once)."""
+    with ProcessPoolExecutor(processes, initializer=_receive, initargs=(plan,)) as pool:
+        pending: deque[tuple[tuple[int, int], Future[Part]]] = deque()
         try:
-            for w in islice(source, AHEAD * jobs):
-                pending.append((w, pool.submit(worker, w)))
+            for s in islice(spans, AHEAD * processes):
+                pending.append((s, pool.submit(_call, worker, s[0], s[1])))
             while pending:
-                w, future = pending.popleft()
+                s, future = pending.popleft()
                 part = future.result()
-                for nxt in islice(source, 1):
-                    pending.append((nxt, pool.submit(worker, nxt)))
-                yield w, part
+                for nxt in islice(spans, 1):
+                    pending.append((nxt, pool.submit(_call, worker, nxt[0], nxt[1])))
+                yield s, part
         except BaseException:
             for _, f in pending:
                 f.cancel()
@@ -108,10 +143,14 @@ def _pool_map(
 
 
 def dask_map(
-    fn: Callable[[Work], Part], work: Iterable[Work], scheduler: str | None
-) -> Iterator[tuple[Work, Part]]:
-    """(w, fn(w)) in order on the Dask cluster at `scheduler`, a bounded window of chunks at a
-    time per worker thread."""
+    worker: Worker[Plan, Part],
+    plan: Plan,
+    spans: Callable[[int], Iterator[tuple[int, int]]],
+    scheduler: str | None,
+) -> Iterator[tuple[tuple[int, int], Part]]:
+    """(span, worker(plan, *span)) in order on the Dask cluster at `scheduler`: the plan is
+    scattered to every worker once, and a bounded window of spans (`spans(slots)`, sized for
+    the cluster's worker threads) is in flight at a time per thread."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -126,15 +165,16 @@ def dask_map(
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     try:
         slots = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
-        source = iter(work)
-        pending: deque[tuple[Work, Any]] = deque()
-        for w in islice(source, AHEAD * slots):
-            pending.append((w, client.submit(fn, w, pure=False)))
+        shared = client.scatter(plan, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
+        source = spans(slots)
+        pending: deque[tuple[tuple[int, int], Any]] = deque()
+        for s in islice(source, AHEAD * slots):
+            pending.append((s, client.submit(worker, shared, *s, pure=False)))
         while pending:
-            w, future = pending.popleft()
+            s, future = pending.popleft()
             part = future.result()
             for nxt in islice(source, 1):
-                pending.append((nxt, client.submit(fn, nxt, pure=False)))
-            yield w, part
+                pending.append((nxt, client.submit(worker, shared, *nxt, pure=False)))
+            yield s, part
     finally:
         client.close()  # type: ignore[no-untyped-call]

@@ -21,15 +21,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulekit import ir
-from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
+from rulekit.agents import DEFAULT_BOT, BotOptions, calibrate, make_agent
 from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
-from rulekit.sim.backends import chunks, run_chunks
+from rulekit.sim.backends import run_chunks
+from rulekit.sim.cache import compiled_rules
 from rulekit.sim.exercise import Counting, exercised, per_round_choices
-from rulekit.sim.simulate import MAX_COUNT, choose_engine, compiled_rules
+from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
 from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
 from rulekit.sim.summary import summary
 from rulekit.sim.tally import Moments, t95
@@ -42,7 +43,7 @@ else:
     Played = RoundResult
 
 BATCHES = 20
-CHUNK = 200
+CHUNK = 200  # rounds per part: the parts are added up in order, so a run's floats are the same
 PER_ROUND = (
     "teyaku",
     "turns",
@@ -146,6 +147,8 @@ class ComparePlan:
     # per variant, its entries renamed alike from the first variant's: ("yaku", its name, the
     # first's name), so that their paired rows compare the one rule (rulekit.diff.renamed)
     renamed: tuple[tuple[tuple[str, str, str], ...], ...] = ()
+    # the bots' pre-play policies, computed once before the run (rulekit.agents.calibrate)
+    policies: Policies = ()
 
 
 @dataclass
@@ -271,8 +274,11 @@ def _add_named_differences(
             m.add(x)
 
 
-def _worker(args: tuple[ComparePlan, int, int]) -> ComparePart:
-    return run_part(*args)
+def _worker(plan: ComparePlan, start: int, stop: int) -> list[ComparePart]:
+    """A span of the run, in whichever process plays it: its parts of CHUNK rounds, each as a
+    one-process run makes it (the span starts at a multiple of CHUNK), to be added in order."""
+    calibrate.remember(plan.policies)
+    return [run_part(plan, a, min(stop, a + CHUNK)) for a in range(start, stop, CHUNK)]
 
 
 def fairness(positions: list[Moments]) -> float:
@@ -369,9 +375,11 @@ def compare(
     progress: Callable[[int, int], None] | None = None,
     bot_options: BotOptions | None = None,
     engine: str = "auto",
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play `rounds` rounds of every variant on the same deals; the report as one dict.
-    `engine` as simulate's: "auto" plays each variant the batch engine serves with it."""
+    `engine` and `notice` as simulate's: "auto" plays each variant the batch engine serves
+    with it."""
     if len(variants) < 2:
         raise UsageError("compare needs two variants or more")
     seats = table_size(variants, names, seats)
@@ -385,9 +393,14 @@ def compare(
     options = bot_options or BotOptions()
     options.check()
     bots_of_seats = tuple(chosen[s % len(chosen)] for s in range(seats))
+    work = rounds * len(variants)  # the rounds the batch engine would play
     engines = [
-        choose_engine(engine, r, seats, bots_of_seats, seed, False, None, rounds) for r in variants
+        choose_engine(engine, r, seats, bots_of_seats, seed, False, None, work) for r in variants
     ]
+    used = [e for e, _ in engines]
+    compiled = [compiled_rules(r) for r in variants]
+    started = time.perf_counter()  # the policies and the kernel's loading are the run's work
+    policies, compiling = prepare(compiled, used, seats, bots_of_seats, seed, notice)
     plan = ComparePlan(
         tuple(variants),
         seats,
@@ -395,26 +408,28 @@ def compare(
         seed,
         rounds,
         options,
-        tuple(used for used, _ in engines),
+        tuple(used),
         tuple(_renames(variants[0], v) for v in variants),
+        policies,
     )
-    work = ((plan, a, b) for a, b in chunks(rounds, CHUNK))  # made as handed out, never listed
-    started = time.perf_counter()
     total = ComparePart([VariantTally(seats) for _ in variants], [{} for _ in variants[1:]])
-    parts = run_chunks(
+    spans = run_chunks(
         _worker,
-        work,
+        plan,
+        rounds,
+        chunk=CHUNK,
+        fast=all(e == "batch" for e in used),
         jobs=jobs,
         backend=backend,
         scheduler=scheduler,
         progress=progress,
-        total=rounds,
     )
-    for part in parts:
-        total.merge(part)
-    report = _report(total, plan, names, time.perf_counter() - started)
-    for row, (used, why) in zip(report["variants"], engines, strict=True):
-        row["engine"] = used
+    for parts in spans:
+        for part in parts:
+            total.merge(part)
+    report = _report(total, plan, names, time.perf_counter() - started - compiling)
+    for row, (played_by, why) in zip(report["variants"], engines, strict=True):
+        row["engine"] = played_by
         row["engine_note"] = why
     report["summary"] = summary(report)
     return report

@@ -3,7 +3,9 @@
 Every round takes its chance from (seed, its number) and every bot is re-seeded per round (or
 game, and before each redeal of a void deal: rulekit.engine.playout), so the totals do not
 depend on how the work is split: `--jobs 4`, or a Dask cluster, gives exactly what one job
-gives for the same seed.
+gives for the same seed. What the plan needs is built before the work is handed out (the
+compiled rules, the batch engine's kernel, the bots' calibration): once, here, and inherited
+or received by the processes that play it (rulekit.sim.backends).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit import ir
-from rulekit.agents import DEFAULT_BOT, BotOptions, make_agent
+from rulekit.agents import DEFAULT_BOT, BotOptions, calibrate, make_agent
 from rulekit.agents.base import Agent
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import as_number
@@ -24,7 +26,8 @@ from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
 from rulekit.output import write_atomic
-from rulekit.sim.backends import chunks, run_chunks
+from rulekit.sim.backends import run_chunks
+from rulekit.sim.cache import compiled_rules
 from rulekit.sim.tally import Tally
 
 __all__ = ["Plan", "compiled_rules", "game_winners", "play_round", "report", "run_part", "simulate"]
@@ -33,6 +36,9 @@ CHUNK = 250  # rounds (or games / 12) per unit of work handed to a process
 # The most rounds (or games) a run may ask for: a thousand years at a million rounds a second.
 # Any count up to it streams in constant memory; past it, no one is waiting for the answer.
 MAX_COUNT = 10**16
+
+
+Policies = tuple[tuple[calibrate.PolicyKey, calibrate.DealPolicy], ...]
 
 
 @dataclass(frozen=True)
@@ -46,22 +52,8 @@ class Plan:
     rules_ref: str = ""  # how the scenarios name the rule file
     options: BotOptions = field(default_factory=BotOptions)  # the search bots' budget
     engine: str = "scalar"  # "batch": the rounds are played by the batch engine (rulekit.batch)
-
-
-_COMPILED: dict[int, tuple[ir.Ruleset, CompiledRules]] = {}
-
-
-def compiled_rules(rules: ir.Ruleset) -> CompiledRules:
-    """The compiled tables of a rule set, compiled once per process for the same object (the
-    chunks of a one-process run share their plan's rules)."""
-    hit = _COMPILED.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_COMPILED) >= 8:
-        _COMPILED.clear()
-    c = CompiledRules(rules)
-    _COMPILED[id(rules)] = (rules, c)  # the key object is kept alive, so its id is not reused
-    return c
+    # the bots' pre-play policies, computed once before the run (rulekit.agents.calibrate)
+    policies: Policies = ()
 
 
 def run_part(plan: Plan, start: int, stop: int) -> Tally:
@@ -159,8 +151,33 @@ def game_winners(net: list[Any], teams: list[list[int]] | None) -> list[int]:
     return [s for u, t in zip(units, totals, strict=True) if t == top for s in u]
 
 
-def _worker(args: tuple[Plan, int, int]) -> Tally:
-    return run_part(*args)
+def _worker(plan: Plan, start: int, stop: int) -> Tally:
+    """A span of the run, in whichever process plays it."""
+    calibrate.remember(plan.policies)
+    return run_part(plan, start, stop)
+
+
+def prepare(
+    variants: list[CompiledRules],
+    engines: list[str],
+    seats: int,
+    bots: tuple[str, ...],
+    seed: int,
+    notice: Callable[[str], None] | None,
+) -> tuple[Policies, float]:
+    """Build here, once, what the run's processes would each build: for the variants the batch
+    engine plays (`engines`), its plans and its kernel (compiled now if it is not cached,
+    `notice` told so first); and the bots' pre-play policies, to be handed over with the
+    plan. Processes forked after inherit all of it. Returns the policies and the seconds the
+    kernel took to compile (0.0: it did not), which a report's timings leave out."""
+    batched = [c for c, e in zip(variants, engines, strict=True) if e == "batch"]
+    compiling = 0.0
+    if batched:
+        from rulekit.batch.engine import load_kernel, plan_for
+
+        plans = [plan_for(c, seats, bots, seed) for c in batched]
+        compiling = load_kernel(plans[0], notice)
+    return calibrate.policies_for(variants, seats, bots), compiling
 
 
 def simulate(
@@ -179,12 +196,14 @@ def simulate(
     rules_ref: str = "",
     bot_options: BotOptions | None = None,
     engine: str = "auto",
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
     runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
     scenarios are written where the work runs). `engine`: "auto" plays single rounds of the
     random and greedy bots with the batch engine where it applies (the same rounds, faster),
-    "scalar" never, "batch" or a usage error saying why not."""
+    "scalar" never, "batch" or a usage error saying why not. `notice` is told, before it
+    happens, of a wait that is not the run's own (the batch engine's kernel compiling)."""
     seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
@@ -212,6 +231,8 @@ def simulate(
         except OSError as exc:
             raise UsageError(f"cannot write scenarios to {record}: {exc.strerror}") from None
     used, why = choose_engine(engine, rules, seats, chosen, seed, games is not None, record, count)
+    started = time.perf_counter()  # the policies and the kernel's loading are the run's work
+    policies, compiling = prepare([compiled_rules(rules)], [used], seats, chosen, seed, notice)
     plan = Plan(
         rules,
         seats,
@@ -222,23 +243,23 @@ def simulate(
         rules_ref,
         options,
         used,
+        policies,
     )
-    size = max(1, CHUNK // (rules.length.rounds if plan.games else 1))
-    work = ((plan, a, b) for a, b in chunks(count, size))  # made as handed out, never listed
     total = Tally(seats)
-    started = time.perf_counter()
     parts = run_chunks(
         _worker,
-        work,
+        plan,
+        count,
+        chunk=max(1, CHUNK // (rules.length.rounds if plan.games else 1)),
+        fast=used == "batch",
         jobs=jobs,
         backend=backend,
         scheduler=scheduler,
         progress=progress,
-        total=count,
     )
     for part in parts:
         total.merge(part)
-    seconds = time.perf_counter() - started
+    seconds = time.perf_counter() - started - compiling
     out = report(total, plan, seconds)
     out["engine"] = used
     out["engine_note"] = why
@@ -246,8 +267,11 @@ def simulate(
 
 
 ENGINES = ("auto", "scalar", "batch")
-# a run this long is worth compiling the batch engine's kernel for, when it is not cached yet
+# a run this long is worth compiling the batch engine's kernel for, when it is not cached yet:
+# the scalar engine would take about as long as the compile (greedy bots, 5,000 to 20,000
+# rounds a second), and every later run is many times faster
 COLD_ROUNDS = 300_000
+COLD_NOTE = "its kernel is not compiled yet"  # the start of the note, as the CLI finds it
 
 
 def choose_engine(
@@ -267,17 +291,17 @@ def choose_engine(
         raise UsageError(f"no engine named '{engine}'", hint=f"engines: {', '.join(ENGINES)}")
     if engine == "scalar":
         return "scalar", None
-    from rulekit.batch.engine import kernel_cached, why_not
+    from rulekit.batch.engine import compile_seconds, kernel_ready, why_not
 
     why = why_not(compiled_rules(rules), seats, bots, seed)
     if why is None and games:
         why = "it plays single rounds, not whole games"
     if why is None and record is not None:
         why = "--record writes every round's moves, which only the scalar engine keeps"
-    if why is None and engine == "auto" and count < COLD_ROUNDS and not kernel_cached():
+    if why is None and engine == "auto" and count < COLD_ROUNDS and not kernel_ready():
         why = (
-            "its kernel is compiled on first use (about a minute, then cached): "
-            "--engine batch compiles it"
+            f"{COLD_NOTE} (once, about {compile_seconds()} s: `rulekit warmup` compiles it, as "
+            f"do --engine batch and runs of {COLD_ROUNDS:,} rounds or more)"
         )
     if why is None:
         return "batch", None

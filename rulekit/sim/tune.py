@@ -583,9 +583,10 @@ def tune(
     bot_options: BotOptions | None = None,
     hint_command: str = "",
     engine: str = "auto",
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play the file and each candidate on the same deals; rank the candidates by the target
-    (`engine` as compare's: the batch engine plays the candidates it serves).
+    (`engine` and `notice` as compare's: the batch engine plays the candidates it serves).
 
     The best candidate is then played against the runner-up on those same deals, so that
     their paired difference says whether the best is better beyond chance."""
@@ -613,6 +614,7 @@ def tune(
             progress=moved,
             bot_options=bot_options,
             engine=engine,
+            notice=notice,
         )
 
     result = play(variants, names, first)

@@ -83,8 +83,10 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
 
 @entry
 def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
-    """greedy's plain chooser: the worth of what a play captures, a bonus for a yaku it
-    raises, a cost for a card laid down; the first best, a tie broken by the bot's chance."""
+    """greedy's plain chooser (GreedyAgent.rank and pick in any round): the worth of what a
+    play captures (capture.preview: a hiki its month; the wild card its target, or laid, what
+    its month would take), a bonus for a yaku it raises, a cost for a card laid down; the
+    first best, a tie broken by the bot's chance."""
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     s = S[SC, I_CURRENT]
     field = S[SC, I_FIELD]
@@ -96,7 +98,9 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
     for k in range(n):
         a = legal[k]
         b = a & CARD_MASK
-        if a >> SHIFT:
+        if a >= HIKI:
+            got = Q[MONTH_MASKS, a - HIKI]
+        elif a >> SHIFT:
             got = (1 << ((a >> SHIFT) - 1)) | (1 << b)
         else:
             m = field & Q[MONTHS, b]

@@ -355,8 +355,13 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
 
 @entry
 def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
-    """continuation.end_of_hands: continuers settled, the last maker wins unless he forfeited,
-    the hands counted when the rules say."""
+    """continuation.end_of_hands: the wild card collects its month, continuers settled, the
+    last maker wins unless he forfeited, the hands counted when the rules say."""
+    owner = S[SC, I_WILD_OWNER]
+    if owner >= 0 and Q[HW, W_COLLECTS]:
+        got = S[SC, I_FIELD] & S[SC, I_WILD_MONTH]
+        S[SC, I_FIELD] &= ~got
+        S[P_CAPTURED, owner] |= got
     winner = -1
     lm = S[SC, I_LAST_MAKER]
     ends = Q[CFG, C_ENDS_ROUND] != 0

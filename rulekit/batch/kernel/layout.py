@@ -278,12 +278,31 @@ Q_ROWS = 11
 # (sliced where used: a function without reference counting cannot return a view)
 # F: float64: the greedy bot's worth of each card, then its constants
 FPARAMS = 64  # complete bonus, discard cost, points per card
-FSCRATCH = 72  # greedy's scores of a turn's plays
-F_SIZE = FSCRATCH + 64
+FSCRATCH = 72  # greedy's scores of a turn's plays (as many as a LEGAL row holds: hikis and
+F_SIZE = FSCRATCH + S_WIDTH  # the wild card's targets make more plays than the hand has cards)
 I_VOIDS = 28
 I_SCALE = 29  # cfg's scale, for the ledger
 I_FORCE = 30  # 1: the next entries' amounts are Fractions in the scalar engine, whole or not
 
+# part B: hiki and the wild card
+HIKI = actions.HIKI  # HIKI + a month's index: every card of that month (the scalar's code)
+HW = Q_ROWS  # Q row: the hiki and the wild card's options (W_ columns)
+Q_ROWS = HW + 1
+W_HIKI = 0  # 1: a player who sees a whole month may take it as his play
+W_WILD = 1  # the wild card's bit when it captures any field card from the hand, or -1
+W_CARD = 2  # the wild card's bit (its plays are counted as rule choices), or -1: none
+W_COLLECTS = 3  # it collects its target's month at the end of the hands
+W_RESPECTS = 4  # it may not take a card that completes another player's hiki
+W_LAY = 5  # it may be laid on the field when a hiki blocks one of its targets
+# the round's scalars (SC row) past I_SIZE: reset by play_deals for each try at a deal
+I_WILD_OWNER = I_SIZE  # who took a field card with the wild card, or -1
+I_WILD_MONTH = I_SIZE + 1  # the month mask of the card it took
+# rule choices offered and taken in the play phase (Counting._count_play), after the CH_ ones
+CH_HIKI_OFFERED = 6
+CH_HIKI = 7
+CH_WILD_OFFERED = 8
+CH_WILD = 9
+CH_N = 10
 
 # ------------------------------------------------ part A: scoring stage, round conditions, teams
 # the scoring stage's payments and a score-style count's (the ledger's words, after the others)
@@ -292,9 +311,9 @@ R_CARDS = 13
 R_ROUND_WON = 14
 REASONS = (*REASONS, "award", "cards", "round won")
 BANK = -1  # the other side of a score (engine.payments.BANK)
-# a round's scalar: the field as laid at the deal (RoundView.field_at_deal; 0: not laid yet)
-I_LAID = I_SIZE
-I_SIZE += 1
+# a round's scalar (under I_SIZE: reset for each try at a deal): the field as laid at the deal
+# (RoundView.field_at_deal; 0: not laid yet)
+I_LAID = 31
 # Q rows: the scoring stage's and the round conditions' options (G_ columns); each seat's team
 # (TEAM; -1 without teams); per factor kind (batch.tables.FACTOR_ON's codes), the payment
 # reasons it multiplies as bits (R_ codes)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from rulekit.batch.bits import low_bit
-from rulekit.batch.chance import entry
+from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.bots import choose
 from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.setup import choose_fold, run_setup, swap_pair
-from rulekit.batch.kernel.turn import next_turn, play_card, plays, take
+from rulekit.batch.kernel.turn import legal_plays, next_turn, play_card, take
 
 
 @entry
@@ -21,7 +21,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         phase = S[SC, I_PHASE]
         s = S[SC, I_CURRENT]
         if phase == PH_PLAY:
-            n = plays(S[P_HAND, s], S[SC, I_FIELD], Q, legal)
+            n = legal_plays(S, Q, legal)
         elif phase == PH_TAKE:
             m = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
             n = 0
@@ -51,6 +51,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_SWAP:
             S[CHOICES, CH_SWAP_OFFERED] += 1
             S[CHOICES, CH_SWAP] += action == SWAP
+        elif phase == PH_PLAY:
+            count_play(S, Q, s, action, legal[0] >= HIKI)
         if trace:
             k = S[SC, I_NMOVES]
             if k >= MOVES:
@@ -86,6 +88,19 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             run_setup(S, Q, T, F)
 
 
+@inline
+def count_play(S: Array, Q: Array, s: int, action: int, hiki_offered: bool) -> None:
+    """sim.exercise.Counting._count_play: a hiki offered (the hikis come first in the legal
+    plays) and taken; a card played while holding the wild card, and the wild card played."""
+    if Q[HW, W_HIKI]:
+        S[CHOICES, CH_HIKI_OFFERED] += hiki_offered
+        S[CHOICES, CH_HIKI] += action >= HIKI
+    card = Q[HW, W_CARD]
+    if card >= 0 and action < TAKE and S[P_HAND, s] >> card & 1:
+        S[CHOICES, CH_WILD_OFFERED] += 1
+        S[CHOICES, CH_WILD] += action & CARD_MASK == card
+
+
 @entry
 def play_deals(
     S: Array,
@@ -107,7 +122,8 @@ def play_deals(
     """Deals start..stop-1, each redealt while void (playout.play_deal), dealt by number %
     seated. Per deal: net[k, seat] (scaled), info[k] = (bailed, voids, turns, continued,
     ended, nwinners, winner seats as bits, continues paid off, then the CH_ rule choices, the
-    seats whose net is a Fraction in the scalar engine as bits);
+    seats whose net is a Fraction in the scalar engine as bits, then the play phase's rule
+    choices: hiki and the wild card, each offered and taken);
     teyaku and yaku made counted by
     entry. With Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9
     after them), seat_teyaku[k, seat] the teyaku each counts (entry bits) and seat_yaku[k, seat,
@@ -117,12 +133,14 @@ def play_deals(
     for i in range(start, stop):
         k = i - start
         voids = 0
-        S[CHOICES, :6] = 0
+        S[CHOICES, :CH_N] = 0
         while True:
             S[SC, I_NUMBER] = i
             S[SC, I_DEALER] = i % seated
             S[SC, I_VOIDS] = voids
             reset(S, Q, T, F)
+            S[SC, I_WILD_OWNER] = -1
+            S[SC, I_WILD_MONTH] = 0
             deal(S, Q)
             run_setup(S, Q, T, F)
             play_round(S, Q, T, F)
@@ -160,6 +178,8 @@ def play_deals(
         info[k, 7] = wins
         for c in range(6):
             info[k, 8 + c] = S[CHOICES, c]
+        for c in range(6, CH_N):  # the play phase's (after the fraction seats, column 14)
+            info[k, 9 + c] = S[CHOICES, c]
         fraction_seats = 0  # the seats whose net is a Fraction in the scalar engine
         for e in range(S[SC, I_NLEDGER]):
             if S[LEDGER + 7, e]:

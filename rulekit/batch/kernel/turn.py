@@ -1,5 +1,5 @@
-"""The turn (engine/capture.py): the plays of a hand, a card played, the draw, a take, the yaku
-check, the next player."""
+"""The turn (engine/capture.py): the plays of a hand (hikis and the wild card's targets among
+them), a card played or a month taken whole, the draw, a take, the yaku check, the next player."""
 
 from __future__ import annotations
 
@@ -31,28 +31,113 @@ def plays(hand: int, field: int, Q: Array, out: Array) -> int:
 
 
 @entry
-def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
-    """capture.play_plain: the play, the draw, the yaku check, the next player."""
+def legal_plays(S: Array, Q: Array, out: Array) -> int:
+    """capture.legal_actions in the play phase, in its order: the hikis (by month), then each
+    hand card lowest first, the wild card as one play per target (lowest first) then laid
+    when it may be; plays() when the round has neither."""
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
-    b = action & CARD_MASK
-    bit = 1 << b
     field = S[SC, I_FIELD]
-    m = field & Q[MONTHS, b]
-    if m:
-        if popcount(m) == 2:
-            m = 1 << ((action >> SHIFT) - 1)
-        field &= ~m
-        got = m | bit
-        fed = m
+    wild = Q[HW, W_WILD]
+    if not Q[HW, W_HIKI] and wild < 0:
+        return plays(hand, field, Q, out)
+    n = 0
+    if Q[HW, W_HIKI]:
+        seen = hand | field
+        for j in range(Q[CFG, C_NMONTHS]):
+            mm = Q[MONTH_MASKS, j]
+            if hand & mm and seen & mm == mm:
+                out[n] = HIKI + j
+                n += 1
+    while hand:
+        b = low_bit(hand)
+        hand &= hand - 1
+        if b == wild:
+            targets = wild_targets(S, Q, p)
+            t = targets
+            while t:
+                out[n] = b | ((low_bit(t) + 1) << SHIFT)
+                n += 1
+                t &= t - 1
+            if not targets or (Q[HW, W_LAY] and targets != field):  # capture.wild_may_lay
+                out[n] = b
+                n += 1
+            continue
+        m = field & Q[MONTHS, b]
+        if m and popcount(m) == 2:
+            out[n] = b | ((low_bit(m) + 1) << SHIFT)
+            out[n + 1] = b | ((low_bit(m & (m - 1)) + 1) << SHIFT)
+            n += 2
+        else:
+            out[n] = b
+            n += 1
+    return n
+
+
+@inline
+def hiki_months(S: Array, Q: Array, seat: int) -> int:
+    """capture.hiki_months: the cards of every month the seat could take whole now."""
+    hand = S[P_HAND, seat]
+    seen = hand | S[SC, I_FIELD]
+    out = 0
+    for j in range(Q[CFG, C_NMONTHS]):
+        mm = Q[MONTH_MASKS, j]
+        if hand & mm and seen & mm == mm:
+            out |= mm
+    return out
+
+
+@inline
+def wild_targets(S: Array, Q: Array, p: int) -> int:
+    """capture.wild_targets: any field card, but one that completes another player's hiki
+    when the wild card respects them."""
+    targets: int = S[SC, I_FIELD]
+    if Q[HW, W_RESPECTS] and Q[HW, W_HIKI]:
+        for k in range(S[SC, I_NORDER]):
+            q = S[P_ORDER, k]
+            if q != p:
+                targets &= ~hiki_months(S, Q, q)
+    return targets
+
+
+@entry
+def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
+    """capture.play (play_plain for a plain round): the play (a hiki, the wild card on its
+    target or laid, a card on its month), the draw, the yaku check, the next player."""
+    p = S[SC, I_CURRENT]
+    hand = S[P_HAND, p]
+    field = S[SC, I_FIELD]
+    if action >= HIKI:  # capture.hiki: the month's cards from the hand and the field
+        mm = Q[MONTH_MASKS, action - HIKI]
+        S[P_HAND, p] = hand & ~mm
+        got = mm
+        fed = field & mm
+        field &= ~mm
     else:
-        if Q[CFG, C_LIABLE_MIN] >= 0:
-            S[FEED + 0, b] = p
-            S[FEED + 1, b] = popcount(hand)
-        field |= bit
-        got = 0
-        fed = 0
-    S[P_HAND, p] = hand ^ bit
+        b = action & CARD_MASK
+        bit = 1 << b
+        if b == Q[HW, W_WILD]:  # capture.wild_play: its target only, or laid
+            m = 0
+            if action >> SHIFT:
+                m = 1 << ((action >> SHIFT) - 1)
+                S[SC, I_WILD_OWNER] = p
+                S[SC, I_WILD_MONTH] = Q[MONTHS, (action >> SHIFT) - 1]
+        else:
+            m = field & Q[MONTHS, b]
+            if popcount(m) == 2:
+                m = 1 << ((action >> SHIFT) - 1)
+        if m:
+            field &= ~m
+            got = m | bit
+            fed = m
+        else:
+            if Q[CFG, C_LIABLE_MIN] >= 0:
+                S[FEED + 0, b] = p
+                S[FEED + 1, b] = popcount(hand)
+            field |= bit
+            got = 0
+            fed = 0
+        S[P_HAND, p] = hand ^ bit
     n = S[SC, I_NSTOCK]
     if n:
         n -= 1

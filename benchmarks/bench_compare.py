@@ -1,0 +1,160 @@
+"""What users wait for: the CPU seconds and peak memory of whole commands, as a user runs them.
+
+    python benchmarks/bench_compare.py [--rounds N] [--jobs 1,2]
+
+Each command (the comparisons of issue 22, with the default bots and with `--bots greedy`, and
+a simulation of ten times as many rounds) runs as `python -m rulekit ... --seed 1 --json
+--no-timings` in a process of its own, once per `--jobs`, and is measured from its rusage as
+its parent reads it: user plus system CPU seconds, and the peak resident memory, of it and of
+every process it started (its --jobs processes). A run with --jobs 2 is checked to print the
+JSON of --jobs 1. The batch engine's kernel is compiled (a warm-up command) before anything is
+measured.
+
+It drives the command line only, so it runs unchanged on older code: from this checkout,
+`git worktree add --detach /tmp/old f72d69a`, then `PYTHONPATH=/tmp/old python
+benchmarks/bench_compare.py` measures that code (the header says which code ran).
+
+The last rows, "reference", are ../shared/examples/bitmask_koikoi.py's fixed-rules Koi-Koi
+rounds in plain Python (random, or its greedy policy, for both seats), as many as a comparison
+plays of each variant, measured the same way in the same run, when that file is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# (what the table calls it, the arguments after `rulekit`, rounds as a multiple of --rounds)
+COMMANDS = [
+    ("compare hachihachi hachihachi/kirisame", ["compare", "hachihachi", "hachihachi/kirisame"], 1),
+    ("compare koikoi koikoi/house/seven-or-more-doubled",
+     ["compare", "koikoi", "koikoi/house/seven-or-more-doubled"], 1),
+    ("compare sakura sakura/round-wins", ["compare", "sakura", "sakura/round-wins"], 1),
+    ("the same, --bots greedy: hachihachi",
+     ["compare", "hachihachi", "hachihachi/kirisame", "--bots", "greedy"], 1),
+    ("the same, --bots greedy: koikoi",
+     ["compare", "koikoi", "koikoi/house/seven-or-more-doubled", "--bots", "greedy"], 1),
+    ("the same, --bots greedy: sakura",
+     ["compare", "sakura", "sakura/round-wins", "--bots", "greedy"], 1),
+    ("simulate hachihachi --bots greedy", ["simulate", "hachihachi", "--bots", "greedy"], 10),
+]  # fmt: skip
+WARM_UP = ["simulate", "hachihachi", "--bots", "greedy", "--rounds", "50", "--engine", "batch"]
+REFERENCE_NAME = Path("shared") / "examples" / "bitmask_koikoi.py"
+REFERENCE_RUN = (
+    "import importlib.util, sys\n"
+    "spec = importlib.util.spec_from_file_location('bitmask_koikoi', sys.argv[1])\n"
+    "module = importlib.util.module_from_spec(spec)\n"
+    "spec.loader.exec_module(module)\n"
+    "module.simulate(int(sys.argv[2]), seed=1, greedy=[True, True] if sys.argv[3] == 'greedy'"
+    " else None)\n"
+)
+
+
+@dataclass
+class Measured:
+    cpu: float  # user + system seconds, the process and the processes it waited for
+    peak_mb: float  # the largest resident set among them
+    wall: float
+    output: bytes  # what it printed (the JSON)
+
+
+def run(args: list[str], folder: str) -> Measured:
+    """Run a command in a process of its own, in `folder` (empty: `python -m` and `-c` put the
+    current folder first on the path, where a checkout's own rulekit would hide the one
+    PYTHONPATH names), measured by its own rusage (os.wait4: the process and every process it
+    started and waited for). Exits on a failed command."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        child = subprocess.Popen(args, stdout=out, stderr=err, cwd=folder)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if child.returncode != 0:
+            sys.exit(f"failed ({child.returncode}): {' '.join(args)}\n{err.read().decode()}")
+        return Measured(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall, out.read())
+
+
+def rulekit(*args: str) -> list[str]:
+    return [sys.executable, "-m", "rulekit", *args]
+
+
+def reference() -> Path | None:
+    """bitmask_koikoi.py in ../shared/examples of this checkout, or of a folder above it."""
+    here = Path(__file__).resolve().parent
+    for folder in here.parents:
+        if (folder / REFERENCE_NAME).is_file():
+            return folder / REFERENCE_NAME
+    return None
+
+
+def which_code(folder: str) -> str:
+    """The rulekit the commands run (PYTHONPATH may point at another checkout)."""
+    found = subprocess.run(
+        [sys.executable, "-c", "import rulekit; print(rulekit.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder,
+    )
+    return str(Path(found.stdout.strip()).parent.parent)
+
+
+def cells(m: Measured) -> list[str]:
+    return [f"{m.cpu:.1f}" if m.cpu >= 10 else f"{m.cpu:.2f}", f"{m.peak_mb:.0f}", f"{m.wall:.1f}"]
+
+
+def table(rounds_each: int, jobs: list[int], folder: str) -> None:
+    """Measure every command with every --jobs, and print the table as it goes."""
+    print(f"code: {which_code(folder)}; {rounds_each:,} rounds of each variant, seed 1")
+    run(rulekit(*WARM_UP), folder)  # the batch engine's kernel compiled (and cached) first
+    print(f"load average at the start: {os.getloadavg()[0]:.2f}\n")
+    head = ["command", "rounds"]
+    for j in jobs:
+        head += [f"--jobs {j}: CPU s", "peak MB", "wall s"]
+    head.append("same JSON")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for name, command, times in COMMANDS:
+        rounds = rounds_each * times
+        row = [name, f"{rounds:,}"]
+        printed = set()
+        for j in jobs:
+            m = run(rulekit(*command, "--rounds", str(rounds), "--seed", "1", "--jobs", str(j),
+                            "--json", "--no-timings"), folder)  # fmt: skip
+            printed.add(m.output)
+            row += cells(m)
+        row.append("yes" if len(printed) == 1 else "NO")  # every --jobs printed the same JSON
+        print("| " + " | ".join(row) + " |", flush=True)
+    path = reference()
+    if path is not None:
+        for policy in ("random", "greedy"):
+            m = run([sys.executable, "-c", REFERENCE_RUN, str(path), str(rounds_each), policy],
+                    folder)  # fmt: skip
+            row = [f"reference (bitmask_koikoi.py, {policy})", f"{rounds_each:,}", *cells(m)]
+            row += ["", "", ""] * (len(jobs) - 1) + [""]
+            print("| " + " | ".join(row) + " |", flush=True)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--rounds", type=int, default=100_000, help="rounds of each variant (default 100,000)"
+    )
+    parser.add_argument("--jobs", default="1,2", help="the --jobs to run each command with")
+    args = parser.parse_args()
+    jobs = [int(j) for j in args.jobs.split(",")]
+    with tempfile.TemporaryDirectory() as folder:
+        table(args.rounds, jobs, folder)
+
+
+if __name__ == "__main__":
+    main()
