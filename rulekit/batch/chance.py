@@ -34,6 +34,34 @@ def inline(f: Fn) -> Fn:
     return cast(Fn, by_types(njit(**INLINE)(f)))
 
 
+def apart(f: Fn) -> Fn:
+    """A function compiled on its own that LLVM never inlines into its callers: a large one
+    called from many places (the condition VM, the scoring stage's factors). numba links
+    every function a kernel calls into the kernel's own module, where LLVM inlines it at each
+    call site however large it is, so such a function would be compiled again, whole, at each
+    place it is called from, in every kernel that reaches it: minutes of compile."""
+    return cast(Fn, never_inlined(by_types(njit(**ENTRY)(f))))
+
+
+def never_inlined(dispatcher: Any) -> Any:
+    """Each compiled version of the function is marked `noinline` in the module its callers
+    link (a version loaded from the cache is not linked again: nothing to mark)."""
+    add = dispatcher.add_overload
+
+    def add_overload(cres: Any) -> None:
+        try:
+            module = cres.library._get_module_for_linking()
+            function = module.get_function(cres.fndesc.llvm_func_name)
+        except (RuntimeError, NameError, AttributeError):  # (numba: from the cache, unlinkable)
+            pass
+        else:
+            function.add_function_attribute("noinline")
+        add(cres)
+
+    dispatcher.add_overload = add_overload
+    return dispatcher
+
+
 def by_types(dispatcher: Any) -> Any:
     """A numba function compiled once per argument types, not once per constant: numba types a
     constant argument (a reason code, True, -1) as a literal and compiles the function again

@@ -98,7 +98,7 @@ from numba import njit
 
 from rulekit import ir
 from rulekit.batch.bits import low_bit, popcount
-from rulekit.batch.chance import by_types
+from rulekit.batch.chance import apart, by_types
 from rulekit.cards import CardIndex
 from rulekit.engine.specialise import nibble_layout
 from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed, sees_round
@@ -176,9 +176,12 @@ CONTINUED_WHO: dict[str, int] = {"self": 0, "opponent": 1}
 FACTOR_ON: dict[str, int] = {"yaku": 0, "teyaku": 1, "count": 2, "all": 3}
 # ir.Award.payee -> the stage array's code (kernel/stage.py: the dealer, the round's winner)
 AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1}
-# the stage array's kinds of step (ir.ScoringStep's types)
+# the stage array's kinds of step (ir.ScoringStep's types: STEP_KINDS)
 STEP_FACTOR = 0
 STEP_AWARD = 1
+STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
+# ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
+POLICIES: dict[str, int] = {"best": 1, "all": 0}
 STEP_WORDS = 6  # (kind, on or payee, factor or value, split, multiplied, has a condition)
 
 
@@ -395,7 +398,7 @@ def table_arrays(
     groups = [sum(1 << position[g] for g in group) for group in table.table.exclusive]
     header = [0] * T_HEADER
     header[T_N] = n
-    header[T_BEST] = int(table.best_only)
+    header[T_BEST] = POLICIES[table.table.policy]
     header[T_NGROUPS] = len(groups)
     header[T_SPLIT] = int(table.split)
     header[T_FLAT] = sum(1 << i for i, e in enumerate(entries) if e.flat)
@@ -505,11 +508,12 @@ def stage_array(compiled: CompiledRules) -> Array:
     amounts; their conditions are stage_conditions'."""
     words = [len(compiled.rules.scoring)]
     for step in compiled.rules.scoring:
+        words.append(STEP_KINDS[type(step)])
         if isinstance(step, ir.Factor):
-            words += [STEP_FACTOR, FACTOR_ON[step.on], step.factor, 0, 0]
+            words += [FACTOR_ON[step.on], step.factor, 0, 0]
         else:
             payee = AWARD_PAYEES[step.payee]
-            words += [STEP_AWARD, payee, step.value, int(step.split), int(step.multiplied)]
+            words += [payee, step.value, int(step.split), int(step.multiplied)]
         words.append(int(step.condition is not None))
     return _array(words)
 
@@ -779,32 +783,35 @@ def _run(
     return (s & 1) == 1
 
 
-@_inline
+@apart
 def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int, hits: int) -> bool:
     """Whether the condition program at `start` holds for the mask `x`, in the context
     `piles` (the module docstring: its first `npiles` words are the players' piles in play
     order; npiles 0: no context; NO_PILES: a context with no pile); `hits`: the entries of its
-    table section matched so far (OP_HIT)."""
+    table section matched so far (OP_HIT). The VM: one copy of it in each kernel (`apart`),
+    called by every table, multiplier, void field, instant win and scoring step."""
     if prog[start + 1] and npiles == 0:  # guarded: false without a round to ask
         return False
+    nseg = prog[start]
     p = start + 2
     slots = 0
-    j = 0
-    while j < prog[start] - 1:  # the parts on other masks, each once
+    for j in range(nseg):  # the parts on other masks, each once, then the condition
         end = p + 2 + prog[p + 1]
-        ok = npiles != 0
-        if prog[p] == SEG_FIELD:
-            ok = ok and _run(prog, p + 2, end, piles[CTX_FIELD], slots, piles, npiles, 0)
-        else:  # over every pile
-            k = 0
-            while ok and k < npiles:
-                ok = _run(prog, p + 2, end, piles[k], slots, piles, npiles, 0)
-                k += 1
+        last = j == nseg - 1
+        ok = last or npiles != 0
+        # the masks a segment is tested on: x; the field as laid; every pile (none: vacuous)
+        n = 1 if last or prog[p] == SEG_FIELD else max(npiles, 0)
+        k = 0
+        while ok and k < n:  # (one call of _run: one copy of the VM's loop)
+            mask = x if last else piles[CTX_FIELD] if prog[p] == SEG_FIELD else piles[k]
+            ok = _run(prog, p + 2, end, mask, slots, piles, npiles, hits if last else 0)
+            k += 1
+        if last:
+            return ok
         if ok:
             slots |= 1 << j
         p = end
-        j += 1
-    return _run(prog, p + 2, p + 2 + prog[p + 1], x, slots, piles, npiles, hits)
+    return False
 
 
 @_entry

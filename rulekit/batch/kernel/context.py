@@ -4,7 +4,7 @@ slots)."""
 
 from __future__ import annotations
 
-from rulekit.batch.chance import entry
+from rulekit.batch.chance import apart, entry
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.tables import (
     CTX_CONTINUED,
@@ -20,7 +20,7 @@ from rulekit.batch.tables import (
 )
 
 
-@entry
+@apart
 def look_from(S: Array, Q: Array, seat: int, score: int, nobody_won: bool) -> int:
     """RoundView(r, seat, nobody_won=...) with `score` (scaled) as his: the round's number and
     month, his dealer role and continues and his opponents', the field as laid, what he was

@@ -5,14 +5,14 @@ the stage array (batch/tables.py's stage_array), their conditions a table matche
 
 from __future__ import annotations
 
-from rulekit.batch.chance import entry
+from rulekit.batch.chance import apart, entry
 from rulekit.batch.kernel.context import look_from
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.tables import STEP_FACTOR, STEP_WORDS
 from rulekit.batch.tables import match as t_match
 
 
-@entry
+@apart
 def factor(S: Array, Q: Array, T: Array, payee: int, reason: int, score: int) -> int:
     """stage.factor: the product of the factors whose kind and condition fit this payment to
     `payee` (its base `score`, scaled; 1: none)."""
