@@ -60,6 +60,9 @@ METHODS = {"par": 0, "difference": 1, "none": 2, "points": K.M_POINTS, "round_wi
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}
+PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
+FOLD_START = {"dealer": 0, "after_dealer": 1}  # ir.Fold.start -> cfg C_FOLD_START
+BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_TEYAKU_HIGHEST
 FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
@@ -153,11 +156,11 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_FOLD_FEE: r.fold.fee,
         K.C_FORCED_FEE: r.fold.forced_fee,
         K.C_FOLD_TIMES: r.fold.times_multiplier,
-        K.C_FOLD_START: 0 if r.fold.start == "dealer" else 1,
+        K.C_FOLD_START: FOLD_START[r.fold.start],
         K.C_FOLD_PAYEE: FOLD_PAYEES[r.fold.payee],
         K.C_DEALER_CAPTURES: r.dealer_captures or 0,
         K.C_HAS_TEYAKU: teyaku is not None,
-        K.C_TEYAKU_HIGHEST: r.teyaku is not None and r.teyaku.between_players == "highest",
+        K.C_TEYAKU_HIGHEST: r.teyaku is not None and BETWEEN_PLAYERS[r.teyaku.between_players],
         K.C_TEYAKU_SPLIT: teyaku is not None and teyaku.split,
         K.C_TEYAKU_ANY_FLAT: teyaku is not None and teyaku.any_flat,
         K.C_HAS_YAKU: yaku is not None,
@@ -167,7 +170,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_YAKU_COUNT_BITS: yaku is not None and yaku.count_bits != 0,
         K.C_ALLOWED: cont.allowed,
         K.C_ENDS_ROUND: cont.ends_round,
-        K.C_PAID_STOP: cont.paid == "stop",
+        K.C_PAID_STOP: PAID[cont.paid],
         K.C_PAID_IN_PLAY: cont.paid_in_play,
         K.C_REFUND_HALF: cont.refund_half,
         K.C_PAY_FOR_ALL: cont.pay_for_all,
