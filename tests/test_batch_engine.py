@@ -80,8 +80,9 @@ def test_write_int_is_str(value: int) -> None:
 def test_why_not_names_what_the_kernel_does_not_play() -> None:
     fudawiki = CompiledRules(load_rules("hachihachi/fudawiki"))
     assert batch.why_not(fudawiki, 3, ["random", "greedy", "random"]) is None
-    assert batch.why_not(fudawiki, 3, ["rulewise", "random", "search"]) == (
-        "it plays the random and greedy bots only, not rulewise, search"
+    assert batch.why_not(fudawiki, 3, ["rulewise", "random", "greedy"]) is None
+    assert batch.why_not(fudawiki, 3, ["rulewise", "strong", "search"]) == (
+        "it plays the random, greedy and rulewise bots only, not search, strong"
     )
     assert batch.why_not(fudawiki, 3, ["random"] * 3, seed=1 << 70) == (
         "the seed does not fit 64 bits"
@@ -111,7 +112,9 @@ def test_simulate_says_which_engine_played() -> None:
     assert out["engine"] == "batch" and out["engine_note"] is None
     out = simulate(rules, seats=3, bots=["greedy"], seed=2, rounds=50, engine="scalar")
     assert out["engine"] == "scalar" and out["engine_note"] is None
-    out = simulate(rules, seats=3, bots=["rulewise"], seed=2, rounds=3)
+    out = simulate(rules, seats=3, bots=["rulewise"], seed=2, rounds=50, engine="batch")
+    assert out["engine"] == "batch" and out["engine_note"] is None
+    out = simulate(rules, seats=3, bots=["greedy", "search"], seed=2, rounds=2)
     assert out["engine"] == "scalar" and out["engine_note"].startswith("it plays the random")
 
 

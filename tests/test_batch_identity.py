@@ -1,10 +1,10 @@
 """The batch engine plays exactly the scalar engine's rounds: for every bundled rule file and
-house file at every table size, with random and greedy bots (and a table of both), the same
-seed gives the same deals, moves, ledgers (every payment, down to its detail), nets, endings,
-winners, teyaku and yaku made, and rule choices offered and taken, deal by deal; and so for
-house files drawn from the fuzzer's statements that use the scoring stage, conditions on the
-round, teams and the score-style counts everywhere the language allows them. Every bundled
-file is served (a file the kernel would hand to the scalar engine fails here).
+house file at every table size, with random, greedy and rulewise bots (and tables of mixed
+bots), the same seed gives the same deals, moves, ledgers (every payment, down to its detail),
+nets, endings, winners, teyaku and yaku made, and rule choices offered and taken, deal by deal;
+and so for house files drawn from the fuzzer's statements that use the scoring stage,
+conditions on the round, teams and the score-style counts everywhere the language allows them.
+Every bundled file is served (a file the kernel would hand to the scalar engine fails here).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from rulekit import ir
-from rulekit.agents import make_agent
+from rulekit.agents import make_agent, rulewise
+from rulekit.agents.calibrate import DealPolicy
 from rulekit.batch import engine as batch
 from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules, sees_round
@@ -51,9 +52,17 @@ def cases() -> list[tuple[str, int]]:
     return out
 
 
-def bot_sets(seats: int) -> list[tuple[str, ...]]:
+def bot_sets(seats: int, rulewise: bool = True) -> list[tuple[str, ...]]:
+    """Random, greedy, both; then rulewise (the default bots: its choices weighed by rollouts
+    in the kernel too), and rulewise against greedy (and random, from 3 seats)."""
     mixed = tuple("greedy" if s % 2 else "random" for s in range(seats))
-    return [("random",) * seats, ("greedy",) * seats, mixed]
+    out = [("random",) * seats, ("greedy",) * seats, mixed]
+    if rulewise:
+        out += [
+            ("rulewise",) * seats,
+            tuple(("rulewise", "greedy", "random")[s % 3] for s in range(seats)),
+        ]
+    return out
 
 
 def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, number: int):  # type: ignore[no-untyped-def]
@@ -139,7 +148,7 @@ def test_why_not_still_names_what_it_cannot_play() -> None:
     bits (the test above would pass with a why_not that never refuses)."""
     c = CompiledRules(load_rules("koikoi/house/oya-ken"))
     assert batch.why_not(c, 2, ["greedy", "strong"]) == (
-        "it plays the random and greedy bots only, not strong"
+        "it plays the random, greedy and rulewise bots only, not strong"
     )
     assert batch.why_not(c, 2, ["greedy"], seed=1 << 70) == "the seed does not fit 64 bits"
 
@@ -285,7 +294,7 @@ def test_the_hiki_and_wild_cases_play_every_option(mechanic: str) -> None:
         else:
             option = WILD_OPTIONS.index(mechanic)
             without = variant(wild_text(base, True, EVERY_OPTION & ~(1 << option)))
-        for bots in bot_sets(seats):
+        for bots in bot_sets(seats, rulewise=False):
             for seed in SEEDS:
                 for number in range(DEALS):
                     a = scalar_deal(full, seats, bots, seed, number)
@@ -331,6 +340,63 @@ def test_simulate_reports_hiki_and_wild_plays_as_the_scalar_engine(bot: str) -> 
     assert {k: v for k, v in fast.items() if k not in apart} == {
         k: v for k, v in slow.items() if k not in apart
     }
+
+
+# ---------------------------------------------------------------- rulewise
+def test_rulewise_weighs_its_choices_in_the_kernel() -> None:
+    """The kernel's rulewise bots make their own choices, not greedy's rules of thumb: stop and
+    continue and a hiki weighed by rollouts, join or fold by the calibrated policy, each both
+    ways over a few hundred deals; their rounds are not the greedy bots'."""
+    choices: Counter[str] = Counter()
+    differ = 0
+    for c, seats in (
+        (variant(wild_text("koikoi/sloper", True, EVERY_OPTION)), 2),
+        (CompiledRules(load_rules("hachihachi/fudawiki")), 4),
+    ):
+        weighed = batch.make_plan(c, seats, ("rulewise",) * seats, 1)
+        greedy = batch.make_plan(c, seats, ("greedy",) * seats, 1)
+        for a, b in zip(batch.rounds(weighed, 0, 300), batch.rounds(greedy, 0, 300), strict=True):
+            assert a is not None and b is not None
+            choices += a.choices
+            differ += a.ledger != b.ledger
+    for offered, taken in (("continue offered", "continue"), ("hiki offered", "hiki")):
+        assert choices[offered] > choices[taken] > 0, choices
+    assert choices["fold offered"] > choices["fold"] > 0, choices
+    assert differ > 100
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "policy"),
+    [
+        ("koikoi/sloper", 2, DealPolicy(join_at=None, swap=True)),
+        ("hachihachi/wikipedia-draft", 4, DealPolicy(join_at=None, swap=False)),
+        ("hachihachi/fudawiki", 5, DealPolicy(join_at=40.0, swap=False)),
+    ],
+    ids=["swap", "never join", "join at 40"],
+)
+def test_rulewise_plays_the_deal_policy_it_is_given(
+    name: str, seats: int, policy: DealPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fold and swap policy reaches the kernel as data: whatever it says (here a swap no
+    bundled file's calibration asks for, a bot that never joins by choice, a threshold of
+    its own), both engines play the same rounds, and the choices follow it."""
+    monkeypatch.setattr(rulewise, "deal_policy", lambda compiled, seated: policy)
+    monkeypatch.setattr(batch, "deal_policy", lambda compiled, seated: policy)
+    c = CompiledRules(load_rules(name))
+    bots = ("rulewise",) * seats
+    plan = batch.make_plan(c, seats, bots, 1)
+    choices: Counter[str] = Counter()
+    for number in range(DEALS):
+        got = batch_deal(plan, number)
+        assert got is not None
+        assert got == scalar_deal(c, seats, bots, 1, number), f"{name}, deal {number}"
+        choices += got["choices"]
+    if policy.swap:
+        assert choices["swap"] == choices["swap offered"] > 0
+    elif policy.join_at is None:
+        assert choices["fold"] == choices["fold offered"] > 0
+    else:
+        assert choices["fold offered"] > choices["fold"] > 0
 
 
 # ---------------------------------------------------------------- generated house files

@@ -28,6 +28,7 @@ from rulekit.batch import tables as bt
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.cards import CardIndex
 from rulekit.engine.scoring import _CountContext
+from rulekit.engine.shown import compile_shown
 from rulekit.engine.tables import (
     CompiledMultiplier,
     CompiledRules,
@@ -522,3 +523,44 @@ def test_absent_tables() -> None:
         assert not bt.holds(arrays.void, 0, x, NO_PILES, 0)
         assert bt.first_instant_win(arrays.instant, x, NO_PILES, 0) == -1
     assert all(a.dtype == np.int64 for a in vars(arrays).values())
+
+
+# ---------------------------------------------------------------- the cards a teyaku shows
+
+
+def shown_by_kernel(prog: list[int], hand: int) -> int:
+    """shown_cards of a one-entry shown array holding `prog`."""
+    arr = np.array([1, 3, 3 + len(prog), *prog], dtype=np.int64)
+    return int(bt.shown_cards(arr, 0, hand, np.zeros(64, dtype=np.int64)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cond=conds, hand=deck_masks | month_masks, lanes=st.booleans())
+def test_the_cards_a_teyaku_shows_are_the_scalar_engines(
+    cond: ir.Condition, hand: int, lanes: bool
+) -> None:
+    """The rule-weighing bot knows the cards another player showed for a teyaku: the batch
+    tables' shown programs give engine/shown.py's cards (nothing where the condition does not
+    hold, an `or`'s branches that hold, nothing for a `not` or an `everyone`), by the 4-bit
+    lanes or by the month masks."""
+    want = compile_shown(cond, IX)(hand)
+    got = shown_by_kernel(bt.shown_program(cond, IX, lanes), hand)
+    assert got == (want[1] if want[0] else 0)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(RULES)))
+def test_every_teyaku_shows_the_scalar_engines_cards(path: Path) -> None:
+    """Every bundled teyaku on random hands and dealt hands: the cards Round.teyaku_revealed
+    holds for the entries a hand counts (CompiledRules.teyaku_cards)."""
+    c = compiled(path)
+    if c.teyaku is None:
+        return
+    arr = bt.shown_array(c)
+    stack = np.zeros(64, dtype=np.int64)
+    rng = random.Random(str(path))
+    for hand in masks(c, rng, 300):
+        counted = c.teyaku.counted(c.teyaku.match_play(hand), hand)
+        got = 0
+        for i in counted:
+            got |= int(bt.shown_cards(arr, i, hand, stack))
+        assert got == c.teyaku_cards(hand, counted), (path.name, bin(hand), counted)

@@ -48,10 +48,14 @@ def test_chunks_are_made_lazily_whatever_the_count() -> None:
     assert next(spans) == (0, 250) and next(spans) == (250, 500)
 
 
+@pytest.mark.parametrize(
+    ("engine", "size"), [("scalar", 250), ("batch", 250 * backends.FAST_CHUNKS)]
+)
 def test_a_huge_count_starts_at_once_and_hands_out_only_a_few_chunks(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, engine: str, size: int
 ) -> None:
-    """1e15 rounds: the run is stopped after three chunks; listing the work would never end."""
+    """1e15 rounds: the run is stopped after three chunks; listing the work would never end.
+    (The default bots play on either engine, each with spans of its own size.)"""
     import rulekit.sim.simulate as sim
 
     seen: list[tuple[int, int]] = []
@@ -64,9 +68,9 @@ def test_a_huge_count_starts_at_once_and_hands_out_only_a_few_chunks(
         return real(plan, start, stop)
 
     monkeypatch.setattr(sim, "run_part", counted)
-    result = invoke("simulate", "hachihachi", "--rounds", str(10**15))
+    result = invoke("simulate", "hachihachi", "--rounds", str(10**15), "--engine", engine)
     assert result.exit_code == 130, result.output
-    assert seen == [(0, 250), (250, 500), (500, 750)]
+    assert seen == [(0, size), (size, 2 * size), (2 * size, 3 * size)]
     assert "interrupted" in result.stderr
 
 

@@ -30,3 +30,6 @@ _here = Path(__file__).resolve().parent
 _config: Any = numba.config  # (its settings are not typed)
 # read by numba when each cached function is decorated (the modules below import after this)
 _config.CACHE_DIR = str(cache_folder([*_here.glob("*.py"), *_here.glob("kernel/*.py")]))
+
+# the kernel's functions optimized once each, not again in every caller (rulekit.batch.linking)
+from rulekit.batch import linking as _linking  # noqa: E402, F401

@@ -284,3 +284,37 @@ def below(x: np.ndarray, scratch: np.ndarray, n: int) -> int:
         for i in range(LIMBS):  # (a slice copy within one array would allocate)
             x[LIMBS + i] = x[i]
     return divmod_limbs(x, n)
+
+
+@entry
+def shuffle(x: np.ndarray, scratch: np.ndarray, items: np.ndarray, n: int) -> None:
+    """items[:n] shuffled by Fisher and Yates from the last place down, place i trading with
+    Chance.below(i + 1) of the number x (the rule-weighing bot's worlds, engine.observation):
+    the same digits, each refill where Chance refills, but a group of draws whose divisors'
+    product is below 2**31 spends one long division (as permutation does) wherever the number
+    is too large for a refill to fall inside the group (at least 2**96: it stays above 2**65)."""
+    i = n - 1
+    while i > 0:
+        top = LIMBS - 1
+        while top > 0 and x[top] == 0:
+            top -= 1
+        if top < 3:  # near a refill: one draw as Chance.below
+            j = below(x, scratch, i + 1)
+            t = items[i]
+            items[i] = items[j]
+            items[j] = t
+            i -= 1
+            continue
+        first = i
+        product = 1
+        while i > 0 and product * (i + 1) < 1 << 31:
+            product *= i + 1
+            i -= 1
+        r = divmod_limbs(x, product)
+        for k in range(first, i, -1):
+            q = r // (k + 1)
+            j = r - q * (k + 1)
+            r = q
+            t = items[k]
+            items[k] = items[j]
+            items[j] = t

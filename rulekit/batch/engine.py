@@ -1,6 +1,6 @@
 """The batch engine: many rounds of a rule file played by one numba kernel (batch/kernel/),
-exactly the rounds the scalar engine plays for the same seed, when the bots are the quick
-comparison bots (random, greedy) and the rule file uses only the mechanics the kernel knows.
+exactly the rounds the scalar engine plays for the same seed, when the bots are random, greedy
+or rulewise (the default) and the rule file uses only the mechanics the kernel knows.
 
 `why_not(compiled, seats, bots)` says why the kernel cannot serve a plan (None: it can);
 `tally_part(...)` plays deals start..stop-1 into a Tally (simulate), `rounds(...)` gives
@@ -28,9 +28,11 @@ import numpy.typing as npt
 
 from rulekit import ir
 from rulekit.agents import make_agent
+from rulekit.agents.calibrate import deal_policy
 from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, points_per_card
+from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
-from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables
+from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables, shown_array
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
@@ -41,7 +43,7 @@ from rulekit.errors import RulekitError
 from rulekit.output import write_atomic
 from rulekit.sim.tally import Tally
 
-BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY}
+BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY, "rulewise": K.BOT_RULEWISE}
 DETAILS = {
     K.D_UNFINISHED: "continued without a new yaku",
     K.D_BEATEN: "beaten after continuing",
@@ -75,7 +77,7 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     """Why the batch engine cannot play this plan (None: it can), in words for the user."""
     slow = sorted({b for b in bots if b not in BOTS})
     if slow:
-        return f"it plays the random and greedy bots only, not {', '.join(slow)}"
+        return f"it plays the random, greedy and rulewise bots only, not {', '.join(slow)}"
     r = compiled.rules
     if not -INT64 <= seed < INT64:
         return "the seed does not fit 64 bits"
@@ -193,7 +195,6 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
     stage = np.zeros(K.G_SIZE, dtype=np.int64)  # part A's options: the stage, the round, teams
-    teams = r.teams_for(seats) or []
     for key, value in {
         K.G_NFACTORS: len(compiled.factors),
         K.G_NAWARDS: len(r.scoring) - len(compiled.factors),
@@ -201,11 +202,9 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_YAKU_SEES: yaku is not None and yaku.sees_round,
         K.G_FIELD_SEES: compiled.field_sees_round,
         K.G_INSTANT_SEES: compiled.instant_sees_round,
-        K.G_NTEAMS: len(teams),
         K.G_OPPONENTS_LOSE: r.count.opponents_lose,
         K.G_POOLED: TEAM_CARDS[r.count.team_cards],
         K.G_TIE_DRAW: TIES[r.count.tie],
-        K.G_FOLD_BLIND: r.fold.before_deal,
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
@@ -226,8 +225,6 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)
     Q[K.CFG, : K.C_SIZE] = cfg
     Q[K.STAGE, : K.G_SIZE] = stage
-    for t, members in enumerate(teams):
-        Q[K.TEAM, members] = t
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -259,7 +256,9 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     F = np.zeros(K.F_SIZE, dtype=np.float64)
     F[: len(ix.ids)] = card_worth(compiled)
     F[K.FPARAMS : K.FPARAMS + 3] = [COMPLETE_BONUS, DISCARD_COST, points_per_card(compiled)]
-    S = np.zeros((K.S_ROWS, K.S_WIDTH), dtype=np.int64)
+    T = _rulewise(compiled, seats, bots, Q, T, F)
+    # the round's rows, then the copies a rulewise bot's rollouts play in (kernel/rollouts.py)
+    S = np.zeros((K.S_ROWS * K.S_COPIES, K.S_WIDTH), dtype=np.int64)
     return Plan(
         compiled,
         seats,
@@ -268,6 +267,34 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         [e.name for e in t_entries],
         [e.name for e in y_entries],
     )
+
+
+def _rulewise(
+    compiled: CompiledRules, seats: int, bots: Sequence[str], Q: Any, T: Any, F: Any
+) -> Any:
+    """The rulewise bot's data (Q's RQ row, F's join threshold; T with the cards each teyaku
+    shows appended): its worlds, whether an empty hand stops at once, the variant's calibrated
+    fold and swap policy (computed only where a rulewise bot would use it), the teams."""
+    r = compiled.rules
+    shown = shown_array(compiled)
+    Q[K.RQ, K.RQ_T_SHOWN] = len(T)
+    Q[K.RQ, K.RQ_T_SHOWN + 1] = len(T) + len(shown)
+    Q[K.RQ, K.RQ_WORLDS] = DEFAULT_WORLDS
+    Q[K.RQ, K.RQ_CANNOT_GAIN] = continuing_cannot_gain(r)
+    Q[K.RQ, K.RQ_FOLD_BLIND] = r.fold.before_deal
+    teams = r.teams_for(seats) or []
+    Q[K.RQ, K.RQ_NTEAMS] = len(teams)
+    for t, members in enumerate(teams):
+        for s in members:
+            Q[K.RQ, K.RQ_TEAM + s] = t
+    steps = setup_steps(r)
+    folds = "fold" in steps and r.seats.playing(seats) < seats and r.seats.sit_out == "fold"
+    if "rulewise" in bots and (folds or "swap" in steps):
+        policy = deal_policy(compiled, seats)
+        Q[K.RQ, K.RQ_JOIN] = policy.join_at is not None
+        F[K.F_JOIN_AT] = policy.join_at if policy.join_at is not None else 0.0
+        Q[K.RQ, K.RQ_SWAP] = policy.swap
+    return np.concatenate([T, shown]).astype(np.int64)
 
 
 @dataclass

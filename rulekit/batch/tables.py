@@ -954,3 +954,135 @@ def instant_value(iarr: Array, w: int) -> int:
         p += 2 + iarr[p + 1]
     v: int = iarr[p]
     return v
+
+
+# ---------------------------------------------------------------- the cards a teyaku shows
+# (the rule-weighing bot: another player's teyaku cards are known to it, engine/shown.py)
+#
+# Shown program (`shown_array`): [n, (start, end) per teyaku entry, then the programs], each a
+# postfix program over a stack of (holds, cards shown), as engine/shown.py's closures answer:
+#
+#     SH_LEAF g (size k m*k)*g len program   holds: the condition program (a card test, or a
+#                         month shape's tests); shows, when it holds, each group's cards in the
+#                         hand: hand & m for each of its k masks (all of them for size -1, those
+#                         holding exactly `size` cards for a shape's group)
+#     SH_AND n / SH_OR n  every / some of the n items hold; shows what they show (an item that
+#                         does not hold shows nothing)
+#     SH_NOT              holds when its item does not; shows nothing
+#     SH_FALSE            a part that never holds here (`everyone`, `dealt`, the round's tests)
+SH_LEAF = 1
+SH_AND = 2
+SH_OR = 3
+SH_NOT = 4
+SH_FALSE = 5
+
+
+def shown_program(cond: ir.Condition, index: CardIndex, lanes: bool | None = None) -> list[int]:
+    """engine.shown.compile_shown(cond) as a shown program (`lanes`: test month shapes by 4-bit
+    lanes or by month masks; None: as the deck allows)."""
+    emitter = _Emitter(index)
+    if lanes is not None:
+        emitter.lanes = lanes
+    out: list[int] = []
+
+    def leaf(groups: list[tuple[int, list[int]]], test: ir.Condition) -> None:
+        emitter.segments = []
+        prog = emitter.program(test)
+        out.append(SH_LEAF)
+        out.append(len(groups))
+        for size, group_masks in groups:
+            out.extend([size, len(group_masks), *group_masks])
+        out.extend([len(prog), *prog])
+
+    def emit(c: ir.Condition) -> None:
+        if isinstance(c, ir.AllOf | ir.AnyOf | ir.Count):
+            leaf([(-1, [index.mask(c.cards)])], c)
+        elif isinstance(c, ir.PointsCmp):
+            leaf([(-1, [-1])], c)  # (the whole hand)
+        elif isinstance(c, ir.Shape):
+            groups = [
+                (
+                    g.size,
+                    [index.month_masks[index.months.index(m)] for m in g.months or index.months],
+                )
+                for g in c.groups
+            ]
+            leaf(groups, c)
+        elif isinstance(c, ir.And | ir.Or):
+            for item in c.items:
+                emit(item)
+            out.extend([SH_AND if isinstance(c, ir.And) else SH_OR, len(c.items)])
+        elif isinstance(c, ir.Not):
+            emit(c.item)
+            out.append(SH_NOT)
+        else:
+            out.append(SH_FALSE)
+
+    emit(cond)
+    return out
+
+
+def shown_array(compiled: CompiledRules) -> Array:
+    """The shown program of every teyaku entry (layout above; [0] without a teyaku table)."""
+    table = compiled.rules.teyaku
+    entries = table.entries if table is not None else ()
+    programs = [shown_program(e.condition, compiled.index) for e in entries]
+    words = [len(programs)]
+    at = 1 + 2 * len(programs)
+    for prog in programs:
+        words += [at, at + len(prog)]
+        at += len(prog)
+    for prog in programs:
+        words += prog
+    return _array(words)
+
+
+@_entry
+def shown_cards(arr: Array, i: int, hand: int, stack: Array) -> int:
+    """The cards a player dealt `hand` shows for teyaku entry i (engine.tables'
+    teyaku_cards for one entry: 0 when it does not hold); stack: scratch for 62 masks."""
+    p = arr[1 + 2 * i]
+    end = arr[2 + 2 * i]
+    s = 0  # the items' `holds`, as bits (the top: bit 0), and their cards in `stack`
+    depth = 0
+    while p < end:
+        op = arr[p]
+        b = 0
+        cards = 0
+        if op == SH_LEAF:
+            q = p + 2
+            for _ in range(arr[p + 1]):
+                size = arr[q]
+                k = arr[q + 1]
+                for j in range(k):
+                    c = hand & arr[q + 2 + j]
+                    if size < 0 or popcount(c) == size:
+                        cards |= c
+                q += 2 + k
+            if holds(arr, q + 1, hand, arr, 0):
+                b = 1
+            else:
+                cards = 0
+            p = q + 1 + arr[q]
+        elif op == SH_NOT:
+            b = 1 - (s & 1)
+            s >>= 1
+            depth -= 1
+            p += 1
+        elif op == SH_FALSE:
+            p += 1
+        else:  # SH_AND, SH_OR: every item holds, or some item does
+            n = arr[p + 1]
+            held = s & ((1 << n) - 1)
+            s >>= n
+            for _ in range(n):
+                depth -= 1
+                cards |= stack[depth]
+            b = 1 if (held == (1 << n) - 1 if op == SH_AND else held != 0) else 0
+            if not b:
+                cards = 0
+            p += 2
+        stack[depth] = cards
+        depth += 1
+        s = (s << 1) | b
+    return int(stack[0]) if s & 1 else 0

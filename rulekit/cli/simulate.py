@@ -119,7 +119,7 @@ def simulate(
     _render_simulation(result)
 
 
-BOTS_NOTE = "it plays the random and greedy bots only"  # rulekit.batch.engine.why_not's words
+BOTS_NOTE = "it plays the random, greedy and rulewise bots only"  # batch.engine.why_not's words
 
 
 def _cold(note: str | None) -> bool:

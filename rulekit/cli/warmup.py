@@ -11,9 +11,9 @@ from rulekit.cli.common import command
 def warmup() -> None:
     """Compile the batch engine's kernel now, so that no simulation waits for it.
 
-    simulate, compare and tune play the random and greedy bots' rounds with the batch engine,
-    a compiled kernel that plays exactly the scalar engine's rounds many times faster. It is
-    compiled once per rulekit version (about a minute of one core) and cached; until then
+    simulate, compare and tune play the rulewise, greedy and random bots' rounds with the batch
+    engine, a compiled kernel that plays exactly the scalar engine's rounds many times faster.
+    It is compiled once per rulekit version (about a minute of one core) and cached; until then
     `--engine auto` plays runs under 300,000 rounds with the scalar engine, and says so.
     Nothing to do when it is compiled already.
 

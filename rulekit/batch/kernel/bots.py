@@ -1,4 +1,5 @@
-"""The bots' choices (rulekit/agents: random, greedy), from the round's state, and their chance."""
+"""The bots' choices (rulekit/agents: random, greedy, rulewise), from the round's state, and
+their chance."""
 
 from __future__ import annotations
 
@@ -17,9 +18,26 @@ from rulekit.batch.tables import value as t_value
 @entry
 def draw_below(S: Array, Q: Array, s: int, n: int) -> int:
     """agents.chance.Chance(f"{seed}:{number}:{s}").below(n): the bot's number is hashed on its
-    first draw of the round (a draw of one choice spends nothing)."""
+    first draw of the round (a draw of one choice spends nothing). In a rulewise rollout, every
+    seat draws from the decider's rollout chance (its GreedyAgent "{seed}:rollouts")."""
     if n <= 1:
         return 0
+    if S[RW, RW_ROLLOUT]:  # rulewise: a rollout's draw (kernel/rollouts.py put it in RCH)
+        return chance_below(S[RCH], S[SCRATCH], n)
+    return bot_below(S, Q, s, n)
+
+
+@entry
+def bot_below(S: Array, Q: Array, s: int, n: int) -> int:
+    """Chance.below(n) of seat s's own chance, hashed on its first draw: a draw of one choice
+    too (it may hash the next block, as Chance.below(1) does: a rulewise world's joker)."""
+    bot_chance(S, Q, s)
+    return chance_below(S[CH + s], S[SCRATCH], n)
+
+
+@entry
+def bot_chance(S: Array, Q: Array, s: int) -> None:
+    """Seat s's chance, Chance(f"{seed}:{number}:{s}"), hashed in CH + s if not yet this try."""
     if S[P_CHANCE_READY, s] == 0:
         buf = S[BUF]
         at = write_int(buf, 0, Q[CFG, C_SEED])
@@ -31,7 +49,6 @@ def draw_below(S: Array, Q: Array, s: int, n: int) -> int:
         for i in range(16):
             S[CH + s, 16 + i] = S[CH + s, i]
         S[P_CHANCE_READY, s] = 1
-    return chance_below(S[CH + s], S[SCRATCH], n)
 
 
 @inline
@@ -62,7 +79,15 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
     """The current seat's bot's action among legal[:n] (agents/random_agent.py, greedy.py)."""
     s = S[SC, I_CURRENT]
     phase = S[SC, I_PHASE]
-    if Q[BOTS, s] == BOT_RANDOM:
+    # rulewise: a weighed choice, or a rollout's option, is played as given; in a rollout every
+    # seat plays greedy; -1: a choice for play_deals to weigh
+    if S[RW, RW_PENDING]:
+        S[RW, RW_PENDING] = 0
+        return int(S[RW, RW_ACTION])
+    bot = BOT_GREEDY if S[RW, RW_ROLLOUT] else Q[BOTS, s]
+    if bot == BOT_RULEWISE and (phase >= PH_DECIDE or (phase == PH_PLAY and legal[0] >= HIKI)):
+        return rulewise_choice(S, Q, T, F, legal, n)
+    if bot == BOT_RANDOM:
         return int(legal[draw_below(S, Q, s, n)])
     if phase == PH_PLAY:
         return greedy_play(S, Q, T, F, legal, n)
@@ -154,10 +179,72 @@ def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     if S[P_TEYAKU, s]:
         return True
     hand = S[P_HAND, s] & full_mask(Q)  # view.hand: the joker is not a card of the deck
-    if Q[STAGE, G_FOLD_BLIND]:  # (view.hand: none while he declares before the deal)
+    if Q[RQ, RQ_FOLD_BLIND]:  # (view.hand: none while he declares before the deal)
         hand = 0
     if Q[CFG, C_HAS_TEYAKU]:
         hits = t_match(ttab, hand, False, S[PILES], 0)
         if t_counted(ttab, hits, hand, S[SEL]):
             return True
     return bool(points_of(Q, hand) > popcount(hand) * F[FPARAMS + 2])
+
+
+# ---------------------------------------------------------------- rulewise
+@entry
+def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
+    """RulewiseAgent.act but for its greedy card play (and its greedy take): stop or continue
+    (stop with an empty hand where continuing cannot gain), or a hiki against the best
+    ordinary play, set up to be weighed by rollouts (-1: play_deals weighs it, then plays
+    on); join or fold, swap or keep by the variant's calibrated policy."""
+    s = S[SC, I_CURRENT]
+    phase = S[SC, I_PHASE]
+    if phase == PH_FOLD:
+        if Q[RQ, RQ_JOIN] and rulewise_strength(S, Q, T, F, s) >= F[F_JOIN_AT]:
+            return JOIN
+        return FOLD
+    if phase == PH_SWAP:
+        return SWAP if Q[RQ, RQ_SWAP] else KEEP
+    if phase != PH_PLAY:  # stop or continue
+        if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
+            return STOP
+        S[RW, RW_OPT] = STOP
+        S[RW, RW_OPT + 1] = CONTINUE
+        S[RW, RW_NOPT] = 2
+    else:  # hikis offered (first among the plays): each, and the best ordinary play
+        hikis = 0
+        while hikis < n and legal[hikis] >= HIKI:
+            hikis += 1
+        k = 0
+        if hikis < n:
+            S[RW, RW_OPT] = greedy_play(S, Q, T, F, legal[hikis:], n - hikis)
+            k = 1
+        for j in range(hikis):
+            S[RW, RW_OPT + k] = legal[j]
+            k += 1
+        if k == 1:
+            return int(S[RW, RW_OPT])
+        S[RW, RW_NOPT] = k
+    S[RW, RW_WANT] = 1
+    S[RW, RW_SEAT] = s
+    S[RW, RW_WORLD] = -1
+    S[RW, RW_STOPPED] = 0
+    for k in range(S[RW, RW_NOPT]):
+        S[RW, RW_COUNT + k] = 0
+        F[F_TOTALS + k] = 0.0
+    return -1
+
+
+@entry
+def rulewise_strength(S: Array, Q: Array, T: Array, F: Floats, s: int) -> float:
+    """calibrate.strength: the hand's cards' worth (lowest card first, from 0.0, as
+    greedy.mask_worth adds them) plus the value of the teyaku it holds."""
+    hand = 0 if Q[RQ, RQ_FOLD_BLIND] else S[P_HAND, s] & full_mask(Q)  # view.hand
+    total = mask_worth(F, hand)
+    if Q[CFG, C_HAS_TEYAKU]:
+        ttab = T[Q[CFG, C_T_TEYAKU] : Q[CFG, C_T_TEYAKU + 1]]
+        sel = S[SEL]
+        k = t_counted(ttab, t_match(ttab, hand, False, S[PILES], 0), hand, sel)
+        value = 0
+        for j in range(k):
+            value += t_value(ttab, sel[j], hand)
+        total += value
+    return total

@@ -304,6 +304,49 @@ CH_WILD_OFFERED = 8
 CH_WILD = 9
 CH_N = 10
 
+# ---------------------------------------------------------------- rulewise
+# The rule-weighing bot (agents/rulewise.py): greedy's card play; stop or continue and a hiki
+# weighed by rollouts (kernel/rollouts.py), played out in copies of the round that S holds
+# after it (S has S_COPIES * S_ROWS rows: the round, the world sampled, one option's play-out);
+# join or fold and swap or keep by the variant's calibrated policy (Q's RQ row, F's F_JOIN_AT).
+BOT_RULEWISE = 2
+RCH = S_ROWS  # RCH + s: seat s's rollout chance ("{seed}:{number}:{s}:rollouts"), as CH + s
+RW = RCH + SEATS  # the weighing's state (RW_ columns)
+S_ROWS = RW + 1
+S_COPIES = 3
+WORLD = 1  # S[WORLD * S_ROWS : (WORLD + 1) * S_ROWS]: the world sampled for the decider
+PLAYOUT = 2  # S[PLAYOUT * S_ROWS : ...]: an option played out in a copy of the world
+MAX_OPTIONS = 64  # the best ordinary play and a hiki per month: at most one per hand card, + 1
+RW_ROLLOUT = 0  # 1 in a copy playing a rollout: every seat greedy, the decider's rollout chance
+RW_WANT = 1  # 1: the current seat's choice waits to be weighed (play_deals weighs it)
+RW_PENDING = 2  # 1: RW_ACTION is the action to play (weighed, or a rollout's option)
+RW_ACTION = 3
+RW_SEAT = 4  # the seat whose choice is weighed
+RW_READY = 5  # bit s: seat s's rollout chance is hashed (this try at the deal)
+RW_SHOWN = 6  # 1: RW_REVEALED holds the teyaku cards each seat showed (this try)
+RW_NOPT = 7  # the options weighed, then per option (RW_OPT + k, RW_COUNT + k)
+RW_WORLD = 8  # the world being played (-1: none yet)
+RW_NEXT = 9  # the next option to play in it
+RW_STOPPED = 10  # 1: a stop's outcome is known (F_STOPPED), counted in each world
+RW_PLAYING = 11  # the option whose play-out runs
+RW_REVEALED = 16  # RW_REVEALED + s: the cards seat s showed for his teyaku
+RW_OPT = RW_REVEALED + SEATS
+RW_COUNT = RW_OPT + MAX_OPTIONS  # play-outs made of each option
+RQ = Q_ROWS  # Q row: the bot's options (RQ_ columns)
+Q_ROWS = RQ + 1
+RQ_WORLDS = 0  # sampled worlds per weighed choice
+RQ_CANNOT_GAIN = 1  # rulewise.continuing_cannot_gain: an empty hand stops without rollouts
+RQ_JOIN = 2  # 1: join at a hand strength of F[F_JOIN_AT] or more (0: never by choice)
+RQ_SWAP = 3  # 1: swap
+RQ_FOLD_BLIND = 4  # the fold is declared before the deal: the hand is not seen
+RQ_T_SHOWN = 5  # the teyaku's shown-cards programs in T (batch.tables.shown_array), then its end
+RQ_NTEAMS = 7  # teams (0: each plays for himself), then each seat's team
+RQ_TEAM = 8
+F_JOIN_AT = F_SIZE  # F: the join threshold, a stop's outcome, each option's summed outcomes
+F_STOPPED = F_JOIN_AT + 1
+F_TOTALS = F_STOPPED + 1
+F_SIZE = F_TOTALS + MAX_OPTIONS
+
 # ------------------------------------------------ part A: scoring stage, round conditions, teams
 # the scoring stage's payments and a score-style count's (the ledger's words, after the others)
 R_AWARD = 12
@@ -314,13 +357,12 @@ BANK = -1  # the other side of a score (engine.payments.BANK)
 # a round's scalar (under I_SIZE: reset for each try at a deal): the field as laid at the deal
 # (RoundView.field_at_deal; 0: not laid yet)
 I_LAID = 31
-# Q rows: the scoring stage's and the round conditions' options (G_ columns); each seat's team
-# (TEAM; -1 without teams); per factor kind (batch.tables.FACTOR_ON's codes), the payment
-# reasons it multiplies as bits (R_ codes)
+# Q rows: the scoring stage's and the round conditions' options (G_ columns); per factor kind
+# (batch.tables.FACTOR_ON's codes), the payment reasons it multiplies as bits (R_ codes). (The
+# teams and a fold before the deal: the RQ row's RQ_NTEAMS, RQ_TEAM and RQ_FOLD_BLIND.)
 STAGE = Q_ROWS
-TEAM = Q_ROWS + 1
-FACTOR_ON = Q_ROWS + 2
-Q_ROWS += 3
+FACTOR_ON = Q_ROWS + 1
+Q_ROWS += 2
 G_NFACTORS = 0
 G_NAWARDS = 1
 G_T_STAGE = 2  # the stage's steps in T (batch.tables.stage_array), to G_T_STAGE + 1
@@ -329,12 +371,10 @@ G_TEYAKU_SEES = 6  # the teyaku, yaku, field (multiplier, void), instant wins se
 G_YAKU_SEES = 7  # their tests are given a context (engine.tables' sees_round flags)
 G_FIELD_SEES = 8
 G_INSTANT_SEES = 9
-G_NTEAMS = 10  # 0: each plays for himself
-G_OPPONENTS_LOSE = 11
-G_POOLED = 12  # teams pool their cards (Settlement.team_cards "pooled")
-G_TIE_DRAW = 13  # a tie for the best score is a draw (Settlement.tie "draw")
-G_FOLD_BLIND = 14  # the fold is decided before the deal (a bot sees no hand)
-G_SIZE = 15
+G_OPPONENTS_LOSE = 10
+G_POOLED = 11  # teams pool their cards (Settlement.team_cards "pooled")
+G_TIE_DRAW = 12  # a tie for the best score is a draw (Settlement.tie "draw")
+G_SIZE = 13
 # count methods (cfg C_METHOD): par 0, difference 1, none, then the score-style counts
 M_NONE = 2
 M_POINTS = 3

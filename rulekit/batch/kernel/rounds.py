@@ -8,15 +8,17 @@ from rulekit.batch.kernel.bots import choose
 from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
 from rulekit.batch.kernel.setup import choose_fold, run_setup, swap_pair
 from rulekit.batch.kernel.turn import legal_plays, next_turn, play_card, take
 
 
 @entry
 def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
-    """playout.play_out: the bots act until the round is over."""
+    """playout.play_out: the bots act until the round is over (or until a rulewise bot's
+    choice is to be weighed: play_weighed weighs it and calls again)."""
     legal = S[LEGAL]
-    trace = Q[CFG, C_TRACE]
+    trace = Q[CFG, C_TRACE] != 0 and S[RW, RW_ROLLOUT] == 0  # (rulewise: a rollout is not)
     while S[SC, I_PHASE] != PH_DONE and not S[SC, I_BAIL]:
         phase = S[SC, I_PHASE]
         s = S[SC, I_CURRENT]
@@ -42,6 +44,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             legal[1] = KEEP
             n = 2
         action = choose(S, Q, T, F, legal, n)
+        if action < 0:  # rulewise: a choice to weigh by rollouts first (play_weighed)
+            return
         if phase == PH_DECIDE:
             S[CHOICES, CH_CONTINUE_OFFERED] += 1
             S[CHOICES, CH_CONTINUE] += action == CONTINUE
@@ -86,6 +90,21 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[SC, I_STEP] += 1
             S[SC, I_PHASE] = PH_PLAY
             run_setup(S, Q, T, F)
+
+
+@entry
+def play_weighed(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """play_round, each choice a rulewise bot weighs (choose gave -1) weighed first: its
+    rollouts played out one by one in copies of the round (kernel/rollouts.py), then on."""
+    reset_weighing(S)
+    play_round(S, Q, T, F)
+    while S[RW, RW_WANT]:
+        copy = next_rollout(S, Q, T, F)
+        while copy:
+            play_round(S[copy * S_ROWS : (copy + 1) * S_ROWS], Q, T, F)
+            end_rollout(S, Q, T, F, copy)
+            copy = next_rollout(S, Q, T, F)
+        play_round(S, Q, T, F)
 
 
 @inline
@@ -143,7 +162,7 @@ def play_deals(
             S[SC, I_WILD_MONTH] = 0
             deal(S, Q)
             run_setup(S, Q, T, F)
-            play_round(S, Q, T, F)
+            play_weighed(S, Q, T, F)  # (play_round, and a rulewise bot's weighing)
             if S[SC, I_BAIL] or not S[SC, I_VOID]:
                 break
             voids += 1

@@ -428,12 +428,12 @@ def unit_masks(S: Array, Q: Array, units: Array) -> int:
     """The sides of a score-style count as masks of seats (units[u]), and how many: the teams
     at this table (rulekit.ir.Ruleset.teams_for), or each player of the round alone, in play
     order."""
-    nteams = Q[STAGE, G_NTEAMS]
+    nteams = Q[RQ, RQ_NTEAMS]
     if nteams:
         for u in range(nteams):
             units[u] = 0
         for s in range(Q[CFG, C_SEATED]):
-            units[Q[TEAM, s]] |= 1 << s
+            units[Q[RQ, RQ_TEAM + s]] |= 1 << s
         return int(nteams)
     for k in range(S[SC, I_NORDER]):
         units[k] = 1 << S[P_ORDER, k]
