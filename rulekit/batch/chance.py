@@ -40,7 +40,9 @@ def apart(f: Fn) -> Fn:
     every function a kernel calls into the kernel's own module, where LLVM inlines it at each
     call site however large it is, so such a function would be compiled again, whole, at each
     place it is called from, in every kernel that reaches it: minutes of compile."""
-    return cast(Fn, never_inlined(by_types(njit(**ENTRY)(f))))
+    # (forceinline said: numba would otherwise inherit it from the first caller that compiles
+    # it, an inline helper such as the ledger's `pay`, and LLVM must then inline it everywhere)
+    return cast(Fn, never_inlined(by_types(njit(**ENTRY, forceinline=False)(f))))
 
 
 def never_inlined(dispatcher: Any) -> Any:
