@@ -260,11 +260,13 @@ def _scoring_step(rng: random.Random, name: str) -> str:
     return f'  {name} "Step" the {payee} takes {_number(rng)}{unit}{share}{cond}{opts}'
 
 
-def statement(rng: random.Random, names: tuple[str, ...]) -> str:
-    """One statement of the language, of any kind, with numbers and conditions drawn."""
+def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = None) -> str:
+    """One statement of the language, of any kind (or of the kind given: 0 to 23), with
+    numbers and conditions drawn."""
     n = _number
     entry = rng.choice((*names, "probe", "probe2"))
-    kind = rng.randrange(24)
+    if kind is None:
+        kind = rng.randrange(24)
     if kind == 0:
         return "scoring\n" + "\n".join(
             _scoring_step(rng, f"s{i}") for i in range(rng.randint(1, 3))

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from rulekit.batch.bits import popcount
 
@@ -26,12 +26,58 @@ Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 def entry(f: Fn) -> Fn:
     """A function compiled on its own (called from Python, or from other kernels)."""
-    return cast(Fn, njit(**ENTRY)(f))
+    return cast(Fn, by_types(njit(**ENTRY)(f)))
 
 
 def inline(f: Fn) -> Fn:
     """A small helper, compiled into its callers."""
-    return cast(Fn, njit(**INLINE)(f))
+    return cast(Fn, by_types(njit(**INLINE)(f)))
+
+
+def apart(f: Fn) -> Fn:
+    """A function compiled on its own that LLVM never inlines into its callers: a large one
+    called from many places (the condition VM, the scoring stage's factors). numba links
+    every function a kernel calls into the kernel's own module, where LLVM inlines it at each
+    call site however large it is, so such a function would be compiled again, whole, at each
+    place it is called from, in every kernel that reaches it: minutes of compile."""
+    # (forceinline said: numba would otherwise inherit it from the first caller that compiles
+    # it, an inline helper such as the ledger's `pay`, and LLVM must then inline it everywhere)
+    return cast(Fn, never_inlined(by_types(njit(**ENTRY, forceinline=False)(f))))
+
+
+def never_inlined(dispatcher: Any) -> Any:
+    """Each compiled version of the function is marked `noinline` in the module its callers
+    link (a version loaded from the cache is not linked again: nothing to mark)."""
+    add = dispatcher.add_overload
+
+    def add_overload(cres: Any) -> None:
+        try:
+            module = cres.library._get_module_for_linking()
+            function = module.get_function(cres.fndesc.llvm_func_name)
+        except (RuntimeError, NameError, AttributeError):  # (numba: from the cache, unlinkable)
+            pass
+        else:
+            function.add_function_attribute("noinline")
+        add(cres)
+
+    dispatcher.add_overload = add_overload
+    return dispatcher
+
+
+def by_types(dispatcher: Any) -> Any:
+    """A numba function compiled once per argument types, not once per constant: numba types a
+    constant argument (a reason code, True, -1) as a literal and compiles the function again
+    for each, every copy with all it calls linked in and optimised again; a helper inlined by
+    LLVM sees its constants all the same. (Called from Python, numba already compiles for the
+    plain types first.)"""
+    typed = dispatcher.get_call_template
+    unliteral: Callable[[Any], Any] = types.unliteral  # (numba is not typed)
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        return typed(tuple(unliteral(a) for a in args), kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 LIMBS = 16

@@ -27,16 +27,18 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.agents.calibrate import deal_policy
 from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, points_per_card
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
-from rulekit.batch.tables import Unsupported, batch_tables, shown_array
+from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables, shown_array
 from rulekit.engine.game import MAX_VOID_IN_A_ROW
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
+from rulekit.engine.stage import FACTOR_ON as FACTOR_REASONS
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
 from rulekit.output import write_atomic
@@ -57,8 +59,13 @@ STEPS = {
     "teyaku": K.ST_TEYAKU,
     "instant_win": K.ST_INSTANT,
 }
-METHODS = {"par": 0, "difference": 1, "none": 2}
+METHODS = {"par": 0, "difference": 1, "none": 2, "points": K.M_POINTS, "round_wins": K.M_ROUND_WINS}
+TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
+TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}
+PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
+FOLD_START = {"dealer": 0, "after_dealer": 1}  # ir.Fold.start -> cfg C_FOLD_START
+BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_TEYAKU_HIGHEST
 FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
@@ -73,15 +80,6 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if slow:
         return f"it plays the random, greedy and rulewise bots only, not {', '.join(slow)}"
     r = compiled.rules
-    if r.teams_for(seats):
-        return "the rule file plays in teams"
-    if r.count.method not in METHODS:
-        method = r.count.method.replace("_", " ")
-        return f"the rule file counts by {method} (the kernel counts by par or difference)"
-    if r.scoring:
-        return "the rule file has scoring steps (factors or awards)"
-    if r.fold.before_deal:
-        return "the fold comes before the deal"
     if not -INT64 <= seed < INT64:
         return "the seed does not fit 64 bits"
     if seats > K.SEATS:
@@ -129,6 +127,10 @@ class Plan:
                 return self.teyaku_names[code]
             if reason == K.R_INSTANT:
                 return self.compiled.instant_wins[code][0].name
+            if reason == K.R_AWARD:  # the award's place among the stage's awards
+                return [s for s in self.compiled.rules.scoring if isinstance(s, ir.Award)][
+                    code
+                ].name
             return self.yaku_names[code]
         return DETAILS.get(code, "")
 
@@ -157,11 +159,11 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_FOLD_FEE: r.fold.fee,
         K.C_FORCED_FEE: r.fold.forced_fee,
         K.C_FOLD_TIMES: r.fold.times_multiplier,
-        K.C_FOLD_START: 0 if r.fold.start == "dealer" else 1,
+        K.C_FOLD_START: FOLD_START[r.fold.start],
         K.C_FOLD_PAYEE: FOLD_PAYEES[r.fold.payee],
         K.C_DEALER_CAPTURES: r.dealer_captures or 0,
         K.C_HAS_TEYAKU: teyaku is not None,
-        K.C_TEYAKU_HIGHEST: r.teyaku is not None and r.teyaku.between_players == "highest",
+        K.C_TEYAKU_HIGHEST: r.teyaku is not None and BETWEEN_PLAYERS[r.teyaku.between_players],
         K.C_TEYAKU_SPLIT: teyaku is not None and teyaku.split,
         K.C_TEYAKU_ANY_FLAT: teyaku is not None and teyaku.any_flat,
         K.C_HAS_YAKU: yaku is not None,
@@ -171,7 +173,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_YAKU_COUNT_BITS: yaku is not None and yaku.count_bits != 0,
         K.C_ALLOWED: cont.allowed,
         K.C_ENDS_ROUND: cont.ends_round,
-        K.C_PAID_STOP: cont.paid == "stop",
+        K.C_PAID_STOP: PAID[cont.paid],
         K.C_PAID_IN_PLAY: cont.paid_in_play,
         K.C_REFUND_HALF: cont.refund_half,
         K.C_PAY_FOR_ALL: cont.pay_for_all,
@@ -193,6 +195,19 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
+    stage = np.zeros(K.G_SIZE, dtype=np.int64)  # part A's options: the stage, the round, teams
+    for key, value in {
+        K.G_NFACTORS: len(compiled.factors),
+        K.G_NAWARDS: len(r.scoring) - len(compiled.factors),
+        K.G_TEYAKU_SEES: teyaku is not None and teyaku.sees_round,
+        K.G_YAKU_SEES: yaku is not None and yaku.sees_round,
+        K.G_FIELD_SEES: compiled.field_sees_round,
+        K.G_INSTANT_SEES: compiled.instant_sees_round,
+        K.G_OPPONENTS_LOSE: r.count.opponents_lose,
+        K.G_POOLED: TEAM_CARDS[r.count.team_cards],
+        K.G_TIE_DRAW: TIES[r.count.tie],
+    }.items():
+        stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
     at = 0
     for slot, piece in zip(
@@ -201,11 +216,21 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         cfg[slot] = at
         cfg[slot + 1] = at + len(piece)
         at += len(piece)
-    T = np.concatenate(pieces).astype(np.int64)
+    for slot, piece in ((K.G_T_STAGE, tables.stage), (K.G_T_STEPS, tables.stage_conditions)):
+        stage[slot] = at  # the scoring stage's steps and their conditions, last
+        stage[slot + 1] = at + len(piece)
+        at += len(piece)
+    T = np.concatenate([*pieces, tables.stage, tables.stage_conditions]).astype(np.int64)
     y_entries = r.yaku.entries if r.yaku else ()
     t_entries = r.teyaku.entries if r.teyaku else ()
     Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)
     Q[K.CFG, : K.C_SIZE] = cfg
+    Q[K.STAGE, : K.G_SIZE] = stage
+    for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
+        reasons = FACTOR_REASONS[kind]
+        Q[K.FACTOR_ON, code] = sum(
+            1 << k for k, name in enumerate(K.REASONS) if reasons is None or name in reasons
+        )
     for row, values in (
         (K.MONTHS, ix.month_mask_of_bit),
         (K.POINTS, ix.points_of_bit),

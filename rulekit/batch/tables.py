@@ -4,19 +4,23 @@ The scalar engine (engine/tables.py) generates Python per rule file; a numba ker
 compiled per file (seconds each), so here every table becomes data ("programs") for one
 generic, cached kernel: a small condition VM. Python builds the arrays once per rule file; the
 `@njit(cache=True)` functions below read them and give the answers of CompiledTable,
-CompiledMultiplier, CompiledRules.void_field and instant_wins for every mask (card masks are
-int64: bit i is the deck's i-th card, so a deck holds at most 63 cards).
+CompiledMultiplier, CompiledRules.void_field, instant_wins and the scoring stage's conditions
+for every mask (card masks are int64: bit i is the deck's i-th card, so a deck holds at most
+63 cards).
 
 Condition program (a list of int64 words, starting at some `start` in an array):
 
-    [nseg, len_0, words_0..., len_1, words_1..., ...]
+    [nseg, guarded, kind_0, len_0, words_0..., kind_1, len_1, words_1..., ...]
 
-`nseg` segments, each its length then its postfix words. The last segment is the condition;
-those before it are its `everyone` parts, inner ones first. An `everyone` part does not depend
-on the mask tested (it asks about every pile), so each is evaluated once, over the piles, into
-bit j of a `slots` word that the later segments read (OP_SLOT j): no recursion. A segment's
-words are postfix ops over a stack of booleans kept in the bits of one int64 (so at most 62
-deep; the builder checks):
+`guarded` 1: the condition asks about the round (engine.tables.sees_round), so it is false
+without a round context (the scalar's `guarded`). `nseg` segments, each its kind, its length,
+then its postfix words. The last segment (SEG_MAIN) is the condition; those before it are its
+parts tested on other masks than the one tested, inner ones first: an `everyone` part
+(SEG_EVERYONE: over every pile) or a `the field had` part (SEG_FIELD: over the field as laid at
+the deal). Neither depends on the mask tested, so each is evaluated once into bit j of a
+`slots` word that the later segments read (OP_SLOT j): no recursion. A segment's words are
+postfix ops over a stack of booleans kept in the bits of one int64 (so at most 62 deep; the
+builder checks):
 
     OP_ALL m            (x & m) == m
     OP_ANY m            (x & m) != 0
@@ -28,15 +32,30 @@ deep; the builder checks):
     OP_MONTHS size demand k m*k  (any other deck) the same over the k month masks
     OP_AND n / OP_OR n  pops n booleans, pushes their and / or (n = 0: true / false)
     OP_NOT              pops one, pushes its negation
-    OP_SLOT j           bit j of `slots` (the j-th `everyone` part)
-    OP_DEALT captured k records   at the count, what the player tested was dealt (piles
-                        carry his counted teyaku and dealt hand at DEALT_SLOT; `dealt` below)
+    OP_SLOT j           bit j of `slots` (the j-th `everyone` or `the field had` part)
+    OP_DEALT captured k records   what the player tested was dealt (the context carries his
+                        counted teyaku and dealt hand at DEALT_SLOT; `dealt` below)
     OP_HIT j            whether entry j of the same table section holds: a part equal to an
                         entry matched before it (a table of hands that combine two others) is
                         read from the hits so far, not tested again
+    OP_ROUND op n       the round's number (the first is 1) <op> n
+    OP_MONTH_ALL        every card of the round's month is in x
+    OP_MONTH op n       popcount(x & the round's month) <op> n
+    OP_DEALER           the player tested deals (or leads in the dealer's place)
+    OP_CONTINUED who op n   the continues he (who 0) or an opponent (who 1) called <op> n
+    OP_SCORE op n       his score <op> n (scaled: the context's score against n * its scale)
+    OP_NOBODY_WON       the round ended with no winner
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
 (rulekit.hands.shape_demands), as engine/tables.py reads it.
+
+The context (engine.context.RoundView, the scalar's `ctx`) is one int64 array, `piles`, with
+`npiles`: its first npiles words are the captured piles of the round's players in play order
+(`everyone`), then at fixed slots what the player tested was dealt (DEALT_SLOT) and the round
+as he sees it (the CTX_ slots; the kernel fills them: kernel/context.py). `npiles` = 0 stands
+for the scalar's ctx None (an `everyone`, a `dealt` or a guarded condition is then false);
+NO_PILES (-1) for a context whose round has no player in play yet (its `everyone` holds
+vacuously, as `all()` of no piles).
 
 Table array (`table_arrays`), header words then sections at the offsets the header gives:
 
@@ -59,11 +78,12 @@ Multiplier array (`multiplier_array`): [ntiers, step, per_card mask, then per ti
 (factor, mask, carry_at (-1: none), len (0: no condition), program of len words)].
 Instant wins (`instant_array`): [k, then per win, highest value first (CompiledRules' order)
 (value, len, program)]. Points (`points_array`): [k, (v, m)*k]. The void field: one program
-(`void_program`; a file without one gets the program of `false`).
-
-`npiles` = 0 stands for the scalar's ctx None: an `everyone` condition is then false. Any
-condition that asks about the round or what was dealt raises Unsupported; `unsupported` says
-whether (and why) a whole rule file cannot be served.
+(`void_program`; a file without one gets the program of `false`). The scoring stage
+(`stage_array`): [n, then per step in the stage's order (kind, on or payee, factor or value,
+split, multiplied, has a condition)] (STEP_WORDS words: STEP_FACTOR or STEP_AWARD; `on` and
+`payee` are FACTOR_ON's and AWARD_PAYEES' codes); its conditions are a table of their own
+(`stage_conditions`: entry i is step i). `unsupported` says whether (and why) a whole rule file
+cannot be served.
 """
 
 from __future__ import annotations
@@ -78,9 +98,10 @@ from numba import njit
 
 from rulekit import ir
 from rulekit.batch.bits import low_bit, popcount
+from rulekit.batch.chance import apart, by_types
 from rulekit.cards import CardIndex
 from rulekit.engine.specialise import nibble_layout
-from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed
+from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed, sees_round
 from rulekit.hands import shape_demands
 
 Array = npt.NDArray[np.int64]
@@ -100,9 +121,31 @@ OP_NOT = 10
 OP_SLOT = 11
 OP_DEALT = 12
 OP_HIT = 13  # j: whether entry j, matched earlier in the same call, holds (a shared part)
-# at the count, the player tested: piles[DEALT_SLOT] holds the teyaku he counts (entry bits),
-# piles[DEALT_SLOT + 1] his hand as dealt (the scalar's _CountContext.dealt_holds reads both)
+OP_ROUND = 14
+OP_MONTH_ALL = 15
+OP_MONTH = 16
+OP_DEALER = 17
+OP_CONTINUED = 18
+OP_SCORE = 19
+OP_NOBODY_WON = 20
+# segment kinds: a part tested over every pile, over the field as laid, the condition itself
+SEG_EVERYONE = 0
+SEG_FIELD = 1
+SEG_MAIN = 2
+# the context: the player tested: piles[DEALT_SLOT] holds the teyaku he counts (entry bits),
+# piles[DEALT_SLOT + 1] his hand as dealt (RoundView.dealt_holds reads both); then the round
+# as he sees it (RoundView's fields)
 DEALT_SLOT = 64
+CTX_ROUND = 66  # the round's number, from 1
+CTX_MONTH = 67  # the round's month's cards
+CTX_DEALER = 68  # 1: he deals (or leads in the dealer's place)
+CTX_CONTINUED = 69  # his continues, then (CTX_CONTINUED + 1) the most an opponent in play called
+CTX_SCORE = 71  # his score, scaled by CTX_SCALE
+CTX_SCALE = 72
+CTX_FIELD = 73  # the field as laid at the deal (0: not laid yet)
+CTX_NOBODY_WON = 74
+CTX_WORDS = 75  # a context array's length
+NO_PILES = -1  # npiles of a context whose round has no player in play yet
 G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
 G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
 
@@ -124,17 +167,22 @@ MAX_DEPTH = 62  # the boolean stack is the bits of one int64
 MAX_BITS = 63  # cards of a deck, entries of a table, `everyone` parts of a condition
 
 # the program of `false` (an `or` of nothing): a void field a file does not have
-FALSE_PROGRAM: tuple[int, ...] = (1, 2, OP_OR, 0)
+FALSE_PROGRAM: tuple[int, ...] = (1, 0, SEG_MAIN, 2, OP_OR, 0)
 
-_ROUND_WORDS = {
-    ir.RoundCmp: "round",
-    ir.RoundMonth: "round month",
-    ir.IsDealer: "dealer",
-    ir.Continued: "continued",
-    ir.ScoreCmp: "score",
-    ir.OnField: "field",
-    ir.NobodyWon: "nobody won",
-}
+# ir.Continued.who -> OP_CONTINUED's `who` (the context's slot after CTX_CONTINUED)
+CONTINUED_WHO: dict[str, int] = {"self": 0, "opponent": 1}
+# ir.Factor.on -> the stage array's code (the kernel's Q row FACTOR_ON gives each code's
+# payment reasons, from engine.stage.FACTOR_ON)
+FACTOR_ON: dict[str, int] = {"yaku": 0, "teyaku": 1, "count": 2, "all": 3}
+# ir.Award.payee -> the stage array's code (kernel/stage.py: the dealer, the round's winner)
+AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1}
+# the stage array's kinds of step (ir.ScoringStep's types: STEP_KINDS)
+STEP_FACTOR = 0
+STEP_AWARD = 1
+STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
+# ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
+POLICIES: dict[str, int] = {"best": 1, "all": 0}
+STEP_WORDS = 6  # (kind, on or payee, factor or value, split, multiplied, has a condition)
 
 
 class Unsupported(Exception):
@@ -146,7 +194,8 @@ class Unsupported(Exception):
 
 
 class _Emitter:
-    """Builds one condition's program: its `everyone` parts as segments, inner ones first."""
+    """Builds one condition's program: its `everyone` and `the field had` parts as segments,
+    inner ones first."""
 
     def __init__(
         self,
@@ -157,11 +206,12 @@ class _Emitter:
         self.index = index
         self.teyaku = teyaku  # what a `dealt` condition asks about
         # the conditions of the table's entries matched before this one (a part equal to one
-        # is read from the hits so far: OP_HIT), and how deep in `everyone` parts we are
+        # is read from the hits so far: OP_HIT), and how deep in parts tested on other masks
+        # (`everyone`, `the field had`) we are
         self.known = known
-        self.inside_everyone = 0
+        self.inside_other = 0
         self.lanes = nibble_layout(index)
-        self.segments: list[list[int]] = []
+        self.segments: list[tuple[int, list[int]]] = []  # (kind, words)
         points: dict[int, int] = {}
         for b, v in enumerate(index.points_of_bit):
             if v:
@@ -170,10 +220,10 @@ class _Emitter:
 
     def program(self, cond: ir.Condition) -> list[int]:
         main = self.segment(cond)
-        segments = [*self.segments, main]
-        out = [len(segments)]
-        for seg in segments:
-            out += [len(seg), *seg]
+        segments = [*self.segments, (SEG_MAIN, main)]
+        out = [len(segments), int(sees_round(cond))]
+        for kind, seg in segments:
+            out += [kind, len(seg), *seg]
         return out
 
     def segment(self, cond: ir.Condition) -> list[int]:
@@ -185,7 +235,7 @@ class _Emitter:
     def emit(self, c: ir.Condition, code: list[int], height: int) -> int:
         """Appends the postfix code of `c` (pushing one boolean over `height` others); returns
         the highest the stack grows."""
-        if not self.inside_everyone:  # (an `everyone` part tests other piles than the hits')
+        if not self.inside_other:  # (such a part tests other masks than the hits')
             for cond, j in self.known:
                 if c == cond:
                     code += [OP_HIT, j]
@@ -207,14 +257,16 @@ class _Emitter:
             if len(tests) != 1:
                 code += [OP_AND, len(tests)]
             return height + max(len(tests), 1)
-        if isinstance(c, ir.Everyone):
-            self.inside_everyone += 1
+        if isinstance(c, ir.Everyone | ir.OnField):
+            self.inside_other += 1
             inner = self.segment(c.item)
-            self.inside_everyone -= 1
+            self.inside_other -= 1
             if len(self.segments) >= MAX_BITS:
-                raise Unsupported(f"a condition with more than {MAX_BITS} 'everyone' parts")
+                what = "'everyone' or 'the field had'"
+                raise Unsupported(f"a condition with more than {MAX_BITS} {what} parts")
             code += [OP_SLOT, len(self.segments)]
-            self.segments.append(inner)
+            kind = SEG_EVERYONE if isinstance(c, ir.Everyone) else SEG_FIELD
+            self.segments.append((kind, inner))
             return height + 1
         code += self.leaf(c)
         return height + 1
@@ -235,9 +287,18 @@ class _Emitter:
             return [OP_POINTS, OPS[c.op], c.n, len(self.points) // 2, *self.points]
         if isinstance(c, ir.Dealt):
             return self.dealt(c)
-        word = _ROUND_WORDS.get(type(c))
-        if word is not None:
-            raise Unsupported(f"asks about the round ('{word}')")
+        if isinstance(c, ir.RoundCmp):
+            return [OP_ROUND, OPS[c.op], c.n]
+        if isinstance(c, ir.RoundMonth):
+            return [OP_MONTH_ALL] if c.all else [OP_MONTH, OPS[c.op], c.n]
+        if isinstance(c, ir.IsDealer):
+            return [OP_DEALER]
+        if isinstance(c, ir.Continued):
+            return [OP_CONTINUED, CONTINUED_WHO[c.who], OPS[c.op], c.n]
+        if isinstance(c, ir.ScoreCmp):
+            return [OP_SCORE, OPS[c.op], c.n]
+        if isinstance(c, ir.NobodyWon):
+            return [OP_NOBODY_WON]
         raise Unsupported(f"has a condition the batch tables do not know ({c.kind})")
 
     def dealt(self, c: ir.Dealt) -> list[int]:
@@ -294,9 +355,9 @@ def condition_program(
     teyaku: ir.YakuTable | None = None,
     known: tuple[tuple[ir.Condition, int], ...] = (),
 ) -> list[int]:
-    """The program of a card-only condition (the module docstring gives the words; `teyaku`:
-    the table a `dealt` condition asks about; `known`: the conditions of the entries matched
-    before it, by index); Unsupported for one that asks about the round."""
+    """The program of a condition (the module docstring gives the words; `teyaku`: the table a
+    `dealt` condition asks about; `known`: the conditions of the entries matched before it, by
+    index); Unsupported for one the VM cannot hold (too deep, too many parts)."""
     return _Emitter(index, teyaku, known).program(cond)
 
 
@@ -337,7 +398,7 @@ def table_arrays(
     groups = [sum(1 << position[g] for g in group) for group in table.table.exclusive]
     header = [0] * T_HEADER
     header[T_N] = n
-    header[T_BEST] = int(table.best_only)
+    header[T_BEST] = POLICIES[table.table.policy]
     header[T_NGROUPS] = len(groups)
     header[T_SPLIT] = int(table.split)
     header[T_FLAT] = sum(1 << i for i, e in enumerate(entries) if e.flat)
@@ -414,6 +475,11 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
         out.append(("the void field", rules.void_field))
     for win in rules.instant_wins:
         out.append((f"instant win '{win.name}'", win.condition))
+    for step in rules.scoring:
+        if step.condition is not None:
+            factor = f"x{step.factor}" if isinstance(step, ir.Factor) else ""
+            name = step.name or factor  # (a factor may be written without a name)
+            out.append((f"scoring step '{name}'", step.condition))
     return out
 
 
@@ -426,12 +492,61 @@ def unsupported(compiled: CompiledRules) -> str | None:
         if table is not None and len(table.entries) > MAX_BITS:
             n = len(table.entries)
             return f"the {what} table has {n} entries (the batch tables hold {MAX_BITS})"
+    if len(compiled.rules.scoring) > MAX_BITS:
+        n = len(compiled.rules.scoring)
+        return f"the scoring stage has {n} steps (the batch tables hold {MAX_BITS})"
     for name, cond in _parts(compiled):
         try:
             condition_program(cond, compiled.index, compiled.rules.teyaku)
         except Unsupported as e:
             return f"{name} {e}"
     return None
+
+
+def stage_array(compiled: CompiledRules) -> Array:
+    """The scoring stage's steps in order (layout in the module docstring): their kinds and
+    amounts; their conditions are stage_conditions'."""
+    words = [len(compiled.rules.scoring)]
+    for step in compiled.rules.scoring:
+        words.append(STEP_KINDS[type(step)])
+        if isinstance(step, ir.Factor):
+            words += [FACTOR_ON[step.on], step.factor, 0, 0]
+        else:
+            payee = AWARD_PAYEES[step.payee]
+            words += [payee, step.value, int(step.split), int(step.multiplied)]
+        words.append(int(step.condition is not None))
+    return _array(words)
+
+
+def stage_conditions(compiled: CompiledRules) -> Array:
+    """The scoring steps' conditions as a table (table_arrays' layout) whose entry i is step i,
+    matched all at once by `match` (the kernel's one copy of the VM); a step without one gets
+    the program of `true`, never asked."""
+    steps = compiled.rules.scoring
+    if len(steps) > MAX_BITS:
+        raise Unsupported(f"{len(steps)} scoring steps (the batch tables hold {MAX_BITS})")
+    index = compiled.index
+    records = []
+    known: list[tuple[ir.Condition, int]] = []
+    for i, step in enumerate(steps):
+        cond = step.condition if step.condition is not None else ir.And(items=())
+        prog = condition_program(cond, index, compiled.rules.teyaku, tuple(known))
+        known.append((cond, i))
+        records += [i, 0, len(prog), *prog]
+    n = len(steps)
+    words = [0] * T_HEADER
+    words[T_N] = n
+    for slot, part in (
+        (T_PLAY, [n, *records]),
+        (T_COUNT, [0]),
+        (T_VALUES, [0] * n),
+        (T_BONUS, [0] * 3 * n),
+        (T_UNLESS, [0] * n),
+        (T_GROUPS, []),
+    ):
+        words[slot] = len(words)
+        words += part
+    return _array(words)
 
 
 @dataclass(frozen=True)
@@ -444,6 +559,8 @@ class BatchTables:
     void: Array
     instant: Array
     points: Array
+    stage: Array
+    stage_conditions: Array
 
 
 def batch_tables(compiled: CompiledRules) -> BatchTables:
@@ -461,6 +578,8 @@ def batch_tables(compiled: CompiledRules) -> BatchTables:
         void=void_program(compiled),
         instant=instant_array(compiled),
         points=points_array(ix),
+        stage=stage_array(compiled),
+        stage_conditions=stage_conditions(compiled),
     )
 
 
@@ -480,12 +599,12 @@ _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 
 def _inline(f: F) -> F:
     """A helper, compiled into its callers."""
-    return cast(F, njit(**_OPTIONS, forceinline=True)(f))
+    return cast(F, by_types(njit(**_OPTIONS, forceinline=True)(f)))
 
 
 def _entry(f: F) -> F:
     """An entry point a kernel calls."""
-    return cast(F, njit(**_OPTIONS)(f))
+    return cast(F, by_types(njit(**_OPTIONS)(f)))
 
 
 @_inline
@@ -540,12 +659,12 @@ def _lanes_holding(x: int, size: int) -> int:
 
 @_inline
 def _dealt(prog: Array, p: int, x: int, piles: Array, npiles: int) -> tuple[int, int]:
-    """OP_DEALT at p over the pile x: (whether it holds, the word after it). Without a count
+    """OP_DEALT at p over the pile x: (whether it holds, the word after it). Without a
     context (npiles 0) it does not, as the scalar's `ctx is not None and ...`."""
     captured = prog[p + 1]
     q = p + 3
-    counted = piles[DEALT_SLOT] if npiles > 0 else 0
-    hand = piles[DEALT_SLOT + 1] if npiles > 0 else 0
+    counted = piles[DEALT_SLOT] if npiles != 0 else 0
+    hand = piles[DEALT_SLOT + 1] if npiles != 0 else 0
     b = 0
     for _ in range(prog[p + 2]):
         held = (counted >> prog[q]) & 1
@@ -634,39 +753,72 @@ def _run(
         elif op == OP_HIT:
             b = (hits >> prog[p + 1]) & 1
             p += 2
+        elif op == OP_MONTH_ALL:  # (the round's words: a guarded program, read with a context)
+            m = piles[CTX_MONTH]
+            b = 1 if (x & m) == m else 0
+            p += 1
+        elif op == OP_MONTH:
+            b = 1 if compare(popcount(x & piles[CTX_MONTH]), prog[p + 1], prog[p + 2]) else 0
+            p += 3
+        elif op == OP_ROUND:
+            b = 1 if compare(piles[CTX_ROUND], prog[p + 1], prog[p + 2]) else 0
+            p += 3
+        elif op == OP_DEALER:
+            b = 1 if piles[CTX_DEALER] else 0
+            p += 1
+        elif op == OP_CONTINUED:
+            n = piles[CTX_CONTINUED + prog[p + 1]]
+            b = 1 if compare(n, prog[p + 2], prog[p + 3]) else 0
+            p += 4
+        elif op == OP_SCORE:
+            limit = prog[p + 2] * piles[CTX_SCALE]
+            b = 1 if compare(piles[CTX_SCORE], prog[p + 1], limit) else 0
+            p += 3
+        elif op == OP_NOBODY_WON:
+            b = 1 if piles[CTX_NOBODY_WON] else 0
+            p += 1
         else:  # a word no builder writes: stop rather than read on
             return False
         s = (s << 1) | b
     return (s & 1) == 1
 
 
-@_inline
-def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int, hits: int = 0) -> bool:
-    """Whether the condition program at `start` holds for the mask `x`; `everyone` asks about
-    the first `npiles` of `piles` (the players' piles in play order; 0: no context, false)."""
-    p = start + 1
+@apart
+def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int, hits: int) -> bool:
+    """Whether the condition program at `start` holds for the mask `x`, in the context
+    `piles` (the module docstring: its first `npiles` words are the players' piles in play
+    order; npiles 0: no context; NO_PILES: a context with no pile); `hits`: the entries of its
+    table section matched so far (OP_HIT). The VM: one copy of it in each kernel (`apart`),
+    called by every table, multiplier, void field, instant win and scoring step."""
+    if prog[start + 1] and npiles == 0:  # guarded: false without a round to ask
+        return False
+    nseg = prog[start]
+    p = start + 2
     slots = 0
-    j = 0
-    while j < prog[start] - 1:  # the `everyone` parts, each over every pile
-        end = p + 1 + prog[p]
-        ok = npiles > 0
+    for j in range(nseg):  # the parts on other masks, each once, then the condition
+        end = p + 2 + prog[p + 1]
+        last = j == nseg - 1
+        ok = last or npiles != 0
+        # the masks a segment is tested on: x; the field as laid; every pile (none: vacuous)
+        n = 1 if last or prog[p] == SEG_FIELD else max(npiles, 0)
         k = 0
-        while ok and k < npiles:
-            ok = _run(prog, p + 1, end, piles[k], slots, piles, npiles, 0)
+        while ok and k < n:  # (one call of _run: one copy of the VM's loop)
+            mask = x if last else piles[CTX_FIELD] if prog[p] == SEG_FIELD else piles[k]
+            ok = _run(prog, p + 2, end, mask, slots, piles, npiles, hits if last else 0)
             k += 1
+        if last:
+            return ok
         if ok:
             slots |= 1 << j
         p = end
-        j += 1
-    return _run(prog, p + 1, p + 1 + prog[p], x, slots, piles, npiles, hits)
+    return False
 
 
 @_entry
 def holds(prog: Array, start: int, x: int, piles: Array, npiles: int) -> bool:
-    """Whether the condition program at `start` holds for the mask `x`; `everyone` asks about
-    the first `npiles` of `piles` (the players' piles in play order; 0: no context, false).
-    The void field: holds(void, 0, field, void, 0)."""
-    ok: bool = _holds(prog, start, x, piles, npiles)
+    """Whether the condition program at `start` holds for the mask `x` in the context `piles`
+    (npiles 0: none; the module docstring). The void field: holds(void, 0, field, ctx, n)."""
+    ok: bool = _holds(prog, start, x, piles, npiles, 0)
     return ok
 
 
@@ -760,8 +912,9 @@ def counted(tab: Array, hits: int, x: int, out: Array) -> int:
 
 
 @_entry
-def field_multiplier(marr: Array, field: int) -> tuple[int, int]:
-    """(factor, carry) of a field: CompiledMultiplier.of_field without a round context."""
+def field_multiplier(marr: Array, field: int, piles: Array, npiles: int) -> tuple[int, int]:
+    """(factor, carry) of a field: CompiledMultiplier.of_field in the context `piles` (npiles
+    0: none)."""
     factor = 1
     carry = 1
     p = 3
@@ -770,7 +923,7 @@ def field_multiplier(marr: Array, field: int) -> tuple[int, int]:
         present = popcount(field & marr[p + 1])
         carry_at = marr[p + 2]
         length = marr[p + 3]
-        applies = _holds(marr, p + 4, field, marr, 0) if length > 0 else present > 0
+        applies = _holds(marr, p + 4, field, piles, npiles, 0) if length > 0 else present > 0
         if applies and tier_factor > factor:
             factor = tier_factor
         if carry_at >= 0 and present >= carry_at and tier_factor > carry:
@@ -782,12 +935,12 @@ def field_multiplier(marr: Array, field: int) -> tuple[int, int]:
 
 
 @_entry
-def first_instant_win(iarr: Array, hand: int) -> int:
-    """The index (CompiledRules.instant_wins' order) of the first instant win the hand makes,
-    -1 if none; its value: instant_value."""
+def first_instant_win(iarr: Array, hand: int, piles: Array, npiles: int) -> int:
+    """The index (CompiledRules.instant_wins' order) of the first instant win the hand makes
+    in the context `piles` (npiles 0: none), -1 if none; its value: instant_value."""
     p = 1
     for w in range(iarr[0]):
-        if _holds(iarr, p + 2, hand, iarr, 0):
+        if _holds(iarr, p + 2, hand, piles, npiles, 0):
             return w
         p += 2 + iarr[p + 1]
     return -1

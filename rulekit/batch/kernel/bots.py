@@ -179,6 +179,8 @@ def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     if S[P_TEYAKU, s]:
         return True
     hand = S[P_HAND, s] & full_mask(Q)  # view.hand: the joker is not a card of the deck
+    if Q[RQ, RQ_FOLD_BLIND]:  # (view.hand: none while he declares before the deal)
+        hand = 0
     if Q[CFG, C_HAS_TEYAKU]:
         hits = t_match(ttab, hand, False, S[PILES], 0)
         if t_counted(ttab, hits, hand, S[SEL]):

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from rulekit.batch.bits import low_bit
 from rulekit.batch.chance import entry, inline
+from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
 from rulekit.batch.kernel.scoring import finish
 from rulekit.batch.tables import counted as t_counted
+from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
 
@@ -23,6 +25,15 @@ def entry_values(ytab: Array, mask: int, x: int, idx: Array, vals: Array) -> int
         vals[n] = t_value(ytab, i, x)
         n += 1
     return n
+
+
+@entry
+def yaku_hits(S: Array, Q: Array, T: Array, p: int, x: int) -> int:
+    """capture.end_turn's match: the yaku table's play entries on p's pile x, with the round as
+    he sees it (RoundView(r, p)) when the table asks about it."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    npiles = look_as_player(S, Q, p) if Q[STAGE, G_YAKU_SEES] else 0
+    return t_match(ytab, x, False, S[PILES], npiles)
 
 
 @entry
@@ -127,8 +138,10 @@ def beaten(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
             for j in range(n):
                 o = S[P_ORDER, j]
                 if o != q:
-                    pay(S, q, o, share(S, S[P_STAKE, q] - flat, 2), R_REFUND, D_BEATEN, False)
-                    pay(S, q, o, share(S, flat, 2), R_REFUND, D_BEATEN, True)
+                    back = share(S, S[P_STAKE, q] - flat, 2)
+                    pay(S, Q, T, q, o, back, R_REFUND, D_BEATEN, False, back)
+                    back = share(S, flat, 2)
+                    pay(S, Q, T, q, o, back, R_REFUND, D_BEATEN, True, back)
         if Q[CFG, C_PAY_FOR_ALL]:
             cover = q
         if Q[CFG, C_BEATEN_FORFEIT]:
@@ -193,7 +206,8 @@ def pay_yaku(
         else:
             reason = R_PENALTY if cover >= 0 else R_LIABILITY
             part = min(value, remaining)
-            pay(S, payer, p, part * payers * factor * scale, reason, i, Q[YFLAT, i] != 0)
+            amount = part * payers * factor * scale
+            pay(S, Q, T, payer, p, amount, reason, i, Q[YFLAT, i] != 0, part * scale)
             remaining -= part
     if remaining > 0:
         detail = D_YAKU  # the names of every entry paid for, or "yaku"
@@ -207,11 +221,14 @@ def pay_yaku(
             flat = flat_part(S, Q, T, F, p, rest_idx, rest_vals, nrest, remaining)
         if cover >= 0:
             amount = (remaining - flat) * payers * factor * scale
-            pay(S, cover, p, amount, R_PENALTY, detail, False)
-            pay(S, cover, p, flat * payers * factor * scale, R_PENALTY, detail, True)
+            pay(S, Q, T, cover, p, amount, R_PENALTY, detail, False, remaining * scale)
+            amount = flat * payers * factor * scale
+            pay(S, Q, T, cover, p, amount, R_PENALTY, detail, True, remaining * scale)
         else:
             pay_parts(
                 S,
+                Q,
+                T,
                 others,
                 nothers,
                 p,
@@ -220,6 +237,8 @@ def pay_yaku(
                 R_YAKU,
                 detail,
                 split,
+                remaining * scale,
+                0,
             )
     # the stake a continue bets, also when a beaten continuer covered these yaku
     ways = nothers if split and nothers else 1
@@ -318,8 +337,8 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
             field = share(S, share(S, (S[P_MADE_VALUE, q] - mf) * scale, 2), ways)
             flat = share(S, share(S, mf * scale, 2), ways)
             for j in range(nothers):
-                pay(S, q, others[j], field, R_PENALTY, D_UNFINISHED, False)
-                pay(S, q, others[j], flat, R_PENALTY, D_UNFINISHED, True)
+                pay(S, Q, T, q, others[j], field, R_PENALTY, D_UNFINISHED, False, field)
+                pay(S, Q, T, q, others[j], flat, R_PENALTY, D_UNFINISHED, True, flat)
         else:  # earn half
             factor = S[P_CONTINUES, q] + 1 if Q[CFG, C_PER_YAKU] else 1
             base = share(S, S[P_MADE_VALUE, q] * scale, 2) * factor
@@ -328,7 +347,10 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
             # half an odd value is a Fraction, and stays one times the factor
             fractions = (S[P_MADE_VALUE, q] % 2) | ((mf % 2) << 1)
             orders_n = S[SC, I_NORDER]
-            pay_parts(S, orders, orders_n, q, base, flat, R_HALF, D_UNFINISHED, split, fractions)
+            pay_parts(
+                S, Q, T, orders, orders_n, q, base, flat, R_HALF, D_UNFINISHED, split, base,
+                fractions,
+            )  # fmt: skip
 
 
 @entry

@@ -124,7 +124,7 @@ R_FOLD_FEE = 8
 R_FORCED_FOLD = 9
 R_INSTANT = 10
 R_TEYAKU_RETURNED = 11
-REASONS = (
+REASONS: tuple[str, ...] = (
     "teyaku",
     "yaku",
     "special",
@@ -346,3 +346,36 @@ F_JOIN_AT = F_SIZE  # F: the join threshold, a stop's outcome, each option's sum
 F_STOPPED = F_JOIN_AT + 1
 F_TOTALS = F_STOPPED + 1
 F_SIZE = F_TOTALS + MAX_OPTIONS
+
+# ------------------------------------------------ part A: scoring stage, round conditions, teams
+# the scoring stage's payments and a score-style count's (the ledger's words, after the others)
+R_AWARD = 12
+R_CARDS = 13
+R_ROUND_WON = 14
+REASONS = (*REASONS, "award", "cards", "round won")
+BANK = -1  # the other side of a score (engine.payments.BANK)
+# a round's scalar (under I_SIZE: reset for each try at a deal): the field as laid at the deal
+# (RoundView.field_at_deal; 0: not laid yet)
+I_LAID = 31
+# Q rows: the scoring stage's and the round conditions' options (G_ columns); per factor kind
+# (batch.tables.FACTOR_ON's codes), the payment reasons it multiplies as bits (R_ codes). (The
+# teams and a fold before the deal: the RQ row's RQ_NTEAMS, RQ_TEAM and RQ_FOLD_BLIND.)
+STAGE = Q_ROWS
+FACTOR_ON = Q_ROWS + 1
+Q_ROWS += 2
+G_NFACTORS = 0
+G_NAWARDS = 1
+G_T_STAGE = 2  # the stage's steps in T (batch.tables.stage_array), to G_T_STAGE + 1
+G_T_STEPS = 4  # their conditions' table (batch.tables.stage_conditions), to G_T_STEPS + 1
+G_TEYAKU_SEES = 6  # the teyaku, yaku, field (multiplier, void), instant wins see the round:
+G_YAKU_SEES = 7  # their tests are given a context (engine.tables' sees_round flags)
+G_FIELD_SEES = 8
+G_INSTANT_SEES = 9
+G_OPPONENTS_LOSE = 10
+G_POOLED = 11  # teams pool their cards (Settlement.team_cards "pooled")
+G_TIE_DRAW = 12  # a tie for the best score is a draw (Settlement.tie "draw")
+G_SIZE = 13
+# count methods (cfg C_METHOD): par 0, difference 1, none, then the score-style counts
+M_NONE = 2
+M_POINTS = 3
+M_ROUND_WINS = 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rulekit.batch.bits import low_bit
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.stage import factor
 from rulekit.batch.tables import value as t_value
 
 
@@ -27,12 +28,12 @@ def points_of(Q: Array, x: int) -> int:
 
 
 @inline
-def record(
+def write(
     S: Array, payer: int, payee: int, amount: int, reason: int, detail: int, mult: int, base: int
 ) -> None:
-    """ledger.record: an entry as given (amounts scaled). Row LEDGER + 7 says whether the
-    scalar's amount is a Fraction (its base is not whole, or a caller said so in I_FORCE: a
-    half times a factor is a Fraction even when whole), so that a seat's net is one too."""
+    """An entry as given (amounts scaled). Row LEDGER + 7 says whether the scalar's amount is
+    a Fraction (its base is not whole, or a caller said so in I_FORCE: a half times a factor is
+    a Fraction even when whole), so that a seat's net is one too."""
     n = S[SC, I_NLEDGER]
     if n >= LEDGER:
         S[SC, I_BAIL] = BAIL_FULL
@@ -49,18 +50,57 @@ def record(
 
 
 @inline
-def pay(S: Array, payer: int, payee: int, base: int, reason: int, detail: int, flat: bool) -> None:
-    """ledger.pay: base times the field's multiplier (not when flat); nothing to oneself or
-    of 0 (no factors: the kernel serves files without them)."""
+def record(
+    S: Array,
+    Q: Array,
+    T: Array,
+    payer: int,
+    payee: int,
+    amount: int,
+    reason: int,
+    detail: int,
+    mult: int,
+    base: int,
+) -> None:
+    """ledger.record: an entry as given (not multiplied by the field), times the scoring
+    stage's factors that fit it (tested for its payee, or for the player charged when the bank
+    is paid); a reversal of entries already written (`teyaku returned`) is copied as it is."""
+    if Q[STAGE, G_NFACTORS] and reason != R_TEYAKU_RETURNED:
+        times = factor(S, Q, T, payer if payee == BANK else payee, reason, base)
+        amount *= times
+        mult *= times
+    write(S, payer, payee, amount, reason, detail, mult, base)
+
+
+@inline
+def pay(
+    S: Array,
+    Q: Array,
+    T: Array,
+    payer: int,
+    payee: int,
+    base: int,
+    reason: int,
+    detail: int,
+    flat: bool,
+    score: int,
+) -> None:
+    """ledger.pay: base times the field's multiplier (not when flat) and the factors that fit
+    it (tested with `score`, the payment's base as the scalar's caller gives it); nothing to
+    oneself or of 0."""
     if payer == payee or base == 0:
         return
     mult = 1 if flat else S[SC, I_MULT]
-    record(S, payer, payee, base * mult, reason, detail, mult, base)
+    if Q[STAGE, G_NFACTORS]:
+        mult *= factor(S, Q, T, payee, reason, score)
+    write(S, payer, payee, base * mult, reason, detail, mult, base)
 
 
 @entry
 def pay_parts(
     S: Array,
+    Q: Array,
+    T: Array,
     payers: Array,
     npayers: int,
     payee: int,
@@ -69,11 +109,13 @@ def pay_parts(
     reason: int,
     detail: int,
     split: bool,
-    fractions: int = 0,
+    score: int,
+    fractions: int,
 ) -> None:
-    """ledger.pay_parts: from each payer (but the payee), or the total shared between them.
-    `fractions`: bit 0, the base is a Fraction in the scalar engine; bit 1, the flat part is
-    (then so is the rest: a Fraction minus anything is one); a share makes them exact again."""
+    """ledger.pay_parts: from each payer (but the payee), or the total shared between them;
+    the factors see `score` (the scalar's default: the whole base). `fractions`: bit 0, the
+    base is a Fraction in the scalar engine; bit 1, the flat part is (then so is the rest: a
+    Fraction minus anything is one); a share makes them exact again."""
     n = 0
     for k in range(npayers):
         if payers[k] != payee:
@@ -92,9 +134,9 @@ def pay_parts(
         if q == payee:
             continue
         S[SC, I_FORCE] = field_fraction
-        pay(S, q, payee, field, reason, detail, False)
+        pay(S, Q, T, q, payee, field, reason, detail, False, score)
         S[SC, I_FORCE] = flat_fraction
-        pay(S, q, payee, flat, reason, detail, True)
+        pay(S, Q, T, q, payee, flat, reason, detail, True, score)
     S[SC, I_FORCE] = 0
 
 

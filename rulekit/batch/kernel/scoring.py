@@ -1,12 +1,16 @@
-"""The round's end (engine/scoring.py): the count (count-time entries, par, difference), the fold
-fees, the winner."""
+"""The round's end (engine/scoring.py): the count (count-time entries, par, difference, the
+score-style counts by points and round wins, with teams), the fold fees, the awards, the
+winner."""
 
 from __future__ import annotations
 
+from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
+from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.kernel.ledger import pay, pay_parts, points_of, record, share
-from rulekit.batch.tables import DEALT_SLOT
+from rulekit.batch.kernel.ledger import others_of, pay, pay_parts, points_of, record, share
+from rulekit.batch.kernel.stage import step_hits
+from rulekit.batch.tables import STEP_AWARD, STEP_WORDS
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
@@ -14,7 +18,8 @@ from rulekit.batch.tables import value as t_value
 
 @entry
 def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) -> None:
-    """scoring.finish: the count when counted (its winner if none yet), then the fold fees."""
+    """scoring.finish: the count when counted (its winner if none yet), the fold fees, then
+    the rule file's awards (its factors are applied by the ledger)."""
     if counted:
         cw = count(S, Q, T, F)
         if winner < 0:
@@ -51,8 +56,42 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
             n = 1
         for j in range(n):
             each = share(S, base, n)
-            record(S, payer, payees[j], each * mult, reason, -1, mult, each)
+            record(S, Q, T, payer, payees[j], each * mult, reason, -1, mult, each)
+    if Q[STAGE, G_NAWARDS]:
+        awards(S, Q, T, F)
     S[SC, I_PHASE] = PH_DONE
+
+
+@entry
+def awards(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """scoring._award_step, each award in the stage's order, once the round's winner is final:
+    to its payee (the dealer, or who leads in his place; the winner, if any) when its condition
+    holds for him (`score`: the award's value), from each other player of the round or split
+    between them; flat unless multiplied by the field."""
+    steps = T[Q[STAGE, G_T_STAGE] : Q[STAGE, G_T_STAGE + 1]]
+    scale = Q[CFG, C_SCALE]
+    others = S[TMP]
+    j = 0  # the award's place among the awards (its name, for the ledger)
+    for i in range(steps[0]):
+        at = 1 + STEP_WORDS * i
+        if steps[at] != STEP_AWARD:
+            continue
+        j += 1
+        payee = S[SC, I_WINNER] if steps[at + 1] == 1 else S[P_ORDER, 0]
+        value = steps[at + 2] * scale
+        if payee < 0:
+            continue
+        if steps[at + 5] and not step_hits(S, Q, T, payee, value, True) >> i & 1:
+            continue
+        n = others_of(S, payee, others)
+        mult = S[SC, I_MULT] if steps[at + 4] else 1
+        each = value * mult
+        if steps[at + 3] and n:
+            each = share(S, each, n)
+        S[SC, I_FORCE] = each % scale != 0  # a share not whole: a Fraction (its base is not)
+        for k in range(n):
+            record(S, Q, T, others[k], payee, each, R_AWARD, j - 1, mult, value)
+        S[SC, I_FORCE] = 0
 
 
 @entry
@@ -69,14 +108,16 @@ def count(S: Array, Q: Array, T: Array, F: Floats) -> int:
             if S[LEDGER + 3, e] == R_TEYAKU:  # returned: the payee pays it back
                 payer, payee, amount = S[LEDGER + 1, e], S[LEDGER, e], S[LEDGER + 2, e]
                 detail, mult, base = S[LEDGER + 4, e], S[LEDGER + 5, e], S[LEDGER + 6, e]
-                record(S, payer, payee, amount, R_TEYAKU_RETURNED, detail, mult, base)
+                record(S, Q, T, payer, payee, amount, R_TEYAKU_RETURNED, detail, mult, base)
         return int(special)
     method = Q[CFG, C_METHOD]
     if method == 0:
         return count_par(S, Q, T, F, points)
     if method == 1:
         return count_difference(S, Q, T, F, points)
-    return -1
+    if method == M_NONE:
+        return -1
+    return count_score(S, Q, T, F, points, method == M_ROUND_WINS)
 
 
 @entry
@@ -90,7 +131,6 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
     order = S[COUNT_ORDER]
     for k in range(n):
         order[k] = S[P_ORDER, k]
-        piles[k] = S[P_CAPTURED, order[k]]
     sel = S[COUNT_SEL]
     scale = Q[CFG, C_SCALE]
     to_dealer = 0
@@ -100,9 +140,8 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
     for k in range(n):
         s = order[k]
         x = S[P_CAPTURED, s]
-        piles[DEALT_SLOT] = S[P_TEYAKU, s]  # the player tested, for a `dealt` condition
-        piles[DEALT_SLOT + 1] = S[P_DEALT, s]
-        hits = t_match(ytab, x, True, piles, n)
+        npiles = look_as_player(S, Q, s)  # the count's context, from s (a payment overwrites it)
+        hits = t_match(ytab, x, True, piles, npiles)
         if not hits:
             continue
         m = t_counted(ytab, hits, x, sel)
@@ -118,6 +157,8 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
             flat = value if Q[YFLAT, i] else 0
             pay_parts(
                 S,
+                Q,
+                T,
                 order,
                 n,
                 payee,
@@ -126,6 +167,8 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
                 R_SPECIAL,
                 i,
                 Q[CFG, C_YAKU_SPLIT] != 0,
+                value * scale,
+                0,
             )
             if Q[YCANCELS, i]:
                 cancelled = True
@@ -157,12 +200,14 @@ def count_par(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> int:
         for k in range(n):
             if scores[k] > 0:
                 said = D_POINTS + 4096 * points[loser] + points[k]
-                pay(S, S[P_ORDER, loser], S[P_ORDER, k], scores[k] * scale, R_COUNT, said, False)
+                v = scores[k] * scale
+                pay(S, Q, T, S[P_ORDER, loser], S[P_ORDER, k], v, R_COUNT, said, False, v)
     elif npos == 1:
         for k in range(n):
             if scores[k] < 0:
                 said = D_POINTS + 4096 * points[k] + points[top]
-                pay(S, S[P_ORDER, k], S[P_ORDER, top], -scores[k] * scale, R_COUNT, said, False)
+                v = -scores[k] * scale
+                pay(S, Q, T, S[P_ORDER, k], S[P_ORDER, top], v, R_COUNT, said, False, v)
     else:
         settle_greedy(S, Q, T, F, scores, n)
     best = 0
@@ -202,7 +247,8 @@ def settle_greedy(S: Array, Q: Array, T: Array, F: Floats, scores: Array, n: int
         par = Q[CFG, C_PAR]
         said = D_POINTS + 4096 * (score_of(S, scores, n, ds[di]) + par)
         said += score_of(S, scores, n, cs[ci]) + par
-        pay(S, ds[di], cs[ci], amount * scale, R_COUNT, said, False)
+        v = amount * scale
+        pay(S, Q, T, ds[di], cs[ci], v, R_COUNT, said, False, v)
         dv[di] -= amount
         cv[ci] -= amount
         if dv[di] == 0:
@@ -244,11 +290,185 @@ def count_difference(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> 
     b = S[P_ORDER, n - 1]
     diff = points[0] - points[n - 1]
     if diff > 0:
-        pay(S, b, a, diff * scale, R_COUNT, D_POINTS + 4096 * points[n - 1] + points[0], False)
+        said = D_POINTS + 4096 * points[n - 1] + points[0]
+        pay(S, Q, T, b, a, diff * scale, R_COUNT, said, False, diff * scale)
     elif diff < 0:
-        pay(S, a, b, -diff * scale, R_COUNT, D_POINTS + 4096 * points[0] + points[n - 1], False)
+        said = D_POINTS + 4096 * points[0] + points[n - 1]
+        pay(S, Q, T, a, b, -diff * scale, R_COUNT, said, False, -diff * scale)
     best = 0
     for k in range(1, n):
         if points[k] > points[best]:
             best = k
     return int(S[P_ORDER, best])
+
+
+@entry
+def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wins: bool) -> int:
+    """scoring._score: each seat scores its card points (by position in play order in
+    `points`); each yaku a side made costs every opposing side its value (opponents lose each
+    yaku: a side's share split between its members). The best side wins (a tie: the first in
+    play order, or a draw); with round wins only the winners score, one round each. The winner
+    (-1: none). Its sides are teams, or each player alone (unit_masks)."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    scale = Q[CFG, C_SCALE]
+    n = S[SC, I_NORDER]
+    units = S[TMP]
+    net = S[TMP + 1]  # by seat, scaled
+    charged = S[TMP + 2]  # the charges: (seat, amount, entry), in the scalar's order
+    amounts = S[TMP + 3]
+    entries = S[TMP + 4]
+    nunits = unit_masks(S, Q, units)
+    for k in range(n):
+        net[S[P_ORDER, k]] = points[k] * scale
+    ncharges = 0
+    split = Q[CFG, C_YAKU_SPLIT] != 0
+    sel = S[COUNT_SEL]
+    for u in range(nunits if Q[CFG, C_HAS_YAKU] else 0):
+        members = units[u]
+        pooled = Q[STAGE, G_POOLED] and popcount(members) > 1
+        rest = members
+        while rest:  # (scoring._unit_yaku) each member's pile, or the side's piles together
+            if pooled:
+                seat = -1
+                x = 0
+                m = members
+                while m:
+                    x |= S[P_CAPTURED, low_bit(m)]
+                    m &= m - 1
+                rest = 0
+            else:
+                seat = low_bit(rest)
+                rest &= rest - 1
+                x = S[P_CAPTURED, seat]
+            npiles = 0
+            if Q[STAGE, G_YAKU_SEES]:  # a pooled side is seen from its first member
+                npiles = look_as_player(S, Q, seat if seat >= 0 else low_bit(members))
+            hits = t_match(ytab, x, False, S[PILES], npiles)
+            for j in range(t_counted(ytab, hits, x, sel)):
+                i = sel[j]
+                maker = seat if seat >= 0 else holder(S, Q, members, i)
+                if S[YC + maker, i] == 0:  # listed, unless made already
+                    S[YC + maker, i] = 1
+                if not Q[STAGE, G_OPPONENTS_LOSE]:
+                    continue
+                if nunits == 1:  # (no opposing side: nothing to charge)
+                    continue
+                value = t_value(ytab, i, x) * scale
+                per_side = share(S, value, nunits - 1) if split else value
+                for v in range(nunits):
+                    if v == u:
+                        continue
+                    each = share(S, per_side, popcount(units[v]))
+                    m = units[v]
+                    while m:
+                        q = low_bit(m)
+                        m &= m - 1
+                        if ncharges == S_WIDTH:
+                            S[SC, I_BAIL] = BAIL_FULL
+                            return -1
+                        charged[ncharges] = q
+                        amounts[ncharges] = each
+                        entries[ncharges] = i
+                        ncharges += 1
+                        net[q] -= each
+    best = 0
+    for u in range(1, nunits):
+        total = side_total(units[u], net)
+        top = side_total(units[best], net)
+        if total > top or (total == top and first_at(S, units[u]) < first_at(S, units[best])):
+            best = u
+    top = side_total(units[best], net)
+    tied = 0
+    for u in range(nunits):
+        if side_total(units[u], net) == top:
+            tied += 1
+    if Q[STAGE, G_TIE_DRAW] and tied > 1:
+        if not round_wins:
+            score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
+        return -1
+    nw = 0
+    for k in range(n):  # the winning side, in play order
+        s = S[P_ORDER, k]
+        if units[best] >> s & 1:
+            S[P_WINNERS, nw] = s
+            nw += 1
+    S[SC, I_NWINNERS] = nw
+    if round_wins:
+        for w in range(nw):
+            record(S, Q, T, BANK, S[P_WINNERS, w], scale, R_ROUND_WON, D_NONE, 1, scale)
+    else:
+        score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
+    return int(S[P_WINNERS, 0])
+
+
+@entry
+def score_cards(
+    S: Array,
+    Q: Array,
+    T: Array,
+    points: Array,
+    charged: Array,
+    amounts: Array,
+    entries: Array,
+    ncharges: int,
+) -> None:
+    """scoring._score_cards: each player's card points from the bank, then each charge for a
+    yaku an opposing side made, to the bank."""
+    scale = Q[CFG, C_SCALE]
+    for k in range(S[SC, I_NORDER]):
+        if points[k]:
+            v = points[k] * scale
+            record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
+    for c in range(ncharges):
+        record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+
+
+@inline
+def unit_masks(S: Array, Q: Array, units: Array) -> int:
+    """The sides of a score-style count as masks of seats (units[u]), and how many: the teams
+    at this table (rulekit.ir.Ruleset.teams_for), or each player of the round alone, in play
+    order."""
+    nteams = Q[RQ, RQ_NTEAMS]
+    if nteams:
+        for u in range(nteams):
+            units[u] = 0
+        for s in range(Q[CFG, C_SEATED]):
+            units[Q[RQ, RQ_TEAM + s]] |= 1 << s
+        return int(nteams)
+    for k in range(S[SC, I_NORDER]):
+        units[k] = 1 << S[P_ORDER, k]
+    return int(S[SC, I_NORDER])
+
+
+@inline
+def side_total(members: int, net: Array) -> int:
+    total = 0
+    while members:
+        total += net[low_bit(members)]
+        members &= members - 1
+    return total
+
+
+@inline
+def first_at(S: Array, members: int) -> int:
+    """The place in play order of a side's first member."""
+    for k in range(S[SC, I_NORDER]):
+        if members >> S[P_ORDER, k] & 1:
+            return k
+    return S_WIDTH
+
+
+@inline
+def holder(S: Array, Q: Array, members: int, i: int) -> int:
+    """The maker of a pooled side's yaku entry i: the member who holds most of its cards, the
+    first in play order on a tie."""
+    best = -1
+    most = -1
+    for k in range(S[SC, I_NORDER]):
+        s = S[P_ORDER, k]
+        if members >> s & 1:
+            held = popcount(S[P_CAPTURED, s] & Q[YCARDS, i])
+            if held > most:
+                best = s
+                most = held
+    return best

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
+from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
@@ -58,10 +59,14 @@ def lay_field(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_NSTOCK] = n - laid
     S[SC, I_FIELD] = field
     S[SC, I_FIELD_LAID] = 1
-    factor, _carry = field_multiplier(T[Q[CFG, C_T_MULT] : Q[CFG, C_T_MULT + 1]], field)
+    S[SC, I_LAID] = field
+    # the field's tests see the round from no seat (RoundView(r)) when one asks about it
+    npiles = look_as_player(S, Q, -1) if Q[STAGE, G_FIELD_SEES] else 0
+    marr = T[Q[CFG, C_T_MULT] : Q[CFG, C_T_MULT + 1]]
+    factor, _carry = field_multiplier(marr, field, S[PILES], npiles)
     S[SC, I_MULT] = max(factor, 1)
     if Q[CFG, C_HAS_VOID] and holds(
-        T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], 0
+        T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], npiles
     ):
         S[SC, I_VOID] = 1
         S[SC, I_NLEDGER] = 0
@@ -202,7 +207,8 @@ def teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
             continue
         hand = S[P_HAND, s]
         S[P_DEALT, s] = hand
-        n = t_counted(ttab, t_match(ttab, hand, False, S[PILES], 0), hand, sel)
+        npiles = look_as_player(S, Q, s) if Q[STAGE, G_TEYAKU_SEES] else 0
+        n = t_counted(ttab, t_match(ttab, hand, False, S[PILES], npiles), hand, sel)
         mask = 0
         total = 0
         for k in range(n):
@@ -249,6 +255,8 @@ def pay_teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 n += 1
         pay_parts(
             S,
+            Q,
+            T,
             payers,
             n,
             S[PEND + 0, k],
@@ -257,6 +265,8 @@ def pay_teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
             R_TEYAKU,
             S[PEND + 4, k],
             Q[CFG, C_TEYAKU_SPLIT] != 0,
+            S[PEND + 2, k] * scale,
+            0,
         )
     S[SC, I_NPENDING] = 0
 
@@ -276,14 +286,16 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
         if S[P_FOLDED, s]:
             continue
         hand = S[P_HAND, s] & full
-        won = first_instant_win(T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]], hand)
+        npiles = look_as_player(S, Q, s) if Q[STAGE, G_INSTANT_SEES] else 0
+        iarr = T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]]
+        won = first_instant_win(iarr, hand, S[PILES], npiles)
         if won < 0:
             continue
         for j in range(seated):
             q = (dealer + j) % seated
             if q != s and not S[P_FOLDED, q]:
-                v = instant_value(T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]], won) * scale
-                record(S, q, s, v, R_INSTANT, won, 1, v)
+                v = instant_value(iarr, won) * scale
+                record(S, Q, T, q, s, v, R_INSTANT, won, 1, v)
         n = 0
         for j in range(seated):
             q = (dealer + j) % seated

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
-from rulekit.batch.kernel.continuation import end_of_hands, yaku_check
+from rulekit.batch.kernel.continuation import end_of_hands, yaku_check, yaku_hits
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.tables import match as t_match
 
 
 @entry
@@ -172,11 +171,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
 @entry
 def check_yaku(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     """end_turn's yaku check: the table matches differently, or a bonus may have grown."""
-    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     if not Q[CFG, C_HAS_YAKU] or S[P_FORFEITED, p]:
         return
     x = S[P_CAPTURED, p]
-    hits = t_match(ytab, x, False, S[PILES], 0)
+    hits = yaku_hits(S, Q, T, p, x)
     seen = S[P_HITS, p]
     if (hits or seen) and (hits != seen or Q[CFG, C_YAKU_BONUS]):
         yaku_check(S, Q, T, F, p, hits, x)
