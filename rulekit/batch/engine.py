@@ -34,7 +34,7 @@ from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, poin
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
 from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables, shown_array
-from rulekit.engine.game import MAX_VOID_IN_A_ROW
+from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
@@ -195,7 +195,8 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
-    stage = np.zeros(K.G_SIZE, dtype=np.int64)  # part A's options: the stage, the round, teams
+    stage = np.zeros(K.G_DRAWN_KEEPS + 1, dtype=np.int64)  # the stage, the round, a game
+    length = r.length
     for key, value in {
         K.G_NFACTORS: len(compiled.factors),
         K.G_NAWARDS: len(r.scoring) - len(compiled.factors),
@@ -206,6 +207,13 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_OPPONENTS_LOSE: r.count.opponents_lose,
         K.G_POOLED: TEAM_CARDS[r.count.team_cards],
         K.G_TIE_DRAW: TIES[r.count.tie],
+        K.G_ROUNDS: length.rounds,
+        K.G_HAS_TARGET: length.target is not None,
+        K.G_TARGET: (length.target or 0) * scale,
+        K.G_START: length.start * scale,
+        K.G_ROTATE: length.rotate,
+        K.G_WINNER_DEALS: length.winner_deals,
+        K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
@@ -225,7 +233,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     t_entries = r.teyaku.entries if r.teyaku else ()
     Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)
     Q[K.CFG, : K.C_SIZE] = cfg
-    Q[K.STAGE, : K.G_SIZE] = stage
+    Q[K.STAGE, : len(stage)] = stage
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -333,11 +341,47 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     seat_yaku = z((rows, plan.seats, K.ENTRIES if trace else 1), dtype=np.int64)
     K.play_deals(
         S, Q, T, F, start, stop, net, info, teyaku, yaku, MAX_VOID_IN_A_ROW, ledgers, moves,
-        seat_teyaku, seat_yaku,
+        seat_teyaku, seat_yaku, NO_GAMES, NO_COUNTS,
     )  # fmt: skip
     if not trace:
         return Played(net, info, teyaku, yaku)
     return Played(net, info, teyaku, yaku, ledgers, moves, seat_teyaku, seat_yaku)
+
+
+NO_GAMES = np.zeros(0, dtype=np.int64)  # play_deals' dealers: single rounds
+NO_COUNTS = np.zeros((1, K.GC_ROWS, K.ENTRIES), dtype=np.int64)
+
+
+@dataclass
+class PlayedGames:
+    """What the kernel played of games start..stop-1 (per game, in order)."""
+
+    games: Ints  # [game, GM_ column]: bailed, rounds, voids, turns, continued, fraction seats
+    net: Ints  # [game, seat], scaled
+    counts: Ints  # [game, GC_ row, ending code or entry]
+
+
+def play_games(plan: Plan, start: int, stop: int) -> PlayedGames:
+    """Run the kernel over games start..stop-1, each from the first dealer the scalar engine
+    draws for it (engine.game.first_dealer of the game's seed, "{seed}:{i}")."""
+    n = stop - start
+    S, Q, T, F = plan.arrays
+    Q[K.CFG, K.C_TRACE] = 0
+    seed = int(Q[K.CFG, K.C_SEED])
+    dealers = np.array(
+        [first_dealer(plan.compiled, plan.seats, f"{seed}:{i}") for i in range(start, stop)],
+        dtype=np.int64,
+    )
+    z = np.zeros
+    games = z((n, K.GM_SIZE), dtype=np.int64)
+    net = z((n, plan.seats), dtype=np.int64)
+    counts = z((n, K.GC_ROWS, K.ENTRIES), dtype=np.int64)
+    one = z((1, 1, 1), dtype=np.int64)
+    K.play_deals(
+        S, Q, T, F, start, stop, net, games, one[0, 0], one[0, 0], MAX_VOID_IN_A_ROW, one, one,
+        one[0], one, dealers, counts,
+    )  # fmt: skip
+    return PlayedGames(games, net, counts)
 
 
 @dataclass
@@ -528,6 +572,61 @@ def tally_part(
             tally.add_round(result)
             tally.add_unit(result.net, result.winners)
     return len(scalar)
+
+
+def tally_games(
+    compiled: CompiledRules,
+    seats: int,
+    bots: Sequence[str],
+    seed: int,
+    start: int,
+    stop: int,
+    tally: Tally,
+) -> list[int]:
+    """Games start..stop-1 into the tally, as simulate's run_part adds them (each round's facts,
+    then the game's net and winners); returns the games it leaves to the scalar engine (those
+    with a deal the kernel marked), for the caller to play and add."""
+    plan = plan_for(compiled, seats, tuple(bots), seed)
+    played = play_games(plan, start, stop)
+    games = played.games
+    ok = games[:, K.GM_BAILED] == 0
+    tally.units += int(ok.sum())
+    tally.rounds += int(games[ok, K.GM_ROUNDS].sum())
+    tally.voids += int(games[ok, K.GM_VOIDS].sum())
+    tally.turns += int(games[ok, K.GM_TURNS].sum())
+    tally.continued += int(games[ok, K.GM_CONTINUED].sum())
+    counts = played.counts[ok]
+    for row, names, counter in (
+        (K.GC_ENDED, K.ENDINGS, tally.ended_by),
+        (K.GC_TEYAKU, plan.teyaku_names, tally.teyaku),
+        (K.GC_YAKU, plan.yaku_names, tally.yaku),
+    ):
+        _add_counts(counter, names, counts[:, row], counts[:, K.GC_FIRST + row])
+    net = played.net[ok]
+    _add_nets(tally, net, games[ok, K.GM_FRACTIONS], plan.scale)
+    teams = compiled.rules.teams_for(seats) or [[s] for s in range(seats)]
+    member = np.zeros((len(teams), seats), dtype=np.int64)
+    for t, seats_of in enumerate(teams):
+        member[t, seats_of] = 1
+    totals = net @ member.T  # simulate.game_winners: the sides with the best total
+    best = totals == totals.max(axis=1, initial=-INT64 + 1, keepdims=True)
+    wins = best.astype(np.int64) @ member
+    for s in range(seats):
+        tally.wins[s] += int(wins[:, s].sum())
+    return [start + k for k in np.flatnonzero(~ok).tolist()]
+
+
+def _add_counts(counter: Counter[str], names: Sequence[str], counts: Ints, first: Ints) -> None:
+    """Counts by code into a Counter, each name added first where a loop over the rounds
+    would first count it (its first game, its first round there; then by code)."""
+    seen = []
+    for code, name in enumerate(names):
+        if not counts[:, code].any():
+            continue
+        game = int(np.flatnonzero(counts[:, code])[0])
+        seen.append((game, int(first[game, code]), code, name))
+    for _, _, code, name in sorted(seen):
+        counter[name] += int(counts[:, code].sum())
 
 
 def _add_nets(tally: Tally, net: Ints, fraction_seats: Ints, scale: int) -> None:

@@ -60,34 +60,24 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
     """The tally of rounds (or games) start..stop-1 of the plan."""
     c = compiled_rules(plan.rules)
     tally = Tally(plan.seats)
-    if plan.engine == "batch":
-        from rulekit.batch.engine import tally_part
-
-        tally_part(c, plan.seats, plan.bots, plan.seed, start, stop, tally)
-        return tally
     agents = [make_agent(plan.bots[s], 0, plan.options) for s in range(plan.seats)]
+    if plan.engine == "batch":
+        from rulekit.batch.engine import tally_games, tally_part
+
+        if not plan.games:
+            tally_part(c, plan.seats, plan.bots, plan.seed, start, stop, tally)
+            return tally
+        # the games the kernel marked (a deal it cannot play exactly) by the scalar engine
+        for i in tally_games(c, plan.seats, plan.bots, plan.seed, start, stop, tally):
+            _play_game(c, plan, agents, i, tally, None)
+        return tally
     recorder = _Recorder(plan) if plan.record else None
     if not plan.games and recorder is None:
         _play_rounds(c, plan, agents, start, stop, tally)
         return tally
     for i in range(start, stop):
         if plan.games:
-            game = Game(c, plan.seats, seed=f"{plan.seed}:{i}")
-            for s, a in enumerate(agents):
-                a.start(f"{plan.seed}:{i}:{s}")
-            written = []
-            while not game.is_over:
-                rnd = game.new_round()
-                moves: list[tuple[int, int]] | None = [] if recorder else None
-                result = play_round(rnd, agents, moves)
-                tally.add_round(result)
-                game.record(result)
-                if recorder and moves is not None:  # a void deal too: it is redealt, not lost
-                    written.append(recorder.round(rnd, moves))
-            if recorder:
-                recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
-            net = game.result().net
-            tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
+            _play_game(c, plan, agents, i, tally, recorder)
         else:
             round_moves: list[tuple[int, int]] | None = [] if recorder else None
             voided: list[tuple[Round, list[tuple[int, int]]]] = []
@@ -103,6 +93,34 @@ def run_part(plan: Plan, start: int, stop: int) -> Tally:
                 played.append(recorder.round(rnd, round_moves))
                 recorder.write(f"round-{i:06d}", title, played, rnd.round_no + 1)
     return tally
+
+
+def _play_game(
+    c: CompiledRules,
+    plan: Plan,
+    agents: list[Agent],
+    i: int,
+    tally: Tally,
+    recorder: _Recorder | None,
+) -> None:
+    """Game i of the plan into the tally (and its rounds written, with a recorder): its seed
+    "{seed}:{i}", each bot started once, with "{seed}:{i}:{seat}"."""
+    game = Game(c, plan.seats, seed=f"{plan.seed}:{i}")
+    for s, a in enumerate(agents):
+        a.start(f"{plan.seed}:{i}:{s}")
+    written = []
+    while not game.is_over:
+        rnd = game.new_round()
+        moves: list[tuple[int, int]] | None = [] if recorder else None
+        result = play_round(rnd, agents, moves)
+        tally.add_round(result)
+        game.record(result)
+        if recorder and moves is not None:  # a void deal too: it is redealt, not lost
+            written.append(recorder.round(rnd, moves))
+    if recorder:
+        recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
+    net = game.result().net
+    tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
 
 
 def _play_rounds(
@@ -200,10 +218,11 @@ def simulate(
 ) -> dict[str, Any]:
     """Run the plan and return the report (the same dict `--json` prints). `backend` "dask"
     runs the chunks on the Dask cluster at `scheduler` (recording needs a local backend: the
-    scenarios are written where the work runs). `engine`: "auto" plays single rounds of the
-    random and greedy bots with the batch engine where it applies (the same rounds, faster),
-    "scalar" never, "batch" or a usage error saying why not. `notice` is told, before it
-    happens, of a wait that is not the run's own (the batch engine's kernel compiling)."""
+    scenarios are written where the work runs). `engine`: "auto" plays the rounds (or games)
+    of the random, greedy and rulewise bots with the batch engine where it applies (the same
+    rounds, faster), "scalar" never, "batch" or a usage error saying why not. `notice` is
+    told, before it happens, of a wait that is not the run's own (the batch engine's kernel
+    compiling)."""
     seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
@@ -285,8 +304,8 @@ def choose_engine(
     count: int,
 ) -> tuple[str, str | None]:
     """The engine that plays the plan, and why not the batch engine when it does not (None
-    when it does). The two play the same rounds; the batch engine plays single rounds of the
-    random and greedy bots, of the rule files whose mechanics its kernel knows."""
+    when it does). The two play the same rounds; the batch engine plays rounds and games of the
+    random, greedy and rulewise bots, of the rule files whose mechanics its kernel knows."""
     if engine not in ENGINES:
         raise UsageError(f"no engine named '{engine}'", hint=f"engines: {', '.join(ENGINES)}")
     if engine == "scalar":
@@ -294,8 +313,6 @@ def choose_engine(
     from rulekit.batch.engine import compile_seconds, kernel_ready, why_not
 
     why = why_not(compiled_rules(rules), seats, bots, seed)
-    if why is None and games:
-        why = "it plays single rounds, not whole games"
     if why is None and record is not None:
         why = "--record writes every round's moves, which only the scalar engine keeps"
     if why is None and engine == "auto" and count < COLD_ROUNDS and not kernel_ready():

@@ -30,7 +30,7 @@ def look_from(S: Array, Q: Array, seat: int, score: int, nobody_won: bool) -> in
     n = S[SC, I_NORDER]
     for k in range(n):
         ctx[k] = S[P_CAPTURED, S[P_ORDER, k]]
-    number = S[SC, I_NUMBER]  # the round's number from 0 (a deal is numbered as its round)
+    number = S[SC, I_ROUND_NO]  # the round's number from 0 (a single deal: its number)
     ctx[CTX_ROUND] = number + 1
     ctx[CTX_MONTH] = Q[MONTH_MASKS, number % Q[CFG, C_NMONTHS]]
     ctx[CTX_DEALER] = 1 if seat >= 0 and seat == leader(S, Q) else 0

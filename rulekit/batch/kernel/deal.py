@@ -10,12 +10,15 @@ from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, fo
 @entry
 def deal_string(S: Array, Q: Array) -> int:
     """ "{seed}:{deal_no}" in S[BUF] (deal_no: the number, "{number}.{k}" for the k-th
-    redeal); its length."""
+    redeal; in a game, whose seed is "{seed}:{number}", its deal number); its length."""
     buf = S[BUF]
     at = write_int(buf, 0, Q[CFG, C_SEED])
     buf[at] = 58
     at = write_int(buf, at + 1, S[SC, I_NUMBER])
-    if S[SC, I_VOIDS]:
+    if S[SC, I_GAME]:
+        buf[at] = 58
+        at = write_int(buf, at + 1, S[SC, I_DEAL_NO])
+    elif S[SC, I_VOIDS]:
         buf[at] = 46
         at = write_int(buf, at + 1, S[SC, I_VOIDS])
     return at

@@ -379,3 +379,34 @@ G_SIZE = 13
 M_NONE = 2
 M_POINTS = 3
 M_ROUND_WINS = 4
+
+# ---------------------------------------------------------------- whole games (engine/game.py)
+# The round's scalars (SC row) past I_SIZE that a game sets for each deal (rounds.play_games;
+# play_deals sets them for single rounds): kept across the tries, read by the deal, the bots'
+# chances and the round's conditions.
+I_GAME = I_SIZE + 2  # 1: a deal of a game: "{seed}:{number}:{deal_no}", the bots' chances kept
+I_DEAL_NO = I_SIZE + 3  # the game's deal number (void deals counted)
+I_ROUND_NO = I_SIZE + 4  # the round's number from 0 (a single round: its deal's number)
+I_CARRY_IN = I_SIZE + 5  # the multiplier carried over from the last round (1: none)
+I_CARRY_OUT = I_SIZE + 6  # the multiplier the next round carries over (lay_field's)
+# the STAGE row's columns past G_SIZE: a game's length (ir.Length)
+G_ROUNDS = G_SIZE
+G_HAS_TARGET = G_SIZE + 1
+G_TARGET = G_SIZE + 2  # scaled
+G_START = G_SIZE + 3  # scaled
+G_ROTATE = G_SIZE + 4
+G_WINNER_DEALS = G_SIZE + 5
+G_DRAWN_KEEPS = G_SIZE + 6
+# play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
+GM_BAILED = 0
+GM_ROUNDS = 1
+GM_VOIDS = 2
+GM_TURNS = 3
+GM_CONTINUED = 4
+GM_FRACTIONS = 5  # the seats whose net is a Fraction in the scalar engine, as bits
+GM_SIZE = 6
+GC_ENDED = 0  # rounds ended by each way (ENDINGS' codes)
+GC_TEYAKU = 1  # teyaku counted, by entry
+GC_YAKU = 2  # yaku listed as made, by entry
+GC_FIRST = 3  # GC_FIRST + row: the first round of the game that counted it (-1: none)
+GC_ROWS = 6

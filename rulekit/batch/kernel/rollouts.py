@@ -88,9 +88,12 @@ def copy_round(dst: Array, src: Array, Q: Array) -> None:
 
 @entry
 def reset_weighing(S: Array) -> None:
-    """A new try at a deal: no choice weighed, no rollout chance hashed, no teyaku cards read."""
+    """A new try at a deal: no choice weighed, no rollout chance hashed (in a game, hashed
+    once per game: a bot starts once per game), no teyaku cards read."""
+    ready = S[RW, RW_READY] if S[SC, I_GAME] else 0
     for c in range(RW_PLAYING + 1):
         S[RW, c] = 0
+    S[RW, RW_READY] = ready
 
 
 @entry

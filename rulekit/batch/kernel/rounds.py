@@ -137,6 +137,8 @@ def play_deals(
     moves: Array,
     seat_teyaku: Array,
     seat_yaku: Array,
+    dealers: Array,
+    counts: Array,
 ) -> None:
     """Deals start..stop-1, each redealt while void (playout.play_deal), dealt by number %
     seated. Per deal: net[k, seat] (scaled), info[k] = (bailed, voids, turns, continued,
@@ -146,7 +148,12 @@ def play_deals(
     teyaku and yaku made counted by
     entry. With Q[CFG, C_TRACE], ledgers[k] and moves[k] hold the round's entries and moves (-9
     after them), seat_teyaku[k, seat] the teyaku each counts (entry bits) and seat_yaku[k, seat,
-    entry] how often each yaku is listed as made for him."""
+    entry] how often each yaku is listed as made for him.
+    With `dealers` (one per game): games start..stop-1 instead (play_games, into info, net and
+    counts): the one entry Python calls, compiled and optimized once."""
+    if dealers.shape[0]:
+        play_games(S, Q, T, F, start, stop, dealers, info, net, counts, max_voids)
+        return
     seated = Q[CFG, C_SEATED]
     trace = Q[CFG, C_TRACE]
     for i in range(start, stop):
@@ -157,6 +164,9 @@ def play_deals(
             S[SC, I_NUMBER] = i
             S[SC, I_DEALER] = i % seated
             S[SC, I_VOIDS] = voids
+            S[SC, I_GAME] = 0
+            S[SC, I_ROUND_NO] = i
+            S[SC, I_CARRY_IN] = 1
             reset(S, Q, T, F)
             S[SC, I_WILD_OWNER] = -1
             S[SC, I_WILD_MONTH] = 0
@@ -226,3 +236,137 @@ def play_deals(
             for e in range(moves.shape[1]):
                 moves[k, e, 0] = S[MOVES + 0, e] if e < nm else -9
                 moves[k, e, 1] = S[MOVES + 1, e] if e < nm else -9
+
+
+@entry
+def play_games(
+    S: Array,
+    Q: Array,
+    T: Array,
+    F: Floats,
+    start: int,
+    stop: int,
+    dealers: Array,
+    games: Array,
+    net: Array,
+    counts: Array,
+    max_voids: int,
+) -> None:
+    """Games start..stop-1 as simulate plays them (engine.game.Game): game i's seed is
+    "{seed}:{i}", so deal d of it is "{seed}:{i}:{d}" (a void deal is redealt by the same
+    dealer, as the next deal, and is no round), and each bot starts once per game, its chance
+    "{seed}:{i}:{s}" (and a rulewise bot's rollout chance) kept from round to round; the next
+    dealer and the multiplier's carry-over come from each round; the game is over after its
+    rounds or once a side's total reaches the target. dealers[k]: game k's first dealer
+    (game.first_dealer, drawn in Python). Per game: games[k] (the GM_ columns), each seat's
+    net (scaled), counts[k] (the GC_ rows). A game with a deal the kernel marks is bailed
+    (GM_BAILED): the scalar engine plays it."""
+    seated = Q[CFG, C_SEATED]
+    nyaku = Q[CFG, C_NYAKU]
+    nteams = Q[RQ, RQ_NTEAMS]
+    for i in range(start, stop):
+        k = i - start
+        for c in range(GM_SIZE):
+            games[k, c] = 0
+        for s in range(seated):
+            net[k, s] = 0
+        for r in range(GC_FIRST):
+            for e in range(ENTRIES):
+                counts[k, r, e] = 0
+                counts[k, GC_FIRST + r, e] = -1
+        S[SC, I_GAME] = 1
+        S[SC, I_NUMBER] = i
+        S[SC, I_VOIDS] = 0
+        S[SC, I_CARRY_IN] = 1
+        S[RW, RW_READY] = 0  # (no bot's chance hashed yet this game)
+        dealer = dealers[k]
+        round_no = 0
+        deal_no = 0
+        in_a_row = 0
+        ready = 0  # the seats whose own chance is hashed this game
+        while not game_over(Q, net[k], round_no, seated, nteams):
+            S[SC, I_DEALER] = dealer
+            S[SC, I_DEAL_NO] = deal_no
+            S[SC, I_ROUND_NO] = round_no
+            S[SC, I_CARRY_OUT] = 1
+            reset(S, Q, T, F)
+            for s in range(seated):
+                S[P_CHANCE_READY, s] = ready >> s & 1
+            S[SC, I_WILD_OWNER] = -1
+            S[SC, I_WILD_MONTH] = 0
+            deal(S, Q)
+            run_setup(S, Q, T, F)
+            play_weighed(S, Q, T, F)
+            ready = 0
+            for s in range(seated):
+                ready |= S[P_CHANCE_READY, s] << s
+            deal_no += 1
+            if S[SC, I_BAIL]:
+                games[k, GM_BAILED] = S[SC, I_BAIL]
+                break
+            if S[SC, I_VOID]:
+                games[k, GM_VOIDS] += 1
+                in_a_row += 1
+                if in_a_row > max_voids:
+                    games[k, GM_BAILED] = BAIL_VOIDS
+                    break
+                continue
+            in_a_row = 0
+            for e in range(S[SC, I_NLEDGER]):
+                for side in range(2):
+                    who = S[LEDGER + side, e]
+                    if who >= 0:
+                        net[k, who] += S[LEDGER + 2, e] if side else -S[LEDGER + 2, e]
+                        if S[LEDGER + 7, e]:
+                            games[k, GM_FRACTIONS] |= 1 << who
+            games[k, GM_TURNS] += S[SC, I_TURN]
+            for s in range(seated):
+                games[k, GM_CONTINUED] += S[P_CONTINUES, s]
+            count_in(counts[k], GC_ENDED, S[SC, I_ENDED], 1, round_no)
+            for s in range(seated):
+                m = S[P_TEYAKU, s]
+                while m:
+                    count_in(counts[k], GC_TEYAKU, low_bit(m), 1, round_no)
+                    m &= m - 1
+                for e in range(nyaku):
+                    if S[YC + s, e]:
+                        count_in(counts[k], GC_YAKU, e, S[YC + s, e], round_no)
+            round_no += 1
+            # Game.record: the next dealer (scoring.finish) and the multiplier carried over
+            d = S[SC, I_DEALER]
+            winner = S[SC, I_WINNER]
+            if Q[STAGE, G_ROTATE] or (winner < 0 and not Q[STAGE, G_DRAWN_KEEPS]):
+                dealer = (d + 1) % seated
+            elif winner >= 0 and Q[STAGE, G_WINNER_DEALS]:
+                dealer = winner
+            else:
+                dealer = d
+            S[SC, I_CARRY_IN] = S[SC, I_CARRY_OUT]
+        games[k, GM_ROUNDS] = round_no
+
+
+@inline
+def count_in(counts: Array, row: int, at: int, n: int, round_no: int) -> None:
+    """n more of counts[row, at], the first round that counted it kept (GC_FIRST + row)."""
+    counts[row, at] += n
+    if counts[GC_FIRST + row, at] < 0:
+        counts[GC_FIRST + row, at] = round_no
+
+
+@inline
+def game_over(Q: Array, net: Array, round_no: int, seated: int, nteams: int) -> bool:
+    """Game.is_over: after the rounds, or once a side's total (the starting score plus its
+    members' nets) reaches the target."""
+    if round_no >= Q[STAGE, G_ROUNDS]:
+        return True
+    if not Q[STAGE, G_HAS_TARGET]:
+        return False
+    sides = nteams if nteams else seated
+    for t in range(sides):
+        total = Q[STAGE, G_START]
+        for s in range(seated):
+            if (Q[RQ, RQ_TEAM + s] == t) if nteams else s == t:
+                total += net[s]
+        if total >= Q[STAGE, G_TARGET]:
+            return True
+    return False

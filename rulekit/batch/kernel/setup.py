@@ -63,8 +63,9 @@ def lay_field(S: Array, Q: Array, T: Array, F: Floats) -> None:
     # the field's tests see the round from no seat (RoundView(r)) when one asks about it
     npiles = look_as_player(S, Q, -1) if Q[STAGE, G_FIELD_SEES] else 0
     marr = T[Q[CFG, C_T_MULT] : Q[CFG, C_T_MULT + 1]]
-    factor, _carry = field_multiplier(marr, field, S[PILES], npiles)
-    S[SC, I_MULT] = max(factor, 1)
+    factor, carry = field_multiplier(marr, field, S[PILES], npiles)
+    S[SC, I_MULT] = max(factor, S[SC, I_CARRY_IN])  # (a game's carry-over; 1 in a single round)
+    S[SC, I_CARRY_OUT] = carry
     if Q[CFG, C_HAS_VOID] and holds(
         T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], npiles
     ):
