@@ -98,10 +98,10 @@ def test_choose_engine() -> None:
     bots = ("random",) * 3
     assert choose_engine("scalar", rules, 3, bots, 1, False, None, 10) == ("scalar", None)
     assert choose_engine("batch", rules, 3, bots, 1, False, None, 10) == ("batch", None)
-    used, why = choose_engine("auto", rules, 3, bots, 1, True, None, 10)
-    assert used == "scalar" and why == "it plays single rounds, not whole games"
-    with pytest.raises(UsageError, match="cannot play this: it plays single rounds"):
-        choose_engine("batch", rules, 3, bots, 1, True, None, 10)
+    # whole games too (tests/test_batch_games.py); not --record, which keeps every move
+    assert choose_engine("batch", rules, 3, bots, 1, True, None, 10) == ("batch", None)
+    with pytest.raises(UsageError, match="cannot play this: --record writes every round"):
+        choose_engine("batch", rules, 3, bots, 1, True, Path("out"), 10)
     with pytest.raises(UsageError, match="no engine named 'fast'"):
         choose_engine("fast", rules, 3, bots, 1, False, None, 10)
 
