@@ -26,7 +26,7 @@ from rulekit.sim.simulate import choose_engine, game_winners, simulate
 from rulekit.stats.tally import Tally
 from tests.test_batch_identity import cases
 
-GAMES = 2  # per case and bots (a game is 6 to 12 rounds)
+GAMES = 1  # per case and bots (a game is 6 to 12 rounds; the whole suite stays short)
 SEED = 3
 BOTS = ("random", "greedy", "rulewise")
 
