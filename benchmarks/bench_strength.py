@@ -31,7 +31,7 @@ from rulekit.engine.playout import play_deal
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.lang import load_rules
-from rulekit.sim.tally import Moments
+from rulekit.stats.moments import Moments
 
 # (rule file, seats, rounds by default): the rounds follow each game's spread per deal, so that
 # a difference of a few points per round shows

@@ -27,7 +27,7 @@ from rulekit.engine.specialise import compile_pairs, dealer, permutation
 from rulekit.engine.tables import CompiledMultiplier, CompiledRules, CompiledTable, _Codegen
 from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 ALIASES = {"hachihachi", "koikoi", "sakura"}
 FILES = sorted(n for n in bundled_names() if n not in ALIASES)

@@ -26,7 +26,7 @@ from rulekit.engine.tables import (
 from rulekit.errors import MoveError
 from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 masks = st.integers(min_value=0, max_value=(1 << 48) - 1)
 

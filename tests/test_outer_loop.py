@@ -19,7 +19,7 @@ from rulekit.engine.playout import offers, play_deal_out, play_deals_out, play_o
 from rulekit.engine.round import Round
 from rulekit.lang import load_rules
 from rulekit.sim.simulate import compiled_rules
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 from tests.test_engine_uniform import facts
 
 # the random bots of seed 5 meet void deals, redealt: 121 and 147 of koikoi/sloper (played

@@ -33,9 +33,9 @@ from rulekit.sim.report import (
     variant_names,
     verdict,
 )
-from rulekit.sim.stats import holm, p_value, t_two_sided
 from rulekit.sim.summary import significance, summary
-from rulekit.sim.tally import Moments
+from rulekit.stats.moments import Moments
+from rulekit.stats.significance import holm, p_value, t_two_sided
 from tests.conftest import rules
 from tests.test_compare import HOUSE
 

@@ -19,7 +19,7 @@ from rulekit.engine.ledger import Payment, entry
 from rulekit.engine.playout import play_deal_out
 from rulekit.lang import load_rules
 from rulekit.sim.simulate import Plan, compiled_rules, run_part
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 amounts = st.one_of(
     st.integers(-500, 500), st.fractions(min_value=-50, max_value=50, max_denominator=4)

@@ -31,7 +31,8 @@ from rulekit.lang import load_rules
 from rulekit.sim import compare as C
 from rulekit.sim.backends import run_chunks
 from rulekit.sim.simulate import Plan, run_part, simulate
-from rulekit.sim.tally import Moments, Tally, t95
+from rulekit.stats.moments import Moments, t95
+from rulekit.stats.tally import Tally
 from tests.conftest import compiled, rules
 
 ROOT = Path(__file__).parent.parent

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
 from rulekit.agents.rollouts import Tally, play_world
+from rulekit.digest import rules_digest
 from rulekit.engine import actions as A
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import Phase, Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
-from rulekit.sim.cache import rules_digest
-from rulekit.sim.tally import Moments
+from rulekit.stats.moments import Moments
 
 CALIBRATION_DEALS = 600
 CALIBRATION_SEED = "calibrate"
@@ -126,7 +126,7 @@ def calibrate(compiled: CompiledRules, seats: int, deals: int = CALIBRATION_DEAL
     )
 
 
-PolicyKey = tuple[str, int]  # the rule set's content (rulekit.sim.cache.rules_digest), seats
+PolicyKey = tuple[str, int]  # the rule set's content (rulekit.digest.rules_digest), seats
 _POLICIES: dict[PolicyKey, DealPolicy] = {}
 # the bots that ask for the policy (rulewise, and strong's pre-play choices)
 CALIBRATED_BOTS = frozenset({"rulewise", "strong"})

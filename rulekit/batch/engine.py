@@ -3,10 +3,11 @@ exactly the rounds the scalar engine plays for the same seed, when the bots are 
 or rulewise (the default) and the rule file uses only the mechanics the kernel knows.
 
 `why_not(compiled, seats, bots)` says why the kernel cannot serve a plan (None: it can);
-`tally_part(...)` plays deals start..stop-1 into a Tally (simulate), `rounds(...)` gives
-each deal as a comparison reads it (compare). A deal the kernel marks (a share finer
-than its scale, a buffer full) is played by the scalar engine instead, so a part's totals are
-always the scalar engine's totals.
+`tally_part(...)` plays deals start..stop-1 into a Tally (simulate), `deals(...)` gives them
+as columns, a row per deal, for a comparison to sum (rulekit.sim.columns), and `rounds(...)`
+each deal as an object a RoundResult compares with (the identity tests). A deal the kernel
+marks (a share finer than its scale, a buffer full) is played by the scalar engine instead, so
+a part's totals are always the scalar engine's totals.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from rulekit.engine.stage import FACTOR_ON as FACTOR_REASONS
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
 from rulekit.output import write_atomic
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 BOTS = {"random": K.BOT_RANDOM, "greedy": K.BOT_GREEDY, "rulewise": K.BOT_RULEWISE}
 DETAILS = {
@@ -360,6 +361,10 @@ class BatchRound:
 # the rule choices the kernel counts (its CH_ columns), as rulekit.sim.exercise.Counting names
 CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap offered", "swap")
 PLAY_CHOICE_KEYS = ("hiki offered", "hiki", "wild offered", "wild")  # info's columns 15..18
+# info's columns (kernel.rounds.play_deals)
+I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
+I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
+LEDGER_FIELDS = 5  # a traced ledger entry's payer, payee, amount, reason and detail code
 
 
 def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
@@ -417,6 +422,68 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
     return out
 
 
+@dataclass
+class Deals:
+    """Deals start..stop-1 as the kernel played them, in columns: a row per deal, and no
+    object per deal, for a comparison to sum (rulekit.sim.columns). A deal `handed` to the
+    scalar engine (the kernel marked it) has zeros in every other column, and no ledger."""
+
+    plan: Plan  # its names: the teyaku and yaku entries, a payment's detail (Plan.detail)
+    start: int
+    handed: npt.NDArray[np.bool_]  # [deal]
+    voids: Ints  # [deal]
+    net: Ints  # [deal, seat], in 1/plan.scale
+    turns: Ints  # [deal]
+    continued: Ints  # [deal]
+    paid_off: Ints  # [deal]: continues paid off
+    ended: Ints  # [deal]: how the round ended, a code of ENDINGS
+    choices: Ints  # [deal, CHOICES]: the rule choices offered and taken
+    # [deal, entry, (payer, payee, amount in 1/plan.scale, reason (a code of REASONS), detail
+    # code)], as long as the longest ledger: a deal's entries, then payer -9
+    ledger: Ints
+    teyaku: Ints  # [deal, seat]: the teyaku each seat counts, as entry bits
+    yaku: Ints  # [deal, seat, entry]: how often each yaku is listed as made for the seat
+
+
+ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
+REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
+CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS  # Deals.choices' columns
+
+
+def deals(plan: Plan, start: int, stop: int) -> Deals:
+    """Deals start..stop-1 as columns (the kernel traced, its buffers cut to what was used)."""
+    played = play(plan, start, stop, trace=True)
+    assert played.ledgers is not None and played.seat_teyaku is not None
+    assert played.seat_yaku is not None
+    info = played.info
+    handed = info[:, I_BAILED] != 0
+    ledgers = played.ledgers[:, :, :LEDGER_FIELDS]
+    ledgers[handed] = -9  # (the kernel writes nothing for a deal it hands over)
+    longest = int((ledgers[:, :, 0] != -9).sum(axis=1).max(initial=0))
+    choices = np.concatenate(
+        [
+            info[:, I_CHOICES : I_CHOICES + len(CHOICE_KEYS)],
+            info[:, I_PLAY_CHOICES : I_PLAY_CHOICES + len(PLAY_CHOICE_KEYS)],
+        ],
+        axis=1,
+    )
+    return Deals(
+        plan=plan,
+        start=start,
+        handed=handed,
+        voids=info[:, I_VOIDS].copy(),
+        net=played.net,
+        turns=info[:, I_TURNS].copy(),
+        continued=info[:, I_CONTINUED].copy(),
+        paid_off=info[:, I_PAID_OFF].copy(),
+        ended=info[:, I_ENDED].copy(),
+        choices=choices,
+        ledger=ledgers[:, :longest].copy(),
+        teyaku=played.seat_teyaku,
+        yaku=played.seat_yaku[:, :, : len(plan.yaku_names)].copy(),
+    )
+
+
 def tally_part(
     compiled: CompiledRules,
     seats: int,
@@ -438,9 +505,9 @@ def tally_part(
     tally.voids += int(info[ok, 1].sum())
     tally.turns += int(info[ok, 2].sum())
     tally.continued += int(info[ok, 3].sum())
-    ended = Counter(info[ok, 4].tolist())
-    for code, k in ended.items():
-        tally.ended_by[K.ENDINGS[code]] += k
+    codes, first, counts = np.unique(info[ok, I_ENDED], return_index=True, return_counts=True)
+    for at in np.argsort(first).tolist():  # as Counter(endings) orders them: first seen first
+        tally.ended_by[K.ENDINGS[int(codes[at])]] += int(counts[at])
     for names, counts, counter in (
         (plan.teyaku_names, played.teyaku, tally.teyaku),
         (plan.yaku_names, played.yaku, tally.yaku),

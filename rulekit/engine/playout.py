@@ -236,7 +236,7 @@ def play_deal_out(
     voided: list[tuple[Round, Moves]] | None = None,
 ) -> tuple[Round, int]:
     """play_deal() without the result: the round played (over, not void) and the void deals
-    before it (a simulation tallies the round's state: rulekit.sim.tally.Tally.add_played).
+    before it (a simulation tallies the round's state: rulekit.stats.tally.Tally.add_played).
     `asked`: the players' offers, if the caller asked already (play_out). `voided`, if given,
     gets each void deal before it with its moves (a recording writes them down)."""
     who_deals = number % seated if dealer is None else dealer

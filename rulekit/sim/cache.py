@@ -4,35 +4,22 @@ A chunk of work may reach a process as a rule set unpickled again (a Dask worker
 started by spawn), or a run may come back to a rule file already played (tune's second
 comparison, a server's next request): keyed by object identity, each would compile its rules,
 its tables and its plans again. Keyed by the rule set's content (the digest of its canonical
-JSON), they are built once per process; everything else hangs off the compiled rules (the
-continuation plan, the generated turn loops, the bots' tables, the batch engine's plan).
+JSON: rulekit.digest), they are built once per process; everything else hangs off the compiled
+rules (the continuation plan, the generated turn loops, the bots' tables, the batch engine's
+plan).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 
 from rulekit import ir
+from rulekit.digest import rules_digest
 from rulekit.engine.tables import CompiledRules
 
 KEPT = 32  # rule sets kept per process: a tune over many values, a server's recent files
 
-_DIGESTS: dict[int, tuple[ir.Ruleset, str]] = {}
 _COMPILED: OrderedDict[str, CompiledRules] = OrderedDict()
-
-
-def rules_digest(rules: ir.Ruleset) -> str:
-    """The rule set's content, hashed: the SHA-256 of its canonical JSON (remembered for the
-    object, which is kept alive, so its id is not reused while it is remembered)."""
-    hit = _DIGESTS.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_DIGESTS) >= 4 * KEPT:
-        _DIGESTS.clear()
-    digest = hashlib.sha256(rules.model_dump_json().encode()).hexdigest()
-    _DIGESTS[id(rules)] = (rules, digest)
-    return digest
 
 
 def compiled_rules(rules: ir.Ruleset) -> CompiledRules:

@@ -18,120 +18,39 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from rulekit import ir
 from rulekit.agents import DEFAULT_BOT, BotOptions, calibrate, make_agent
-from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.playout import play_deal
-from rulekit.engine.round import RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import UsageError
 from rulekit.sim.backends import run_chunks
 from rulekit.sim.cache import compiled_rules
-from rulekit.sim.exercise import Counting, exercised, per_round_choices
-from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
-from rulekit.sim.stats import ALPHA, METHOD, holm, p_value
-from rulekit.sim.summary import summary
-from rulekit.sim.tally import Moments, t95
-
-if TYPE_CHECKING:
-    from rulekit.batch.engine import BatchRound
-
-    Played = RoundResult | BatchRound  # a round as the figures read it, from either engine
-else:
-    Played = RoundResult
-
-BATCHES = 20
-CHUNK = 200  # rounds per part: the parts are added up in order, so a run's floats are the same
-PER_ROUND = (
-    "teyaku",
-    "turns",
-    "by_yaku",
-    "by_count",
-    "decisiveness",
-    "swing",
-    "continued",
-    "paid_off",
-    "folds",
-    "swaps",
-    "hikis",
+from rulekit.sim.columns import (
+    BATCHES,
+    PER_ROUND,
+    Rows,
+    VariantTally,
+    differences,
+    from_deals,
+    named_figures,
+    part_differences,
+    part_tallies,
 )
+from rulekit.sim.exercise import Counting, exercised
+from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
+from rulekit.sim.summary import summary
+from rulekit.stats.moments import Moments, t95
+from rulekit.stats.significance import ALPHA, METHOD, holm, p_value
 
+__all__ = ["BATCHES", "PER_ROUND", "ComparePlan", "VariantTally", "compare", "jackknife"]
 
-@dataclass
-class VariantTally:
-    seats: int
-    rounds: int = 0
-    voids: int = 0
-    position: list[Moments] = field(default_factory=list)  # net by seat position, 0 = dealer
-    figures: dict[str, Moments] = field(default_factory=dict)
-    batch_position: list[list[Moments]] = field(default_factory=list)
-    ended: Counter[str] = field(default_factory=Counter)
-    teyaku: Counter[str] = field(default_factory=Counter)
-    teyaku_paid: dict[str, float] = field(default_factory=dict)
-    yaku: Counter[str] = field(default_factory=Counter)
-    yaku_paid: dict[str, float] = field(default_factory=dict)
-    histogram: Counter[int] = field(default_factory=Counter)  # net per seat and round
-    choices: Counter[str] = field(default_factory=Counter)  # rule choices offered and taken
-
-    def __post_init__(self) -> None:
-        self.position = self.position or [Moments() for _ in range(self.seats)]
-        self.figures = self.figures or {k: Moments() for k in PER_ROUND}
-        self.batch_position = self.batch_position or [
-            [Moments() for _ in range(self.seats)] for _ in range(BATCHES)
-        ]
-
-    def merge(self, o: VariantTally) -> None:
-        self.rounds += o.rounds
-        self.voids += o.voids
-        for a, b in zip(self.position, o.position, strict=True):
-            a.merge(b)
-        for k, m in o.figures.items():
-            self.figures[k].merge(m)
-        for batch, other in zip(self.batch_position, o.batch_position, strict=True):
-            for a, b in zip(batch, other, strict=True):
-                a.merge(b)
-        for c in ("ended", "teyaku", "yaku", "histogram", "choices"):
-            getattr(self, c).update(getattr(o, c))
-        for d in ("teyaku_paid", "yaku_paid"):
-            mine = getattr(self, d)
-            for k, v in getattr(o, d).items():
-                mine[k] = mine.get(k, 0.0) + v
-
-
-def round_figures(result: Played, choices: Counter[str] | None = None) -> dict[str, float]:
-    """The per-round figures that are paired across variants (`choices`: the rule choices
-    the bots took in the round)."""
-    payments = [float(p.amount) for p in result.ledger]
-    total = sum(payments)
-    return {
-        "teyaku": 1.0 if result.teyaku else 0.0,
-        "turns": float(result.turns),
-        "by_yaku": 1.0 if result.ended_by == "yaku" else 0.0,
-        "by_count": 1.0 if result.ended_by == "count" else 0.0,
-        "decisiveness": max(payments) / total if total else 0.0,
-        "swing": sum(abs(float(v)) for v in result.net) / max(1, len(result.net)),
-        "continued": float(result.continued),
-        "paid_off": float(result.continued_paid_off),
-        **per_round_choices(choices or Counter()),
-    }
-
-
-# The ledger's reasons paid for a named teyaku, and for a named yaku.
-TEYAKU_PAID = ("teyaku",)
-YAKU_PAID = ("yaku", "special", "penalty", "liability")
-
-
-def _paid(ledger: list[Payment], reasons: tuple[str, ...]) -> dict[str, float]:
-    """What was paid for each named teyaku or yaku (an entry for several is shared evenly)."""
-    out: dict[str, float] = {}
-    for p in ledger:
-        if p.reason in reasons and p.detail and p.payee != BANK:
-            names = [n.strip() for n in p.detail.split(",")]
-            for n in names:
-                out[n] = out.get(n, 0.0) + float(p.amount) / len(names)
-    return out
+CHUNK = 200  # rounds per part: the parts are added up in order, so a run's floats are the same
+SPAN = 5  # parts whose rounds are played and held in columns at once (their arrays stay small)
+NAMED = ("teyaku:", "teyaku paid:", "yaku:", "yaku paid:")  # per-entry paired rows, by prefix
 
 
 @dataclass(frozen=True)
@@ -166,119 +85,61 @@ class ComparePart:
                 mine.setdefault(k, Moments()).merge(m)
 
 
-def run_part(plan: ComparePlan, start: int, stop: int) -> ComparePart:
-    """Rounds start..stop-1 of every variant, and their paired differences."""
+def run_parts(plan: ComparePlan, start: int, stop: int, chunk: int = CHUNK) -> list[ComparePart]:
+    """Rounds start..stop-1 of every variant as parts of `chunk` rounds (the last may end
+    short), each summed as a loop adding its rounds in order sums them: a few parts' rounds
+    at a time held in columns (rulekit.sim.columns), the batch engine's without an object per
+    round."""
     compiled = [compiled_rules(r) for r in plan.variants]
     agents = [Counting(make_agent(plan.bots[s], 0, plan.options)) for s in range(plan.seats)]
-    part = ComparePart([VariantTally(plan.seats) for _ in compiled], [{} for _ in compiled[1:]])
-    n = plan.seats
-    batched = [_batch_rounds(plan, v, c, start, stop) for v, c in enumerate(compiled)]
     as_first = [
         {(kind, name): first for kind, name, first in renames}
         for renames in plan.renamed or [() for _ in compiled]
     ]
-    for i in range(start, stop):
-        figures = []
-        named: list[dict[str, float]] = []
-        for v, c in enumerate(compiled):
-            from_batch = batched[v]
-            played = from_batch[i - start] if from_batch is not None else None
-            result: Played
-            if played is None:  # the scalar engine plays it
-                choices: Counter[str] = Counter()
-                for agent in agents:
-                    agent.counts = choices
-                _, result, voids = play_deal(c, plan.seats, i, agents, seed=plan.seed)
-            else:
-                result, voids, choices = played, played.voids, played.choices
-            t = part.tallies[v]
-            t.choices.update(choices)
-            t.rounds += 1
-            t.voids += voids
-            dealer = result.dealer
-            by_position = [float(result.net[(dealer + k) % n]) for k in range(n)]
-            for pos, x in enumerate(by_position):
-                t.position[pos].add(x)
-                t.batch_position[i % BATCHES][pos].add(x)
-            for amount in result.net:
-                t.histogram[round(float(amount))] += 1
-            f = round_figures(result, choices)
-            for key, value in f.items():
-                t.figures[key].add(value)
-            t.ended[result.ended_by] += 1
-            for names in result.teyaku.values():
-                t.teyaku.update(names)
-            for names in result.yaku.values():
-                t.yaku.update(names)
-            for name, paid in _paid(result.ledger, TEYAKU_PAID).items():
-                t.teyaku_paid[name] = t.teyaku_paid.get(name, 0.0) + paid
-            for name, paid in _paid(result.ledger, YAKU_PAID).items():
-                t.yaku_paid[name] = t.yaku_paid.get(name, 0.0) + paid
-            figures.append((by_position, f))
-            named.append(_named_figures(result, as_first[v]))
-        base_position, base = figures[0]
-        for v in range(1, len(compiled)):
-            position, f = figures[v]
-            d = part.diffs[v - 1]
-            for pos in range(n):
-                d.setdefault(f"position {pos}", Moments()).add(position[pos] - base_position[pos])
-            for key in PER_ROUND:
-                d.setdefault(key, Moments()).add(f[key] - base[key])
-            _add_named_differences(d, named[v], named[0])
-    return part
+    parts = []
+    for a in range(start, stop, chunk * SPAN):
+        b = min(stop, a + chunk * SPAN)
+        rows = [_rows(plan, v, c, a, b, agents) for v, c in enumerate(compiled)]
+        named = [named_figures(r, as_first[v]) for v, r in enumerate(rows)]
+        paired = [differences(rows[v], rows[0], named[v], named[0]) for v in range(1, len(rows))]
+        tallies = [part_tallies(r, chunk) for r in rows]
+        diffs = [part_differences(d, chunk) for d in paired]
+        for p in range(len(tallies[0])):
+            parts.append(ComparePart([t[p] for t in tallies], [d[p] for d in diffs]))
+    return parts
 
 
-def _batch_rounds(
-    plan: ComparePlan, v: int, c: CompiledRules, start: int, stop: int
-) -> list[BatchRound | None] | None:
-    """Variant v's rounds start..stop-1 from the batch engine, when it plays the variant (a
-    None among them: a deal the kernel left to the scalar engine); None when it does not."""
-    if not plan.engines or plan.engines[v] != "batch":
-        return None
-    from rulekit.batch.engine import plan_for, rounds
+def _rows(
+    plan: ComparePlan, v: int, c: CompiledRules, start: int, stop: int, agents: list[Counting]
+) -> Rows:
+    """Variant v's rounds start..stop-1 in columns: from the batch engine's arrays when it
+    plays the variant, the deals it hands over (and every deal of a variant it does not play)
+    played by the scalar engine, round by round."""
+    if plan.engines and plan.engines[v] == "batch":
+        from rulekit.batch.engine import deals, plan_for
 
-    return rounds(plan_for(c, plan.seats, plan.bots, plan.seed), start, stop)
-
-
-NAMED = ("teyaku:", "teyaku paid:", "yaku:", "yaku paid:")  # per-entry paired rows, by prefix
-
-
-def _named_figures(
-    result: Played, as_first: dict[tuple[str, str], str] | None = None
-) -> dict[str, float]:
-    """Per-entry figures of one round: how often each teyaku and yaku was made, and what was
-    paid for it (only the non-zero ones); an entry renamed alike under the first variant's name
-    (`as_first`: ("yaku", "blue_poems") -> "blue_ribbons")."""
-    rename = as_first or {}
-    out: dict[str, float] = {}
-    for kind, made in (("teyaku", result.teyaku), ("yaku", result.yaku)):
-        for names in made.values():
-            for name in names:
-                key = f"{kind}:{rename.get((kind, name), name)}"
-                out[key] = out.get(key, 0.0) + 1.0
-    for kind, reasons in (("teyaku", TEYAKU_PAID), ("yaku", YAKU_PAID)):
-        for name, paid in _paid(result.ledger, reasons).items():
-            out[f"{kind} paid:{rename.get((kind, name), name)}"] = paid
-    return out
-
-
-def _add_named_differences(
-    d: dict[str, Moments], mine: dict[str, float], base: dict[str, float]
-) -> None:
-    """One round's paired per-entry differences. Only non-zero ones are added: a round where
-    neither variant made the entry is a difference of 0, counted in when reported."""
-    for key in mine.keys() | base.keys():
-        x = mine.get(key, 0.0) - base.get(key, 0.0)
-        m = d.setdefault(key, Moments())
-        if x:
-            m.add(x)
+        batch = deals(plan_for(c, plan.seats, plan.bots, plan.seed), start, stop)
+        rows = from_deals(batch)
+        scalar = np.flatnonzero(batch.handed).tolist()
+    else:
+        rows = Rows.empty(start, stop - start, plan.seats)
+        scalar = list(range(stop - start))
+    played = []
+    for k in scalar:
+        choices: Counter[str] = Counter()
+        for agent in agents:
+            agent.counts = choices
+        _, result, voids = play_deal(c, plan.seats, start + k, agents, seed=plan.seed)
+        played.append((k, result, voids, choices))
+    rows.put(played)
+    return rows
 
 
 def _worker(plan: ComparePlan, start: int, stop: int) -> list[ComparePart]:
     """A span of the run, in whichever process plays it: its parts of CHUNK rounds, each as a
     one-process run makes it (the span starts at a multiple of CHUNK), to be added in order."""
     calibrate.remember(plan.policies)
-    return [run_part(plan, a, min(stop, a + CHUNK)) for a in range(start, stop, CHUNK)]
+    return run_parts(plan, start, stop)
 
 
 def fairness(positions: list[Moments]) -> float:

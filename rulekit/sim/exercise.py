@@ -16,7 +16,9 @@ from typing import Any
 from rulekit import ir
 from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
+from rulekit.engine.capture import PlainChoice
 from rulekit.engine.round import Phase
+from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 
 
@@ -36,6 +38,8 @@ MECHANICS = (
     Mechanic("hiki", "hiki (a month seen whole)", "hikis"),
     Mechanic("wild", "the wild card's target", "wild card plays"),
 )
+# the rule choices counted, offered and taken (a comparison's columns of them, in this order)
+CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
 _PHASE_CHOICE = {
     Phase.DECIDE: ("continue", A.CONTINUE),
     Phase.FOLD: ("fold", A.FOLD),
@@ -54,6 +58,16 @@ class Counting:
 
     def start(self, seed: int | str) -> None:
         self.inner.start(seed)
+
+    def plain_choice(self, compiled: CompiledRules, seat: int) -> PlainChoice | None:
+        """The bot's own choice of a plain round's plays without a view (engine.playout), when
+        it has one and counting needs no view: a plain round offers no hiki, and without a wild
+        card in the rules no play is the wild card's. The same plays, the same counts."""
+        offer = getattr(self.inner, "plain_choice", None)
+        if offer is None or compiled.rules.hiki or compiled.rules.wild is not None:
+            return None
+        choice: PlainChoice | None = offer(compiled, seat)
+        return choice
 
     def act(self, view: PlayerView) -> int:
         action = self.inner.act(view)

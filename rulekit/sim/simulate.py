@@ -28,7 +28,7 @@ from rulekit.errors import UsageError
 from rulekit.output import write_atomic
 from rulekit.sim.backends import run_chunks
 from rulekit.sim.cache import compiled_rules
-from rulekit.sim.tally import Tally
+from rulekit.stats.tally import Tally
 
 __all__ = ["Plan", "compiled_rules", "game_winners", "play_round", "report", "run_part", "simulate"]
 

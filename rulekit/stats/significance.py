@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from rulekit.sim.tally import t95
+from rulekit.stats.moments import t95
 
 ALPHA = 0.05
 METHOD = "holm"
