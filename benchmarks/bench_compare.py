@@ -8,7 +8,8 @@ a simulation of ten times as many rounds) runs as `python -m rulekit ... --seed 
 its parent reads it: user plus system CPU seconds, and the peak resident memory, of it and of
 every process it started (its --jobs processes). A run with --jobs 2 is checked to print the
 JSON of --jobs 1. The batch engine's kernel is compiled (a warm-up command) before anything is
-measured.
+measured; that compile, in an empty cache of its own, is measured first (`--compile-only`:
+only it).
 
 It drives the command line only, so it runs unchanged on older code: from this checkout,
 `git worktree add --detach /tmp/old f72d69a`, then `PYTHONPATH=/tmp/old python
@@ -64,14 +65,14 @@ class Measured:
     output: bytes  # what it printed (the JSON)
 
 
-def run(args: list[str], folder: str) -> Measured:
+def run(args: list[str], folder: str, env: dict[str, str] | None = None) -> Measured:
     """Run a command in a process of its own, in `folder` (empty: `python -m` and `-c` put the
     current folder first on the path, where a checkout's own rulekit would hide the one
     PYTHONPATH names), measured by its own rusage (os.wait4: the process and every process it
     started and waited for). Exits on a failed command."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(args, stdout=out, stderr=err, cwd=folder)
+        child = subprocess.Popen(args, stdout=out, stderr=err, cwd=folder, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -111,9 +112,19 @@ def cells(m: Measured) -> list[str]:
     return [f"{m.cpu:.1f}" if m.cpu >= 10 else f"{m.cpu:.2f}", f"{m.peak_mb:.0f}", f"{m.wall:.1f}"]
 
 
+def first_compile(folder: str) -> None:
+    """The warm-up command in an empty numba cache: the kernel's first compile, as a user's
+    first batch run pays it (the cache of the runs below is left alone)."""
+    with tempfile.TemporaryDirectory() as cache:
+        m = run(rulekit(*WARM_UP), folder, {**os.environ, "NUMBA_CACHE_DIR": cache})
+    print(f"the kernel's first compile (`rulekit {' '.join(WARM_UP)}`, an empty cache): "
+          f"{m.cpu:.1f} s of CPU, peak {m.peak_mb:.0f} MB, {m.wall:.1f} s wall")  # fmt: skip
+
+
 def table(rounds_each: int, jobs: list[int], folder: str) -> None:
     """Measure every command with every --jobs, and print the table as it goes."""
     print(f"code: {which_code(folder)}; {rounds_each:,} rounds of each variant, seed 1")
+    first_compile(folder)
     run(rulekit(*WARM_UP), folder)  # the batch engine's kernel compiled (and cached) first
     print(f"load average at the start: {os.getloadavg()[0]:.2f}\n")
     head = ["command", "rounds"]
@@ -150,10 +161,17 @@ def main() -> None:
         "--rounds", type=int, default=100_000, help="rounds of each variant (default 100,000)"
     )
     parser.add_argument("--jobs", default="1,2", help="the --jobs to run each command with")
+    parser.add_argument(
+        "--compile-only", action="store_true", help="measure the kernel's first compile only"
+    )
     args = parser.parse_args()
     jobs = [int(j) for j in args.jobs.split(",")]
     with tempfile.TemporaryDirectory() as folder:
-        table(args.rounds, jobs, folder)
+        if args.compile_only:
+            print(f"code: {which_code(folder)}")
+            first_compile(folder)
+        else:
+            table(args.rounds, jobs, folder)
 
 
 if __name__ == "__main__":

@@ -87,10 +87,8 @@ def test_why_not_names_what_the_kernel_does_not_play() -> None:
     assert batch.why_not(fudawiki, 3, ["random"] * 3, seed=1 << 70) == (
         "the seed does not fit 64 bits"
     )
-    sakura = CompiledRules(load_rules("sakura/hawaii"))
-    assert batch.why_not(sakura, 2, ["random"] * 2) == (
-        "the rule file counts by points (the kernel counts by par or difference)"
-    )
+    sakura = CompiledRules(load_rules("sakura/hawaii"))  # (points, teams: the kernel's now)
+    assert batch.why_not(sakura, 4, ["random"] * 4) is None
 
 
 def test_choose_engine() -> None:
@@ -129,9 +127,9 @@ def test_cli_engine_option() -> None:
     a, b = json.loads(slow.output), json.loads(fast.output)
     assert (a.pop("engine"), b.pop("engine")) == ("scalar", "batch")
     assert a == b
-    refused = runner.invoke(cli, ["simulate", "sakura", "--bots", "random", "--engine", "batch"])
+    refused = runner.invoke(cli, ["simulate", "sakura", "--bots", "strong", "--engine", "batch"])
     assert refused.exit_code == 2
-    assert "the batch engine cannot play this: the rule file counts by points" in refused.output
+    assert "the batch engine cannot play this: it plays the random, greedy" in refused.output
 
 
 def test_compare_with_the_batch_engine_is_compare_with_the_scalar() -> None:

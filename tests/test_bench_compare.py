@@ -70,3 +70,10 @@ def test_it_lists_the_issues_commands_and_finds_the_reference(bench: ModuleType)
     assert [times for *_, times in bench.COMMANDS] == [1, 1, 1, 1, 1, 1, 10]
     found = bench.reference()
     assert found is None or found.name == "bitmask_koikoi.py"
+
+
+def test_a_command_runs_in_the_environment_it_is_given(bench: ModuleType, tmp_path: Path) -> None:
+    """The first compile is measured in a numba cache of its own, named by the environment."""
+    command = "import os; print(os.environ['NUMBA_CACHE_DIR'])"
+    m = bench.run([sys.executable, "-c", command], str(tmp_path), {"NUMBA_CACHE_DIR": "/x"})
+    assert m.output == b"/x\n"

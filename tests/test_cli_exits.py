@@ -29,7 +29,7 @@ OUT_OF_RANGE = [
     (["simulate", "hachihachi", "--think-ms", "0"], "0.0 is not in the range x>0"),
     (["simulate", "hachihachi", "--jobs", "0"], "0 is not from 1 to"),
     (["simulate", "hachihachi", "--engine", "fast"], "'fast' is not one of"),
-    (["simulate", "sakura", "--bots", "random", "--engine", "batch"], "cannot play this"),
+    (["simulate", "sakura", "--bots", "strong", "--engine", "batch"], "cannot play this"),
     # compare
     (["compare", "hachihachi", "hachihachi", "--rounds", "-5"], "at least 2 rounds"),
     (["compare", "hachihachi", "hachihachi", "--rounds", "1"], "at least 2 rounds"),
