@@ -658,7 +658,7 @@ def _sum_squares(values: Ints) -> int:
 
 def kernel_cached() -> bool:
     """Whether the kernel is compiled and cached for today's source (numba's index of it on
-    disk), so that using it costs no compilation (about a minute, once)."""
+    disk), so that using it costs no compilation (about 45 s of one core, once)."""
     try:
         dispatcher: Any = K.play_deals
         return bool(dispatcher._cache._cache_file._load_index())
@@ -680,7 +680,7 @@ def kernel_ready() -> bool:
 
 # The kernel's compile on this project's machine (seconds, on one free core), said before a
 # compile when none was timed on this machine yet; each compile then notes how long it took.
-COMPILE_SECONDS = 70
+COMPILE_SECONDS = 45
 
 
 def _timed_file() -> Path:

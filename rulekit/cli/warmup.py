@@ -13,7 +13,7 @@ def warmup() -> None:
 
     simulate, compare and tune play the rulewise, greedy and random bots' rounds with the batch
     engine, a compiled kernel that plays exactly the scalar engine's rounds many times faster.
-    It is compiled once per rulekit version (about a minute of one core) and cached; until then
+    It is compiled once per rulekit version (about 45 s of one core) and cached; until then
     `--engine auto` plays runs under 300,000 rounds with the scalar engine, and says so.
     Nothing to do when it is compiled already.
 
