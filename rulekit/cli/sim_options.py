@@ -102,8 +102,8 @@ def engine_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         default="auto",
         show_default=True,
         help="Who plays the rounds: the batch engine (a compiled kernel, many times faster) "
-        "plays the rulewise, greedy and random bots' single rounds of most rule files; auto "
-        "uses it where it applies and says so. Both play exactly the same rounds.",
+        "plays the rulewise, greedy and random bots' rounds and games of nearly every rule "
+        "file; auto uses it where it applies and says so. Both play exactly the same rounds.",
     )
 
 
