@@ -35,16 +35,23 @@ def bot_below(S: Array, Q: Array, s: int, n: int) -> int:
     return chance_below(S[CH + s], S[SCRATCH], n)
 
 
+@inline
+def seat_key(S: Array, Q: Array, buf: Array, s: int) -> int:
+    """Writes "{seed}:{number}:{s}" into buf (a seat's chance, and its rollouts' after it);
+    returns its length."""
+    at = write_int(buf, 0, Q[CFG, C_SEED])
+    buf[at] = 58
+    at = write_int(buf, at + 1, S[SC, I_NUMBER])
+    buf[at] = 58
+    return write_int(buf, at + 1, s)
+
+
 @entry
 def bot_chance(S: Array, Q: Array, s: int) -> None:
     """Seat s's chance, Chance(f"{seed}:{number}:{s}"), hashed in CH + s if not yet this try."""
     if S[P_CHANCE_READY, s] == 0:
         buf = S[BUF]
-        at = write_int(buf, 0, Q[CFG, C_SEED])
-        buf[at] = 58
-        at = write_int(buf, at + 1, S[SC, I_NUMBER])
-        buf[at] = 58
-        at = write_int(buf, at + 1, s)
+        at = seat_key(S, Q, buf, s)
         sha512_limbs(buf, at, S[CH + s], S[SHA])
         for i in range(16):
             S[CH + s, 16 + i] = S[CH + s, i]

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from rulekit.batch.bits import low_bit, popcount
-from rulekit.batch.chance import entry, sha512_limbs, shuffle, write_int
-from rulekit.batch.kernel.bots import bot_below, bot_chance
+from rulekit.batch.chance import entry, sha512_limbs, shuffle
+from rulekit.batch.kernel.bots import bot_below, bot_chance, seat_key
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask
 from rulekit.batch.kernel.turn import legal_plays
@@ -103,11 +103,7 @@ def rollout_chance(S: Array, Q: Array, d: int) -> None:
     if S[RW, RW_READY] >> d & 1:
         return
     buf = S[BUF]
-    at = write_int(buf, 0, Q[CFG, C_SEED])
-    buf[at] = 58
-    at = write_int(buf, at + 1, S[SC, I_NUMBER])
-    buf[at] = 58
-    at = write_int(buf, at + 1, d)
+    at = seat_key(S, Q, buf, d)
     for ch in (58, 114, 111, 108, 108, 111, 117, 116, 115):  # ":rollouts"
         buf[at] = ch
         at += 1

@@ -17,17 +17,21 @@ def plays(hand: int, field: int, Q: Array, out: Array) -> int:
     while hand:
         b = low_bit(hand)
         hand &= hand - 1
-        m = field & Q[MONTHS, b]
-        if m and popcount(m) == 2:
-            lo = low_bit(m)
-            hi = low_bit(m & (m - 1))
-            out[n] = b | ((lo + 1) << SHIFT)
-            out[n + 1] = b | ((hi + 1) << SHIFT)
-            n += 2
-        else:
-            out[n] = b
-            n += 1
+        n = card_plays(b, field, Q, out, n)
     return n
+
+
+@inline
+def card_plays(b: int, field: int, Q: Array, out: Array, n: int) -> int:
+    """The plays of hand card b written from out[n]: one, or one per target (the lower first)
+    when it matches two field cards; returns the next free place."""
+    m = field & Q[MONTHS, b]
+    if m and popcount(m) == 2:
+        out[n] = b | ((low_bit(m) + 1) << SHIFT)
+        out[n + 1] = b | ((low_bit(m & (m - 1)) + 1) << SHIFT)
+        return n + 2
+    out[n] = b
+    return n + 1
 
 
 @entry
@@ -63,14 +67,7 @@ def legal_plays(S: Array, Q: Array, out: Array) -> int:
                 out[n] = b
                 n += 1
             continue
-        m = field & Q[MONTHS, b]
-        if m and popcount(m) == 2:
-            out[n] = b | ((low_bit(m) + 1) << SHIFT)
-            out[n + 1] = b | ((low_bit(m & (m - 1)) + 1) << SHIFT)
-            n += 2
-        else:
-            out[n] = b
-            n += 1
+        n = card_plays(b, field, Q, out, n)
     return n
 
 
