@@ -5,7 +5,11 @@ rulekit.stats and rulekit.digest), and rulekit.stats imports none of batch, agen
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
 from pathlib import Path
+
+import pytest
 
 RULEKIT = Path(__file__).parent.parent / "rulekit"
 
@@ -39,3 +43,21 @@ def test_batch_agents_and_engine_import_nothing_from_sim() -> None:
 
 def test_the_statistics_import_nothing_that_reports_them() -> None:
     assert reaching(("stats",), ("sim", "batch", "agents", "cli", "web")) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "names"),
+    [
+        ("rulekit.sim.tally", "rulekit.stats.tally", ["Tally"]),
+        ("rulekit.sim.tally", "rulekit.stats.moments", ["Moments", "t95", "variance", "ci95"]),
+        ("rulekit.sim.stats", "rulekit.stats.significance", ["holm", "p_value", "t_two_sided"]),
+    ],
+)
+def test_the_old_import_paths_still_work_and_say_where_the_names_went(
+    old: str, new: str, names: list[str]
+) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=new):
+        module = importlib.import_module(old)
+    for name in names:
+        assert getattr(module, name) is getattr(importlib.import_module(new), name)
