@@ -112,3 +112,16 @@ def test_auto_compiles_the_kernel_for_a_run_long_enough(
     assert [v["engine"] for v in json.loads(out.stdout)["variants"]] == ["batch", "batch"]
     short = invoke("simulate", "hachihachi", *args)
     assert json.loads(short.stdout)["engine"] == "scalar"
+
+
+def test_a_cache_folder_that_cannot_be_written_is_said_before_any_compile(
+    cold: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setattr(batch, "numba_cache_dir", lambda: str(blocked / "batch-x"))
+    monkeypatch.setattr(batch, "play", lambda *a, **k: pytest.fail("compiled anyway"))
+    out = invoke("warmup")
+    assert out.exit_code == 1, out.output
+    assert "cannot write the batch engine's kernel cache in" in out.output
+    assert "NUMBA_CACHE_DIR" in out.output and "Traceback" not in out.output

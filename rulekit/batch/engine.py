@@ -708,13 +708,15 @@ def compile_note() -> str:
 def load_kernel(plan: Plan | None = None, say: Callable[[str], None] | None = None) -> float:
     """Bring the kernel into this process before any work is handed out, compiling it when it
     is not cached (`say` is told so first, with compile_note()): processes forked after find
-    it loaded, and no two compile it at once. Plays one deal of `plan` (of the bundled
-    Hachi-Hachi when None). Returns the seconds a compile took (0.0: none was needed)."""
+    it loaded, and no two compile it at once. Plays one deal of `plan` (of the first bundled
+    variant when None). Returns the seconds a compile took (0.0: none was needed)."""
     if kernel_loaded():
         return 0.0
     compiling = not kernel_cached()
-    if compiling and say is not None:
-        say(compile_note())
+    if compiling:
+        check_cache_writable()
+        if say is not None:
+            say(compile_note())
     started = time.perf_counter()
     play(plan or _warmup_plan(), 0, 1)
     seconds = time.perf_counter() - started
@@ -725,10 +727,31 @@ def load_kernel(plan: Plan | None = None, say: Callable[[str], None] | None = No
     return seconds
 
 
-def _warmup_plan() -> Plan:
-    from rulekit.lang import load_rules
+def check_cache_writable() -> None:
+    """A compile's cache folder can be written: numba, finding it cannot, would keep the kernel
+    beside its sources instead, keyed by each file alone (the stale code cache_folder avoids)."""
+    folder = Path(numba_cache_dir())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".writable-{threading.get_ident()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise RulekitError(
+            f"cannot write the batch engine's kernel cache in {folder}: {exc.strerror or exc}",
+            hint="set NUMBA_CACHE_DIR to a folder you can write, or play --engine scalar",
+        ) from None
 
-    return make_plan(CompiledRules(load_rules("hachihachi")), 3, ("greedy",) * 3, 1)
+
+def _warmup_plan() -> Plan:
+    """One deal of the first bundled variant at its smallest table: the kernel compiles the
+    same whatever the file (its code is typed by the arrays, not by the rules)."""
+    from rulekit.lang import load_rules
+    from rulekit.variants import bundled_variants
+
+    first = bundled_variants()[0]
+    seats = int(first["seats"]["min"])
+    return make_plan(CompiledRules(load_rules(first["name"])), seats, ("greedy",) * seats, 1)
 
 
 def numba_cache_dir() -> str:
