@@ -165,7 +165,12 @@ def main() -> None:
         "--compile-only", action="store_true", help="measure the kernel's first compile only"
     )
     args = parser.parse_args()
-    jobs = [int(j) for j in args.jobs.split(",")]
+    try:
+        jobs = [int(j) for j in args.jobs.split(",")]
+    except ValueError:
+        parser.error(f"--jobs: whole numbers separated by commas, like 1,2 (not {args.jobs!r})")
+    if min(jobs) < 1 or args.rounds < 1:
+        parser.error("--jobs and --rounds must be at least 1")
     with tempfile.TemporaryDirectory() as folder:
         if args.compile_only:
             print(f"code: {which_code(folder)}")

@@ -77,3 +77,16 @@ def test_a_command_runs_in_the_environment_it_is_given(bench: ModuleType, tmp_pa
     command = "import os; print(os.environ['NUMBA_CACHE_DIR'])"
     m = bench.run([sys.executable, "-c", command], str(tmp_path), {"NUMBA_CACHE_DIR": "/x"})
     assert m.output == b"/x\n"
+
+
+@pytest.mark.parametrize("bad", [["--jobs", "1,x"], ["--jobs", "0"], ["--rounds", "0"]])
+def test_a_bad_option_is_a_usage_message_not_a_traceback(bad: list[str]) -> None:
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_compare.py"), *bad],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "--jobs" in out.stderr or "--rounds" in out.stderr
