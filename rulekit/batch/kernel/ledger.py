@@ -19,12 +19,18 @@ def share(S: Array, v: int, n: int) -> int:
 
 
 @inline
-def points_of(Q: Array, x: int) -> int:
+def bits_sum(values: Array, x: int) -> int:
+    """values[i] summed over the bits i set in x, lowest first."""
     total = 0
     while x:
-        total += Q[POINTS, low_bit(x)]
+        total += values[low_bit(x)]
         x &= x - 1
     return total
+
+
+@inline
+def points_of(Q: Array, x: int) -> int:
+    return bits_sum(Q[POINTS], x)
 
 
 @inline

@@ -8,7 +8,15 @@ from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.kernel.ledger import others_of, pay, pay_parts, points_of, record, share
+from rulekit.batch.kernel.ledger import (
+    bits_sum,
+    others_of,
+    pay,
+    pay_parts,
+    points_of,
+    record,
+    share,
+)
 from rulekit.batch.kernel.stage import step_hits
 from rulekit.batch.tables import STEP_AWARD, STEP_WORDS
 from rulekit.batch.tables import counted as t_counted
@@ -373,14 +381,14 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
                         net[q] -= each
     best = 0
     for u in range(1, nunits):
-        total = side_total(units[u], net)
-        top = side_total(units[best], net)
+        total = bits_sum(net, units[u])
+        top = bits_sum(net, units[best])
         if total > top or (total == top and first_at(S, units[u]) < first_at(S, units[best])):
             best = u
-    top = side_total(units[best], net)
+    top = bits_sum(net, units[best])
     tied = 0
     for u in range(nunits):
-        if side_total(units[u], net) == top:
+        if bits_sum(net, units[u]) == top:
             tied += 1
     if Q[STAGE, G_TIE_DRAW] and tied > 1:
         if not round_wins:
@@ -438,15 +446,6 @@ def unit_masks(S: Array, Q: Array, units: Array) -> int:
     for k in range(S[SC, I_NORDER]):
         units[k] = 1 << S[P_ORDER, k]
     return int(S[SC, I_NORDER])
-
-
-@inline
-def side_total(members: int, net: Array) -> int:
-    total = 0
-    while members:
-        total += net[low_bit(members)]
-        members &= members - 1
-    return total
 
 
 @inline
