@@ -59,7 +59,13 @@ STEPS = {
     "teyaku": K.ST_TEYAKU,
     "instant_win": K.ST_INSTANT,
 }
-METHODS = {"par": 0, "difference": 1, "none": 2, "points": K.M_POINTS, "round_wins": K.M_ROUND_WINS}
+METHODS = {
+    "par": K.M_PAR,
+    "difference": K.M_DIFFERENCE,
+    "none": K.M_NONE,
+    "points": K.M_POINTS,
+    "round_wins": K.M_ROUND_WINS,
+}
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}

@@ -51,7 +51,7 @@ C_BEATEN_FORFEIT = 28
 C_OTHER_STOPS = 29  # -1 as if unfinished, 0 keep, 1 forfeit
 C_UNFINISHED = 30  # 0 keep, 1 pay half, 2 earn half, 3 forfeit
 C_PER_YAKU = 31
-C_METHOD = 32  # 0 par, 1 difference, 2 none
+C_METHOD = 32  # the count's method: M_PAR ... M_ROUND_WINS below
 C_PAR = 33
 C_ONLY_WITHOUT_YAKU = 34
 C_HAS_VOID = 35
@@ -375,7 +375,9 @@ G_OPPONENTS_LOSE = 10
 G_POOLED = 11  # teams pool their cards (Settlement.team_cards "pooled")
 G_TIE_DRAW = 12  # a tie for the best score is a draw (Settlement.tie "draw")
 G_SIZE = 13
-# count methods (cfg C_METHOD): par 0, difference 1, none, then the score-style counts
+# count methods (cfg C_METHOD): by par, by difference, none, then the score-style counts
+M_PAR = 0
+M_DIFFERENCE = 1
 M_NONE = 2
 M_POINTS = 3
 M_ROUND_WINS = 4

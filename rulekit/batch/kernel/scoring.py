@@ -119,9 +119,9 @@ def count(S: Array, Q: Array, T: Array, F: Floats) -> int:
                 record(S, Q, T, payer, payee, amount, R_TEYAKU_RETURNED, detail, mult, base)
         return int(special)
     method = Q[CFG, C_METHOD]
-    if method == 0:
+    if method == M_PAR:
         return count_par(S, Q, T, F, points)
-    if method == 1:
+    if method == M_DIFFERENCE:
         return count_difference(S, Q, T, F, points)
     if method == M_NONE:
         return -1
