@@ -41,6 +41,7 @@ from rulekit.sim.columns import (
     part_tallies,
 )
 from rulekit.sim.exercise import Counting, exercised
+from rulekit.sim.packed import PackedSpan
 from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
 from rulekit.sim.summary import summary
 from rulekit.stats.moments import Moments, t95
@@ -135,11 +136,12 @@ def _rows(
     return rows
 
 
-def _worker(plan: ComparePlan, start: int, stop: int) -> list[ComparePart]:
+def _worker(plan: ComparePlan, start: int, stop: int) -> PackedSpan:
     """A span of the run, in whichever process plays it: its parts of CHUNK rounds, each as a
-    one-process run makes it (the span starts at a multiple of CHUNK), to be added in order."""
+    one-process run makes it (the span starts at a multiple of CHUNK), packed to be added in
+    order (rulekit.sim.packed)."""
     calibrate.remember(plan.policies)
-    return run_parts(plan, start, stop)
+    return PackedSpan.of(run_parts(plan, start, stop))
 
 
 def fairness(positions: list[Moments]) -> float:
@@ -285,9 +287,8 @@ def compare(
         scheduler=scheduler,
         progress=progress,
     )
-    for parts in spans:
-        for part in parts:
-            total.merge(part)
+    for packed in spans:
+        packed.merge_into(total)
     report = _report(total, plan, names, time.perf_counter() - started - compiling)
     for row, (played_by, why) in zip(report["variants"], engines, strict=True):
         row["engine"] = played_by
