@@ -7,9 +7,15 @@ a simulation of ten times as many rounds) runs as `python -m rulekit ... --seed 
 --no-timings` in a process of its own, once per `--jobs`, and is measured from its rusage as
 its parent reads it: user plus system CPU seconds, and the peak resident memory, of it and of
 every process it started (its --jobs processes). A run with --jobs 2 is checked to print the
-JSON of --jobs 1. The batch engine's kernel is compiled (a warm-up command) before anything is
-measured; that compile, in an empty cache of its own, is measured first (`--compile-only`:
-only it).
+JSON of --jobs 1, and the last two columns say what --jobs 2 costs in CPU against --jobs 1 and
+how much sooner it finished. The batch engine's kernel is compiled (a warm-up command) before
+anything is measured, and each command runs once on 2 rounds before it is measured (so that
+what rulekit keeps between runs, the bots' calibration of each variant, is kept, as after a
+user's first run); the kernel's compile, in an empty cache of its own, is measured first
+(`--compile-only`: only it). The last command, a comparison of ten times the rounds, shows how
+--jobs scales where the rounds outweigh a command's start (about a second: Python, the
+imports, the rule files, the kernel read from its cache), which no number of processes
+shortens.
 
 It drives the command line only, so it runs unchanged on older code: from this checkout,
 `git worktree add --detach /tmp/old f72d69a`, then `PYTHONPATH=/tmp/old python
@@ -44,6 +50,8 @@ COMMANDS = [
     ("the same, --bots greedy: sakura",
      ["compare", "sakura", "sakura/round-wins", "--bots", "greedy"], 1),
     ("simulate hachihachi --bots greedy", ["simulate", "hachihachi", "--bots", "greedy"], 10),
+    ("compare hachihachi hachihachi/kirisame --bots greedy",
+     ["compare", "hachihachi", "hachihachi/kirisame", "--bots", "greedy"], 10),
 ]  # fmt: skip
 WARM_UP = ["simulate", "hachihachi", "--bots", "greedy", "--rounds", "50", "--engine", "batch"]
 REFERENCE_NAME = Path("shared") / "examples" / "bitmask_koikoi.py"
@@ -131,18 +139,27 @@ def table(rounds_each: int, jobs: list[int], folder: str) -> None:
     for j in jobs:
         head += [f"--jobs {j}: CPU s", "peak MB", "wall s"]
     head.append("same JSON")
+    paired = 1 in jobs and 2 in jobs
+    if paired:
+        head += ["CPU, --jobs 2 / 1", "sooner with --jobs 2"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for name, command, times in COMMANDS:
         rounds = rounds_each * times
+        run(rulekit(*command, "--rounds", "2", "--json"), folder)  # the bots' calibration kept
         row = [name, f"{rounds:,}"]
         printed = set()
+        measured = {}
         for j in jobs:
-            m = run(rulekit(*command, "--rounds", str(rounds), "--seed", "1", "--jobs", str(j),
-                            "--json", "--no-timings"), folder)  # fmt: skip
+            m = measured[j] = run(rulekit(*command, "--rounds", str(rounds), "--seed", "1",
+                                          "--jobs", str(j), "--json", "--no-timings"),
+                                  folder)  # fmt: skip
             printed.add(m.output)
             row += cells(m)
         row.append("yes" if len(printed) == 1 else "NO")  # every --jobs printed the same JSON
+        if paired:
+            one, two = measured[1], measured[2]
+            row += [f"{two.cpu / one.cpu:.2f}", f"{one.wall / two.wall:.2f}x"]
         print("| " + " | ".join(row) + " |", flush=True)
     path = reference()
     if path is not None:
@@ -150,7 +167,7 @@ def table(rounds_each: int, jobs: list[int], folder: str) -> None:
             m = run([sys.executable, "-c", REFERENCE_RUN, str(path), str(rounds_each), policy],
                     folder)  # fmt: skip
             row = [f"reference (bitmask_koikoi.py, {policy})", f"{rounds_each:,}", *cells(m)]
-            row += ["", "", ""] * (len(jobs) - 1) + [""]
+            row += ["", "", ""] * (len(jobs) - 1) + [""] + ["", ""] * (1 in jobs and 2 in jobs)
             print("| " + " | ".join(row) + " |", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
 

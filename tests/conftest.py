@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from rulekit import ir
+from rulekit import ir, stored
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
 
@@ -19,6 +20,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("rulekit")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kept_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What rulekit keeps between runs (rulekit.stored) is kept, during the tests, in a folder
+    of their own: no test reads what a run outside them kept."""
+    kept = tmp_path_factory.mktemp("kept")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(stored, "user_cache", lambda environ=None: kept)
+    yield
+    patch.undo()
 
 
 @cache

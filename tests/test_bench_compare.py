@@ -66,8 +66,9 @@ def test_it_lists_the_issues_commands_and_finds_the_reference(bench: ModuleType)
         "compare koikoi koikoi/house/seven-or-more-doubled --bots greedy",
         "compare sakura sakura/round-wins --bots greedy",
         "simulate hachihachi --bots greedy",
+        "compare hachihachi hachihachi/kirisame --bots greedy",  # how --jobs scales
     ]
-    assert [times for *_, times in bench.COMMANDS] == [1, 1, 1, 1, 1, 1, 10]
+    assert [times for *_, times in bench.COMMANDS] == [1, 1, 1, 1, 1, 1, 10, 10]
     found = bench.reference()
     assert found is None or found.name == "bitmask_koikoi.py"
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import rulekit.agents.calibrate as calibrate
 import rulekit.batch.engine as batch
+from rulekit import stored
 from rulekit.cli import cli
 from rulekit.engine.tables import CompiledRules
 from rulekit.sim import backends, cache
@@ -83,10 +84,12 @@ def _counted(log: Path, what: str) -> int:
 
 
 @pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nothing built yet in this process: every compiled rule set and policy is built anew."""
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Nothing built yet in this process, nor kept by an earlier run: every compiled rule set
+    and policy is built anew."""
     monkeypatch.setattr(cache, "_COMPILED", type(cache._COMPILED)())
     monkeypatch.setattr(calibrate, "_POLICIES", {})
+    monkeypatch.setattr(stored, "user_cache", lambda environ=None: tmp_path / "kept")
 
 
 def test_a_run_over_processes_compiles_its_rules_once_not_per_chunk(

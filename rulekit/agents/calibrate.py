@@ -13,15 +13,18 @@ and keep, in the same sampled worlds), and the rule kept:
 The estimates are cached by the rule set's content and the number of seats, and come from a
 fixed seed: every process computes the same policy, so a run split over processes is
 unchanged; a run over processes computes them once, before it starts them, and hands them
-over (policies_for, remember).
+over (policies_for, remember). They are kept between runs too, by this version of the code
+(rulekit.stored): a command reads them back rather than play the calibration again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rulekit import stored
 from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
 from rulekit.agents.rollouts import Tally, play_world
 from rulekit.digest import rules_digest
@@ -128,18 +131,35 @@ def calibrate(compiled: CompiledRules, seats: int, deals: int = CALIBRATION_DEAL
 
 PolicyKey = tuple[str, int]  # the rule set's content (rulekit.digest.rules_digest), seats
 _POLICIES: dict[PolicyKey, DealPolicy] = {}
+STORED = "policies"  # their kind among what rulekit keeps between runs
 # the bots that ask for the policy (rulewise, and strong's pre-play choices)
 CALIBRATED_BOTS = frozenset({"rulewise", "strong"})
 
 
 def deal_policy(compiled: CompiledRules, seats: int) -> DealPolicy:
     """The variant's pre-play policy at this table size, computed once per process (or handed
-    over by the process that started this one: remember())."""
+    over by the process that started this one: remember()), and kept between runs by this
+    version of the code (rulekit.stored): a command does not play the calibration's deals
+    again each time it starts."""
     key = (rules_digest(compiled.rules), seats)
     hit = _POLICIES.get(key)
     if hit is None:
-        hit = _POLICIES[key] = calibrate(compiled, seats)
+        hit = _POLICIES[key] = _kept(key) or _keep(key, calibrate(compiled, seats))
     return hit
+
+
+def _kept(key: PolicyKey) -> DealPolicy | None:
+    """The policy of `key` as an earlier run kept it, or None."""
+    kept = stored.read(STORED, f"{key[0]}-{key[1]}")
+    try:
+        return DealPolicy(**kept) if isinstance(kept, dict) else None
+    except TypeError:  # not a policy's fields
+        return None
+
+
+def _keep(key: PolicyKey, policy: DealPolicy) -> DealPolicy:
+    stored.write(STORED, f"{key[0]}-{key[1]}", dataclasses.asdict(policy))
+    return policy
 
 
 def policies_for(

@@ -1,0 +1,65 @@
+"""What rulekit keeps between runs: small results that cost a command part of a second each
+time (the bots' calibration of a variant), kept in the user's cache folder under this version
+of rulekit's code, so that a new version never reads what an older one computed.
+
+Keeping is best effort: a folder that cannot be written, or a file that cannot be read (another
+version's, a half-written one), only means the result is computed again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def user_cache(environ: dict[str, str] | None = None) -> Path:
+    """rulekit's folder in the user's cache: $XDG_CACHE_HOME/rulekit, else ~/.cache/rulekit
+    (where the batch engine's kernel is kept too)."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekit"
+
+
+@cache
+def code_digest() -> str:
+    """This version of rulekit's code: a hash of every module of the package."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(str(path.relative_to(_PACKAGE)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def folder(kind: str) -> Path:
+    """Where results of `kind` computed by this version of the code are kept."""
+    return user_cache() / f"{kind}-{code_digest()}"
+
+
+def read(kind: str, key: str) -> Any | None:
+    """The JSON kept under `key`, or None (never kept, or unreadable)."""
+    try:
+        return json.loads((folder(kind) / f"{key}.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def write(kind: str, key: str, value: Any) -> None:
+    """Keep `value` (JSON) under `key`, whole or not at all (written beside, then renamed)."""
+    where = folder(kind)
+    part: str | None = None
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=where, suffix=".part", delete=False) as f:
+            part = f.name
+            json.dump(value, f)
+        os.replace(part, where / f"{key}.json")
+    except OSError:
+        if part is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(part)
