@@ -12,12 +12,14 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
+KEPT = 1000  # results kept of one kind (a rule file loaded is about 40 kB)
 
 
 def user_cache(environ: dict[str, str] | None = None) -> Path:
@@ -50,11 +52,17 @@ def read(kind: str, key: str) -> Any | None:
 
 
 def write(kind: str, key: str, value: Any) -> None:
-    """Keep `value` (JSON) under `key`, whole or not at all (written beside, then renamed)."""
+    """Keep `value` (JSON) under `key`, whole or not at all (written beside, then renamed).
+    The first write of a version of the code drops what older versions kept of that kind; a
+    kind holding more than KEPT results drops the older half of them."""
     where = folder(kind)
     part: str | None = None
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        if not where.is_dir():
+            where.mkdir(parents=True)
+            _drop_other_versions(kind)
+        else:
+            _drop_oldest(where)
         with tempfile.NamedTemporaryFile("w", dir=where, suffix=".part", delete=False) as f:
             part = f.name
             json.dump(value, f)
@@ -63,3 +71,20 @@ def write(kind: str, key: str, value: Any) -> None:
         if part is not None:
             with contextlib.suppress(OSError):
                 os.unlink(part)
+
+
+def _drop_other_versions(kind: str) -> None:
+    mine = folder(kind)
+    for other in user_cache().glob(f"{kind}-*"):
+        if other != mine and other.is_dir():
+            shutil.rmtree(other, ignore_errors=True)
+
+
+def _drop_oldest(where: Path) -> None:
+    kept = list(where.glob("*.json"))
+    if len(kept) <= KEPT:
+        return
+    by_age = sorted(kept, key=lambda p: p.stat().st_mtime)
+    for old in by_age[: len(by_age) // 2]:
+        with contextlib.suppress(OSError):
+            old.unlink()

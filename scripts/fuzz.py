@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulekit.errors import InternalError, RulekitError
-from rulekit.lang import load_rules
+from rulekit.lang import kept, load_rules
 from rulekit.resources import rules_dir
 from rulekit.scenario.runner import run_scenario
 from rulekit.sim.simulate import simulate
@@ -469,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write crashes and hangs here")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    kept.ENABLED = False  # every mutant loaded anew, none kept in the user's cache folder
     pool = seeds()
     rng = random.Random(args.seed)
     end = time.monotonic() + 60 * args.minutes

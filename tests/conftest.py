@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, settings
 
 from rulekit import ir, stored
 from rulekit.engine.tables import CompiledRules
+from rulekit.lang import kept as lang_kept
 from rulekit.lang import load_rules
 
 # No test may depend on the machine's speed: hypothesis's per-example deadline (200 ms) and its
@@ -25,10 +26,14 @@ settings.load_profile("rulekit")
 @pytest.fixture(autouse=True, scope="session")
 def _kept_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """What rulekit keeps between runs (rulekit.stored) is kept, during the tests, in a folder
-    of their own: no test reads what a run outside them kept."""
+    of their own: no test reads what a run outside them kept. Subprocesses are not patched:
+    they keep in the user's cache folder, each thing under this version of the code."""
     kept = tmp_path_factory.mktemp("kept")
     patch = pytest.MonkeyPatch()
     patch.setattr(stored, "user_cache", lambda environ=None: kept)
+    # rule files are loaded anew by every test (one that breaks the parser on purpose would
+    # read back a load kept by another); tests/test_kept_rules.py turns keeping on
+    patch.setattr(lang_kept, "ENABLED", False)
     yield
     patch.undo()
 

@@ -5,6 +5,7 @@ is computed again, never an error."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,21 @@ def test_a_failed_write_leaves_no_part_behind(kept: Path, monkeypatch: pytest.Mo
 def test_the_folder_follows_the_users_cache_setting() -> None:
     assert USER_CACHE({"XDG_CACHE_HOME": "/x"}) == Path("/x/rulekit")
     assert USER_CACHE({}) == Path.home() / ".cache" / "rulekit"
+
+
+def test_a_new_version_drops_what_older_ones_kept(kept: Path) -> None:
+    old = kept / "things-0123456789abcdef"
+    old.mkdir()
+    (old / "key.json").write_text("{}")
+    stored.write("things", "key", {"a": 1})
+    assert not old.exists()
+    assert stored.read("things", "key") == {"a": 1}
+
+
+def test_a_kind_keeps_at_most_its_share(kept: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stored, "KEPT", 10)
+    for i in range(12):
+        stored.write("things", f"k{i}", i)
+        os.utime(stored.folder("things") / f"k{i}.json", (i, i))  # k0 the oldest
+    left = sorted(p.stem for p in stored.folder("things").glob("*.json"))
+    assert len(left) <= 10 and "k11" in left and "k0" not in left

@@ -29,6 +29,11 @@ def reaching_only(folders: Sequence[Path]) -> Iterator[None]:
         _REACH.reset(token)
 
 
+def reach_limited() -> bool:
+    """Whether rule files are looked up within reaching_only's folders here."""
+    return _REACH.get() is not None
+
+
 def _within_reach(path: Path) -> bool:
     reach = _REACH.get()
     if reach is None:

@@ -11,9 +11,10 @@ from pydantic import ValidationError
 
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, RuleErrors, RulekitError, register_source
-from rulekit.lang import ast, jsonpos
+from rulekit.lang import ast, jsonpos, kept
 from rulekit.lang.draft import Applier, Draft
-from rulekit.lang.files import display_name, find_rules
+from rulekit.lang.files import display_name, find_rules, reach_limited
+from rulekit.lang.kept import Reads
 from rulekit.lang.parser import parse_text
 from rulekit.lang.resolve import Resolver
 from rulekit.lang.transformer import to_ast
@@ -64,6 +65,7 @@ class Loader:
         self.draft = Draft()
         self.seen: list[Path] = []
         self.decks: set[Path] = set()
+        self.reads = Reads()  # what the load depended on (rulekit.lang.kept)
 
     def load(self, path: Path, via: Loc | None = None) -> None:
         resolved = path.resolve()
@@ -71,7 +73,18 @@ class Loader:
             chain = " -> ".join(display_name(p) for p in [*self.seen, resolved])
             raise RuleError(f"the files extend each other in a circle: {chain}", via)
         self.seen.append(resolved)
-        self.apply_file(parse_file(path), path)
+        self.apply_file(self._parse(path), path)
+
+    def _parse(self, path: Path) -> ParsedFile:
+        name = display_name(path)
+        text = _read(path, name)
+        self.reads.read(path, text)
+        return parse_rule_text(text, name)
+
+    def _find(self, ref: str, written_in: Path, loc: Loc) -> Path:
+        found = find_rules(ref, written_in, loc)
+        self.reads.found(ref, written_in, found)
+        return found
 
     def apply_file(self, parsed: ParsedFile, path: Path) -> None:
         """Apply a parsed file after what it extends; `path` anchors its relative references."""
@@ -79,10 +92,10 @@ class Loader:
         if len(extends) > 1:
             raise RuleError("a file extends only one other file", extends[1].loc)
         if extends:
-            self.load(find_rules(extends[0].path, path, extends[0].loc), extends[0].loc)
+            self.load(self._find(extends[0].path, path, extends[0].loc), extends[0].loc)
         for stmt in parsed.stmts:
             if isinstance(stmt, ast.DeckRef):
-                self.include_deck(find_rules(stmt.path, path, stmt.loc), stmt.loc)
+                self.include_deck(self._find(stmt.path, path, stmt.loc), stmt.loc)
         self.draft.files.append(parsed.name)
         Applier(self.draft, overriding=bool(extends)).apply(parsed.stmts)
         self.draft.dealt |= _hand_sizes(self.draft)
@@ -92,7 +105,7 @@ class Loader:
         if resolved in self.decks:
             return
         self.decks.add(resolved)
-        parsed = parse_file(path)
+        parsed = self._parse(path)
         for stmt in parsed.stmts:
             if isinstance(stmt, ast.Extends | ast.DeckRef):
                 raise RuleError(
@@ -113,11 +126,22 @@ def load_draft(ref: str | Path) -> Draft:
 
 
 def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
-    """The IR of a rule file (path or bundled name), or RuleErrors with every problem found."""
+    """The IR of a rule file (path or bundled name), or RuleErrors with every problem found.
+    A load of the same files by this rulekit is read back (rulekit.lang.kept)."""
     path = find_rules(str(ref)) if not isinstance(ref, Path) else ref
     if path.suffix == ".json":
         return load_json_rules(path)
-    return _resolve(load_draft(path), check)
+    keeping = not reach_limited()  # (rule text from a page finds files within its reach only)
+    if keeping:
+        rules = kept.read_back(path, check)
+        if rules is not None:
+            return rules
+    loader = Loader()
+    loader.load(path)
+    rules = _resolve(loader.draft, check)
+    if keeping:
+        kept.keep(path, check, loader.reads, rules)
+    return rules
 
 
 def load_rules_text(text: str, name: str, anchor: Path, *, first_line: int = 1) -> ir.Ruleset:
