@@ -285,6 +285,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             f"A field with {rules.void_text or 'the void condition'} voids the deal:"
             " redealt by the same dealer."
         )
+    if rules.void_hand is not None:
+        out.append(
+            f"A dealt hand with {rules.void_hand_text or 'the void condition'} voids the deal"
+            " (each hand of the round, once the field is laid): redealt by the same dealer."
+        )
     c = rules.continuation
     if not c.ends_round:
         out.append(

@@ -320,6 +320,8 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
     out += _instant_wins(a, b)
     if a.void_text != b.void_text or a.void_field != b.void_field:
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
+    if a.void_hand_text != b.void_hand_text or a.void_hand != b.void_hand:
+        out.append(Change("round", "void hand", a.void_hand_text or None, b.void_hand_text or None))
     for name in MECHANICS:
         whole = _whole_change(name, getattr(a, name), getattr(b, name), a, b)
         if whole is not None:

@@ -569,6 +569,12 @@ class Ruleset(_Frozen):
     first_dealer: FirstDealer = FirstDealer()
     void_field: Condition | None = Field(None, description="a field that voids the deal")
     void_text: str = ""
+    void_hand: Condition | None = Field(
+        None,
+        description="a dealt hand that voids the deal: checked after the field's void, for"
+        " each hand of the round",
+    )
+    void_hand_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
     instant_win: InstantWin | None = Field(

@@ -219,7 +219,7 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats",
+    "teams at 6 seats", "void hand",
 )  # fmt: skip
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
@@ -280,6 +280,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 3:
         return f'teyaku\n  {entry} "Probe" {n(rng)}: {condition(rng, CARD_ATOMS + ROUND_ATOMS)}'
     if kind == 4:
+        if rng.random() < 0.3:  # a dealt hand's void rule asks what an instant win may
+            return f"void if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
         return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
     if kind == 5:
         return f"instant win {n(rng)} if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"

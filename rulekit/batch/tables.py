@@ -440,10 +440,22 @@ def multiplier_array(spec: ir.FieldMultiplier, index: CardIndex) -> Array:
 
 
 def void_program(compiled: CompiledRules) -> Array:
-    """The void field's program (`false` if the file has none): holds(p, 0, field, p, 0)."""
+    """The void field's program (`false` if the file has none): holds(p, 0, field, p, 0);
+    then the hand's void rule's, if any, at void_hand_at(compiled)."""
     cond = compiled.rules.void_field
     words = condition_program(cond, compiled.index) if cond else list(FALSE_PROGRAM)
+    hand = compiled.rules.void_hand
+    if hand is not None:
+        words += condition_program(hand, compiled.index)
     return _array(words)
+
+
+def void_hand_at(compiled: CompiledRules) -> int:
+    """Where the hand's void rule's program starts in void_program's array (-1: none)."""
+    if compiled.rules.void_hand is None:
+        return -1
+    cond = compiled.rules.void_field
+    return len(condition_program(cond, compiled.index) if cond else FALSE_PROGRAM)
 
 
 def instant_array(compiled: CompiledRules) -> Array:
@@ -473,6 +485,8 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
             out.append((f"multiplier tier {k + 1} (x{tier.factor})", tier.condition))
     if rules.void_field is not None:
         out.append(("the void field", rules.void_field))
+    if rules.void_hand is not None:
+        out.append(("the hand's void rule", rules.void_hand))
     for win in rules.instant_wins:
         out.append((f"instant win '{win.name}'", win.condition))
     for step in rules.scoring:

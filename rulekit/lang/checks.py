@@ -368,6 +368,56 @@ def check_void_every_deal(
     return []
 
 
+def check_void_every_hand(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """A hand's void rule that (nearly) every deal meets: each of the n hands of a table is
+    tested, so a deal plays when none makes it, about the share of hands left to the power n
+    (the hands are dealt from one deck: near enough to tell a rule that voids every deal). A
+    rule that asks about the dealer or the field is left to play (the hand alone cannot say)."""
+    cond = rules.void_hand
+    if cond is None or rules.seats.max > len(rules.deck.cards) + 1:
+        return []
+    if any(isinstance(c, ir.IsDealer | ir.OnField) for c in ir.parts_of(cond)):
+        return []
+    space = HandSpace(rules.deck, rules.points)
+    cards = rules.deck.cards
+    months = [tuple(c.id for c in cards if c.month == m.number) for m in rules.deck.months]
+    tables = range(rules.seats.min, rules.seats.max + 1)
+    for number in _rounds_told_apart(cond, len(months)):
+        void = _at_round(cond, number, months[(number - 1) % len(months)])
+        for seats in tables:
+            size = rules.deal_for(seats).hand
+            try:
+                terms, states = space.count([void], size, budget=COUNT_BUDGET)
+            except TooLarge:  # too large to count: only whether any hand plays
+                left = int(space.find([ir.Not(item=void)], size) is not None)
+                share = Fraction(left)
+            else:
+                left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
+                share = Fraction(left, sum(states.values()) or 1)
+            playing = rules.seats.playing(seats)  # the fewest hands tested (folds first)
+            if share**playing >= MIN_PLAYABLE:
+                continue
+            when = "" if number == 1 else f" from round {number} on"
+            what = rules.void_hand_text or "void if a hand has"
+            message = (
+                f"every hand of {size} cards is void{when} ({what}): no deal can be played"
+                if not left
+                else f"only {float(share):.2%} of the hands of {size} cards play{when} ({what}):"
+                f" at {seats} seats about {float(share**playing):.2%} of the deals can be played"
+            )
+            return [
+                RuleError(
+                    message,
+                    locs.get("void hand") or fallback,
+                    "check the counts of its condition"
+                    + ("" if number == 1 else ", and what it asks of the round"),
+                )
+            ]
+    return []
+
+
 def _rounds_told_apart(cond: ir.Condition, months: int) -> list[int]:
     """Round numbers, from 1, that between them give every outcome the condition's tests of the
     round can give: the rounds from each point where a `round` comparison may change, one of

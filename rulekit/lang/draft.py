@@ -90,6 +90,7 @@ class Draft:
     dealt: set[int] = field(default_factory=set)  # hand sizes dealt by each file of the chain
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
+    void_hand: ast.Mechanic | None = None  # `void if a hand has ...`
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
@@ -465,6 +466,8 @@ class Applier:
             self.d.setup = s.names
         elif s.kind == "void":
             self.d.void = s
+        elif s.kind == "void_hand":
+            self.d.void_hand = s
         elif s.kind == "liable":
             self.d.liable = s
         elif s.kind == "instant_win":  # the one-line form: the table's entry `instant_win`
@@ -569,6 +572,7 @@ STATEMENT_WORDS = {
     "dealer_captures": "'the dealer captures'",
     "liable": "'liable'",
     "sit_out": "'sit out'",
+    "void_hand": "'void if a hand has'",
 }
 
 
@@ -595,6 +599,13 @@ def _drop_attr(attr: str) -> Callable[[Draft], bool]:
         return had
 
     return drop
+
+
+def _drop_voids(d: Draft) -> bool:
+    """`remove void`: no deal is void (the field's rule and the hand's)."""
+    had = d.void is not None or d.void_hand is not None
+    d.void = d.void_hand = None
+    return had
 
 
 def _drop_teams(d: Draft) -> bool:
@@ -646,7 +657,9 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),
-    "void": _drop_attr("void"),
+    "void": _drop_voids,
+    "void field": _drop_attr("void"),
+    "void hand": _drop_attr("void_hand"),
     "setup": _drop_attr("setup"),
     "teams": _drop_teams,
     "instant win": _drop_instant_wins,

@@ -45,13 +45,16 @@ _WHERE = {
     "teyaku": "a teyaku condition",
     "instant win": "an instant win",
     "void": "a void rule",
+    "void hand": "a hand's void rule",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
-_EVERYWHERE = ("yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring")
-_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring")  # a player is tested
+_EVERYWHERE = (
+    "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring"
+)  # fmt: skip
+_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring")
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
@@ -753,6 +756,8 @@ class Resolver:
             locs["setup"] = self.d.setup[0].loc
         if self.d.void is not None:
             locs["void"] = self.d.void.loc
+        if self.d.void_hand is not None:
+            locs["void hand"] = self.d.void_hand.loc
         for at, opts in self.d.deal_sizes.items():
             locs["deal" if at is None else f"deal@{at}"] = opts["hand"].loc
         for at, stmt in self.d.teams.items():
@@ -801,6 +806,11 @@ class Resolver:
                 self.usable(self.d.void.cond, "void")
                 result["void_field"] = self.cond(self.d.void.cond, self.default)
                 result["void_text"] = self.d.void.text
+        if self.d.void_hand is not None and self.d.void_hand.cond is not None:
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                self.usable(self.d.void_hand.cond, "void hand")
+                result["void_hand"] = self.cond(self.d.void_hand.cond, self.default)
+                result["void_hand_text"] = self.d.void_hand.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
             for n in self.d.liable.names:
