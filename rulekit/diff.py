@@ -203,6 +203,14 @@ def _flat(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
+def _pars_at(flat: dict[str, Any]) -> dict[str, Any]:
+    """The pars at table sizes, in words (`66 at 4 seats, 77 at 5 seats`; absent: none)."""
+    pars = flat.pop("count.par_at", None)
+    if pars:
+        flat["count.par_at"] = ", ".join(f"{p['par']} at {p['seats']} seats" for p in pars)
+    return flat
+
+
 def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     """When yaku are paid, as one part of the continuation: when made or at the stop where a
     yaku ends the round; as soon as made, or at the count, where none does."""
@@ -330,6 +338,8 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
         if name == "continuation":
             fa, fb = _when_paid(fa), _when_paid(fb)
+        if name == "count":
+            fa, fb = _pars_at(fa), _pars_at(fb)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -386,6 +396,7 @@ LABELS = {
     "liability.min_hand": "that player pays in full only while holding at least this many cards",
     "count.method": "the count at the end of the round",
     "count.par": "the par of the count",
+    "count.par_at": "the par at a table size",
     "count.only_without_yaku": "the count is made only when no yaku was made",
     "count.opponents_lose": "each yaku costs every opponent its value",
     "count.team_cards": "with teams, a yaku is made from",

@@ -228,6 +228,11 @@ def _number(rng: random.Random) -> str:
     return str(rng.choice((0, 1, 2, 3, 4, 5, 7, 12, rng.randint(0, 100))))
 
 
+def _unit(rng: random.Random) -> str:
+    """A value written bare, or in the unit (` kan`; an unknown one now and then)."""
+    return rng.choice(("", "", " kan", " kanz"))
+
+
 def _fill(template: str, rng: random.Random) -> str:
     return template.format(n=rng.choice("012345"), big=rng.choice(("10", "88", "168", "300")))
 
@@ -284,7 +289,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             return f"void if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
         return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
     if kind == 5:
-        return f"instant win {n(rng)} if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
+        cond = condition(rng, CARD_ATOMS + ROUND_ATOMS)
+        return f"instant win {n(rng)}{_unit(rng)} if a hand has {cond}"
     if kind == 6:
         tier = f"  x{rng.choice((2, 3, 4))} if {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
         return "multiplier\n" + tier + rng.choice(("", "; carry if 2 or more"))
@@ -302,7 +308,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",
-             f"until a score of {rng.choice((1, 50, 500, 100000))}", f"start at {n(rng)}"],
+             f"until a score of {rng.choice((1, 50, 500, 100000))}{_unit(rng)}",
+             f"start at {rng.choice(('', '-'))}{n(rng)}{_unit(rng)}"],
             rng.randint(0, 3),
         )  # fmt: skip
         return "; ".join([f"rounds {rng.choice((1, 2, 6, 12, 13))}", *opts])
@@ -322,7 +329,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return "setup: " + ", ".join(steps)
     if kind == 15:
         method = rng.choice(
-            ("par 88", f"par {n(rng)}", "difference", "points", "round wins", "none")
+            ("par 88", f"par {n(rng)}{_unit(rng)}", "difference", "points", "round wins", "none")
         )
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
@@ -343,8 +350,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return "continue: " + "; ".join(opts)
     if kind == 17:
         opts = rng.sample(
-            [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
-             f"forced folds pay {n(rng)}", "starts at dealer", "starts after dealer",
+            [f"fee {n(rng)}{_unit(rng)}", "times multiplier", "flat", "forced folds free",
+             f"forced folds pay {n(rng)}{_unit(rng)}", "starts at dealer", "starts after dealer",
              "to the winner", "to the players", "to the dealer", "to the bank",
              "before the deal", "after the deal"],
             rng.randint(1, 3),

@@ -102,7 +102,7 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if cards > 63:
         return f"the deck has {cards} cards"
     try:
-        batch_tables(compiled)
+        batch_tables(compiled, seats)
     except Unsupported as e:
         return str(e)
     return None
@@ -151,7 +151,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     """The kernel's data for a rule file at a table size, bots and seed."""
     r = compiled.rules
     ix = compiled.index
-    tables = batch_tables(compiled)
+    tables = batch_tables(compiled, seats)
     size = r.deal_for(seats)
     joker = len(ix.ids) if r.joker is not None and r.joker.seats == seats else -1
     cont = r.continuation
@@ -194,7 +194,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_UNFINISHED: UNFINISHED[cont.if_unfinished],
         K.C_PER_YAKU: cont.multiplier_per_yaku,
         K.C_METHOD: METHODS[r.count.method],
-        K.C_PAR: r.count.par or 0,
+        K.C_PAR: r.count.par_for(seats),
         K.C_ONLY_WITHOUT_YAKU: r.count.only_without_yaku,
         K.C_HAS_VOID: compiled.void_field is not None,
         K.C_N_INSTANT: len(compiled.instant_wins),

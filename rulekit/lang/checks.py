@@ -528,15 +528,20 @@ def _table_sizes(rules: ir.Ruleset) -> list[int]:
 
 
 def check_par_total(rules: ir.Ruleset) -> list[RulekitError]:
-    """A par count is zero-sum only if the players' pars add up to the deck's points."""
+    """A par count is zero-sum only if the players' pars add up to the deck's points, at each
+    table size with its own par (`par 88 at 3 seats, 66 at 4 seats`)."""
     if rules.count.method != "par":
         return []
     total = deck_totals(rules)["points"]
-    par = rules.count.par
-    wrong = sorted({rules.seats.playing(n) for n in _table_sizes(rules)} - {0})
-    wrong = [p for p in wrong if p * par != total]
-    if not wrong:
+    by_par: dict[int, set[int]] = {}  # par -> the players of the tables it is wrong at
+    for n in _table_sizes(rules):
+        par, playing = rules.count.par_for(n), rules.seats.playing(n)
+        if playing and playing * par != total:
+            by_par.setdefault(par, set()).add(playing)
+    if not by_par:
         return []
+    par, players = min(by_par.items())
+    wrong = sorted(players)
     return [
         RuleWarning(
             f"the count is not zero-sum: par {par} x {either(wrong)} players is not"

@@ -104,6 +104,7 @@ class Draft:
 # Statements that live inside a section; any other statement ends the section.
 _IN_SECTION = (
     ast.Entry, ast.Exclusive, ast.Remove, ast.Tier, ast.PerCard, ast.Factor, ast.Award,
+    ast.AtSeats,
 )  # fmt: skip
 
 
@@ -473,7 +474,7 @@ class Applier:
         elif s.kind == "instant_win":  # the one-line form: the table's entry `instant_win`
             self.d.instant_win = s
             self.instant_wins().entries["instant_win"] = EntryDraft(
-                ast.Name("instant_win", s.loc), "Instant win", s.number("value"), s.cond,
+                ast.Name("instant_win", s.loc), "Instant win", _value(s), s.cond,
                 s.text, (), {}, s.loc,
             )  # fmt: skip
         elif s.kind == "wild":
@@ -528,6 +529,15 @@ class Applier:
             else:
                 del self.d.scoring[n.text]
 
+    def on_AtSeats(self, s: ast.AtSeats) -> None:
+        """`at N seats:` before a statement that is not a scoring step."""
+        self.error(
+            f"'at {s.seats} seats:' is written before a scoring step (an award or a factor)",
+            s.loc,
+            "a deal, the par, the joker and teams say their own table size: deal at 4 seats:"
+            " ..., count: par 88 at 3 seats, 66 at 4 seats",
+        )
+
     def on_UnitDecl(self, s: ast.UnitDecl) -> None:
         if not self.once("unit", "the unit", s.loc):
             return
@@ -574,6 +584,13 @@ STATEMENT_WORDS = {
     "sit_out": "'sit out'",
     "void_hand": "'void if a hand has'",
 }
+
+
+def _value(s: ast.Mechanic) -> int | ast.Amount:
+    """The one-line instant win's value: a number, or a value in the unit."""
+    value = s.opt("value")
+    assert isinstance(value, int | ast.Amount), "the grammar writes a value"
+    return value
 
 
 def statement_key(s: ast.Mechanic) -> tuple[str, str]:

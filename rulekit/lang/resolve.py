@@ -136,6 +136,8 @@ class Resolver:
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if loc is None and self.d.files:  # a whole-file problem: point at the file
             loc = Loc(self.d.files[-1], 1, 1)
+        if any(e.message == message and e.loc == loc for e in self.errors):
+            return  # a value read twice (a game's start, checked against its target)
         self.errors.append(RuleError(message, loc, hint))
 
     # ------------------------------------------------------------ entry point
@@ -767,7 +769,15 @@ class Resolver:
     def options(self, kind: str) -> dict[str, Any]:
         """The options written for a mechanic (merged along `extends`), by name: the names are
         those of the IR model's fields, so what is not written takes the IR's default."""
-        return {name: opt.value for name, opt in self.d.mechanics.get(kind, {}).items()}
+        return {
+            name: self.in_unit(opt.value) if isinstance(opt.value, ast.Amount) else opt.value
+            for name, opt in self.d.mechanics.get(kind, {}).items()
+        }
+
+    def in_unit(self, value: ast.Amount) -> int:
+        """A value written with the unit (`start at -5 kan`): always in the unit in force,
+        whichever value it is (a par, a target, a start, a fee)."""
+        return self.amount(value, value.loc.file, value.loc)
 
     def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -776,7 +786,7 @@ class Resolver:
             "fold": self.fold(),
             "first_dealer": ir.FirstDealer(**self.options("first_dealer")),
             "continuation": self.continuation(),
-            "count": ir.Settlement(**self.options("count")),
+            "count": self.count(),
         }
         deal = self.deal()
         if deal:
@@ -827,6 +837,45 @@ class Resolver:
         result["teams"] = self.teams()
         result.update(self.scoring_stage())
         return result
+
+    def count(self) -> ir.Settlement:
+        """The count; a par per table size (`par 88 at 3 seats, 66 at 4 seats`): each at a
+        size the game seats, and without a bare par one at every size it seats."""
+        opts = self.options("count")
+        written = self.d.mechanics.get("count", {})
+        pars: dict[int, int] = {}
+        for name in sorted(k for k in opts if k.startswith("par@")):
+            value, n = opts.pop(name), int(name.removeprefix("par@"))
+            if self.seats_at(n, written[name].loc, f"par {value} at {n} seats"):
+                pars[n] = value
+        if pars and "par" not in opts:
+            seats = self.seats()
+            missing = [n for n in range(seats.min, seats.max + 1) if n not in pars]
+            if missing:
+                self.error(
+                    f"no par at {_either([str(n) for n in missing])} seats",
+                    written["method"].loc,
+                    "give each table size its par, or one par for the others: par 88, 66 at 4"
+                    " seats",
+                )
+            opts["par"] = pars[min(pars)]
+        opts["par_at"] = tuple(
+            ir.ParAt(seats=n, par=p) for n, p in sorted(pars.items()) if p != opts.get("par")
+        )
+        return ir.Settlement(**opts)
+
+    def seats_at(self, n: int, loc: Loc, what: str) -> bool:
+        """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""
+        seats = self.seats()
+        if seats.min <= n <= seats.max:
+            return True
+        allowed = f"{seats.min}" + (f" to {seats.max}" if seats.max != seats.min else "")
+        self.error(
+            f"{what}: this game seats {allowed} players, not {n}",
+            loc,
+            f"a table size it seats: {allowed}",
+        )
+        return False
 
     def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
         """The table of dealt hands that win at once: a value and a condition each, no options
@@ -1082,7 +1131,7 @@ class Resolver:
         """A mechanic's options, its `values` (fees) rescaled to the unit in force."""
         opts = self.options(kind)
         for name, opt in self.d.mechanics.get(kind, {}).items():
-            if name in values and isinstance(opt.value, int):
+            if name in values and isinstance(opt.value, int | ast.Amount):
                 opts[name] = self.amount(opt.value, opt.loc.file, opt.loc)
         return opts
 
@@ -1091,12 +1140,12 @@ class Resolver:
         result: dict[str, Any] = {"scoring": tuple(self.steps())}
         if self.d.unit is not None:
             result["unit"] = ir.Unit(name=self.d.unit.name.text, points=self.d.unit.points)
-        opts = self.d.mechanics.get("rounds", {})
-        target, start = opts.get("target"), opts.get("start")
-        start_value = start.value if start is not None and isinstance(start.value, int) else 0
-        if target is not None and isinstance(target.value, int) and target.value <= start_value:
+        target = self.d.mechanics.get("rounds", {}).get("target")
+        values = self.options("rounds")
+        start_value = values.get("start", 0)
+        if target is not None and values["target"] <= start_value:
             self.error(
-                f"until a score of {target.value}: every player starts at {start_value}, so the"
+                f"until a score of {values['target']}: every player starts at {start_value}, so the"
                 " game would end before it starts",
                 target.loc,
                 "the target is above the starting score: rounds 12; start at 100; until a score"
@@ -1130,6 +1179,7 @@ class Resolver:
             )
         name = s.name.text if s.name else ""
         return ir.Factor(
+            seats=self.step_seats(s),
             factor=s.factor,
             on=s.on,  # the grammar writes one of the four
             condition=condition,
@@ -1137,6 +1187,13 @@ class Resolver:
             name=name,
             label=s.label or name.replace("_", " ").capitalize(),
         )
+
+    def step_seats(self, s: ast.Factor | ast.Award) -> int | None:
+        """`at 5 seats: ...`: the table size a step is played at (None: every size)."""
+        if s.seats is None or s.seats_loc is None:
+            return None
+        ok = self.seats_at(s.seats, s.seats_loc, f"at {s.seats} seats")
+        return s.seats if ok else None
 
     def award_step(self, s: ast.Award, condition: ir.Condition | None) -> ir.Award:
         if s.payee == "winner" and isinstance(condition, ir.NobodyWon):
@@ -1146,6 +1203,7 @@ class Resolver:
                 "the dealer takes 6 if nobody won",
             )
         return ir.Award(
+            seats=self.step_seats(s),
             name=s.name.text,
             label=s.label or s.name.text.replace("_", " ").capitalize(),
             payee=s.payee,  # the grammar writes dealer or winner
