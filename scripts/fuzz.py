@@ -228,6 +228,13 @@ def _number(rng: random.Random) -> str:
     return str(rng.choice((0, 1, 2, 3, 4, 5, 7, 12, rng.randint(0, 100))))
 
 
+def _at_seats(rng: random.Random, step: str) -> str:
+    """A scoring step, now and then only at a table size (`  at 4 seats: s0 ...`)."""
+    if rng.random() < 0.25:
+        return f"  at {rng.randint(2, 7)} seats: {step.strip()}"
+    return step
+
+
 def _unit(rng: random.Random) -> str:
     """A value written bare, or in the unit (` kan`; an unknown one now and then)."""
     return rng.choice(("", "", " kan", " kanz"))
@@ -274,7 +281,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         kind = rng.randrange(24)
     if kind == 0:
         return "scoring\n" + "\n".join(
-            _scoring_step(rng, f"s{i}") for i in range(rng.randint(1, 3))
+            _at_seats(rng, _scoring_step(rng, f"s{i}")) for i in range(rng.randint(1, 3))
         )
     if kind == 1:
         return f"scoring\n  remove {rng.choice(('s0', 'oya_ken', 'seven_doubled'))}"
@@ -329,8 +336,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return "setup: " + ", ".join(steps)
     if kind == 15:
         method = rng.choice(
-            ("par 88", f"par {n(rng)}{_unit(rng)}", "difference", "points", "round wins", "none")
-        )
+            ("par 88", f"par {n(rng)}{_unit(rng)}", "difference", "points", "round wins", "none",
+             f"par 88, {n(rng)} at {rng.randint(2, 7)} seats",
+             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats")
+        )  # fmt: skip
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",

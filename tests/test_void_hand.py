@@ -44,7 +44,7 @@ def test_void_if_a_hand_has_is_played_alike_by_both_engines(text: str, seats: in
 
 
 def test_a_hand_void_rule_that_voids_every_deal_is_an_error() -> None:
-    with pytest.raises(RuleErrors, match="every hand of 8 cards is void"):
+    with pytest.raises(RuleErrors, match="every deal of hands of 8 cards is void"):
         load('extends "koikoi/sloper"\nvoid if a hand has points >= 0\n')
 
 
@@ -79,3 +79,9 @@ def test_describe_and_diff_say_the_hand_void_rule() -> None:
     changes = diff(load_rules("koikoi/sloper"), rules)
     said = [(c.what, c.before, c.after) for c in changes]
     assert ("void hand", None, "a month of 4 or 4 months of 2") in said
+
+
+def test_a_hand_void_rule_that_every_dealer_makes_is_an_error() -> None:
+    with pytest.raises(RuleErrors, match=r"no deal can be played"):
+        load('extends "sakura/hawaii"\nvoid if a hand has dealer\n')
+    assert load('extends "sakura/hawaii"\nvoid if a hand has dealer and a month of 3\n')

@@ -374,11 +374,12 @@ def check_void_every_hand(
     """A hand's void rule that (nearly) every deal meets: each of the n hands of a table is
     tested, so a deal plays when none makes it, about the share of hands left to the power n
     (the hands are dealt from one deck: near enough to tell a rule that voids every deal). A
-    rule that asks about the dealer or the field is left to play (the hand alone cannot say)."""
+    rule that asks about the field is left to play (the hand alone cannot say); one that asks
+    about the dealer is weighed for his hand and the others' apart."""
     cond = rules.void_hand
     if cond is None or rules.seats.max > len(rules.deck.cards) + 1:
         return []
-    if any(isinstance(c, ir.IsDealer | ir.OnField) for c in ir.parts_of(cond)):
+    if any(isinstance(c, ir.OnField) for c in ir.parts_of(cond)):
         return []
     space = HandSpace(rules.deck, rules.points)
     cards = rules.deck.cards
@@ -388,24 +389,19 @@ def check_void_every_hand(
         void = _at_round(cond, number, months[(number - 1) % len(months)])
         for seats in tables:
             size = rules.deal_for(seats).hand
-            try:
-                terms, states = space.count([void], size, budget=COUNT_BUDGET)
-            except TooLarge:  # too large to count: only whether any hand plays
-                left = int(space.find([ir.Not(item=void)], size) is not None)
-                share = Fraction(left)
-            else:
-                left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
-                share = Fraction(left, sum(states.values()) or 1)
+            dealer, other = (_hands_left(space, _as_dealer(void, d), size) for d in (True, False))
             playing = rules.seats.playing(seats)  # the fewest hands tested (folds first)
-            if share**playing >= MIN_PLAYABLE:
+            share = dealer * other ** (playing - 1)
+            if share >= MIN_PLAYABLE:
                 continue
+            left = share > 0
             when = "" if number == 1 else f" from round {number} on"
             what = rules.void_hand_text or "void if a hand has"
             message = (
-                f"every hand of {size} cards is void{when} ({what}): no deal can be played"
+                f"every deal of hands of {size} cards is void{when} ({what}): no deal can be played"
                 if not left
-                else f"only {float(share):.2%} of the hands of {size} cards play{when} ({what}):"
-                f" at {seats} seats about {float(share**playing):.2%} of the deals can be played"
+                else f"at {seats} seats only about {float(share):.2%} of the deals (hands of"
+                f" {size} cards) can be played{when} ({what})"
             )
             return [
                 RuleError(
@@ -416,6 +412,30 @@ def check_void_every_hand(
                 )
             ]
     return []
+
+
+def _hands_left(space: HandSpace, void: ir.Condition, size: int) -> Fraction:
+    """The share of the hands of `size` cards that do not make `void` (too large a condition
+    to count: 1 if any hand does not, else 0)."""
+    try:
+        terms, states = space.count([void], size, budget=COUNT_BUDGET)
+    except TooLarge:
+        return Fraction(int(space.find([ir.Not(item=void)], size) is not None))
+    left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
+    return Fraction(left, sum(states.values()) or 1)
+
+
+def _as_dealer(cond: ir.Condition, dealer: bool) -> ir.Condition:
+    """A condition with `dealer` decided: always (his hand) or never (another's)."""
+    if isinstance(cond, ir.IsDealer):
+        return ir.And(items=()) if dealer else ir.Or(items=())
+    if isinstance(cond, ir.And):
+        return ir.And(items=tuple(_as_dealer(i, dealer) for i in cond.items))
+    if isinstance(cond, ir.Or):
+        return ir.Or(items=tuple(_as_dealer(i, dealer) for i in cond.items))
+    if isinstance(cond, ir.Not):
+        return ir.Not(item=_as_dealer(cond.item, dealer))
+    return cond
 
 
 def _rounds_told_apart(cond: ir.Condition, months: int) -> list[int]:
