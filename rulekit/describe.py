@@ -511,6 +511,8 @@ def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:
     out = []
     if rules.unit is not None:
         out.append(f"Values are counted in points, {rules.unit.points} to the {rules.unit.name}.")
+        if rules.unit.shown:
+            out.append(f"Scores are shown in {rules.unit.name}.")
     if rules.scoring:
         out.append("The scoring steps, in order (awards are added at the round's end):")
         out.extend(step_sentence(rules, s) for s in rules.scoring)

@@ -604,7 +604,10 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         )
     if a.unit != b.unit:
         said = [
-            f"{u.points} points to the {u.name}" if u is not None else "none"
+            f"{u.points} points to the {u.name}"
+            + (f", scores shown in {u.name}" if u.shown else "")
+            if u is not None
+            else "none"
             for u in (a.unit, b.unit)
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))

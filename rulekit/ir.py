@@ -559,6 +559,9 @@ class Unit(_Frozen):
 
     name: str
     points: int = Field(ge=1)
+    shown: bool = Field(
+        False, description="scores and totals are shown in the unit (`show scores in kan`)"
+    )
 
 
 # ---------------------------------------------------------------- the variant

@@ -219,7 +219,7 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats", "void hand",
+    "teams at 6 seats", "void hand", "show scores",
 )  # fmt: skip
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
@@ -311,7 +311,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 9:
         return f"{rng.choice(('yaku', 'teyaku', 'instant wins'))}\n  remove {entry}"
     if kind == 10:
-        return f"unit kan = {n(rng)} points"
+        show = rng.choice(("", "", "\nshow scores in kan", "\nshow scores in kanz"))
+        return f"unit kan = {n(rng)} points{show}"
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",

@@ -91,6 +91,7 @@ class Draft:
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
     void_hand: ast.Mechanic | None = None  # `void if a hand has ...`
+    show_scores: ast.Mechanic | None = None  # `show scores in kan`
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
@@ -469,6 +470,8 @@ class Applier:
             self.d.void = s
         elif s.kind == "void_hand":
             self.d.void_hand = s
+        elif s.kind == "show_scores":
+            self.d.show_scores = s
         elif s.kind == "liable":
             self.d.liable = s
         elif s.kind == "instant_win":  # the one-line form: the table's entry `instant_win`
@@ -583,6 +586,7 @@ STATEMENT_WORDS = {
     "liable": "'liable'",
     "sit_out": "'sit out'",
     "void_hand": "'void if a hand has'",
+    "show_scores": "'show scores in'",
 }
 
 
@@ -677,6 +681,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "void": _drop_voids,
     "void field": _drop_attr("void"),
     "void hand": _drop_attr("void_hand"),
+    "show scores": _drop_attr("show_scores"),
     "setup": _drop_attr("setup"),
     "teams": _drop_teams,
     "instant win": _drop_instant_wins,

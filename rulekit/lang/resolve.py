@@ -1127,6 +1127,29 @@ class Resolver:
             return value
         return value * unit.points // written
 
+    def scores_shown(self) -> bool:
+        """`show scores in kan`: the unit declared, by its name."""
+        stmt = self.d.show_scores
+        if stmt is None:
+            return False
+        name = stmt.names[0]
+        unit = self.d.unit
+        if unit is None:
+            self.error(
+                f"'show scores in {name.text}': no unit is declared",
+                name.loc,
+                f"declare it first: unit {name.text} = 10 points",
+            )
+            return False
+        if name.text != unit.name.text:
+            self.error(
+                f"unknown unit '{name.text}'",
+                name.loc,
+                did_you_mean(name.text, [unit.name.text]) or f"the unit is {unit.name.text}",
+            )
+            return False
+        return True
+
     def scaled_options(self, kind: str, values: tuple[str, ...]) -> dict[str, Any]:
         """A mechanic's options, its `values` (fees) rescaled to the unit in force."""
         opts = self.options(kind)
@@ -1139,7 +1162,11 @@ class Resolver:
         """The steps of the scoring stage, in order, the unit, and the game's length checks."""
         result: dict[str, Any] = {"scoring": tuple(self.steps())}
         if self.d.unit is not None:
-            result["unit"] = ir.Unit(name=self.d.unit.name.text, points=self.d.unit.points)
+            result["unit"] = ir.Unit(
+                name=self.d.unit.name.text, points=self.d.unit.points, shown=self.scores_shown()
+            )
+        else:
+            self.scores_shown()  # (reports `show scores in` without a unit)
         target = self.d.mechanics.get("rounds", {}).get("target")
         values = self.options("rounds")
         start_value = values.get("start", 0)

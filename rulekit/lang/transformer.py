@@ -731,6 +731,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.UnitDecl(self.loc(meta), self.name(c[0]), int(c[1]))
 
     @v_args(meta=True)
+    def show_scores(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), "show_scores", (), names=(self.name(c[0]),))
+
+    @v_args(meta=True)
     def flat_entry(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
         return ast.EntryOpt("flat", self.loc(meta), amount=1)
 
