@@ -83,7 +83,9 @@ def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, 
         "ended_by": result.ended_by,
         "winners": sorted(result.winners),
         "teyaku": result.teyaku,
-        "yaku": {s: Counter(names) for s, names in result.yaku.items()},
+        # (a seat whose yaku list is empty, as a stop with none left lists it, is a seat with
+        # none: the kernel lists only seats that made one)
+        "yaku": {s: Counter(names) for s, names in result.yaku.items() if names},
         "choices": choices,
     }
 

@@ -59,7 +59,7 @@ def test_simulate_games_reports_the_unit_its_scores_are_shown_in() -> None:
         load('extends "hachihachi/fudawiki"\n'), seats=3, bots=["greedy"], seed=1, games=2,
         engine="scalar",
     )  # fmt: skip
-    assert plain["score_unit"] is None and plain["seats"] == shown["seats"]
+    assert "score_unit" not in plain and plain["seats"] == shown["seats"]
 
 
 def test_the_browser_game_shows_scores_in_kan(tmp_path: Path) -> None:

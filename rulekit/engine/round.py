@@ -172,7 +172,7 @@ class Round(RoundState):
             net=net(self.ledger, self.seated),
             points=list(map(self.c.points, self.captured)),
             teyaku=self.teyaku_names(),
-            yaku={s: list(v) for s, v in self.yaku_made.items() if v},  # as teyaku: none, left out
+            yaku={s: list(v) for s, v in self.yaku_made.items()},
             continued=sum(self.continues),
             continued_paid_off=sum(self.continue_wins),
             turns=self.turn,
