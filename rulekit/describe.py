@@ -249,6 +249,16 @@ def instant_win_sentences(rules: ir.Ruleset) -> list[str]:
     return out
 
 
+def _pars(k: ir.Settlement) -> str:
+    """The par, or the par at each table size that has its own (`the par (66 at 4 seats, 88
+    otherwise)`)."""
+    if not k.par_at:
+        return str(k.par)
+    return (
+        f"the par ({', '.join(f'{p.par} at {p.seats} seats' for p in k.par_at)}, {k.par} otherwise)"
+    )
+
+
 def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     """The round mechanics in sentences."""
     s = rules.seats
@@ -284,6 +294,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(
             f"A field with {rules.void_text or 'the void condition'} voids the deal:"
             " redealt by the same dealer."
+        )
+    if rules.void_hand is not None:
+        out.append(
+            f"A dealt hand with {rules.void_hand_text or 'the void condition'} voids the deal"
+            " (each hand of the round, once the field is laid): redealt by the same dealer."
         )
     c = rules.continuation
     if not c.ends_round:
@@ -358,7 +373,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         "; each yaku costs every opponent (or opposing team) its value" if k.opponents_lose else ""
     )
     method = {
-        "par": f"(points - {k.par}) x multiplier; the negative pay the positive",
+        "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
         "points": "each scores his card points" + opponents,
         "round_wins": "the best score wins the round, worth one" + opponents,
@@ -480,6 +495,8 @@ def step_sentence(rules: ir.Ruleset, step: ir.Factor | ir.Award) -> str:
     cond = ""
     if step.condition is not None:
         cond = f" if {step.text or condition_text(step.condition, rules)}"
+    if step.seats is not None:
+        cond += f" (only at {step.seats} seats)"
     if isinstance(step, ir.Factor):
         name = f"{step.label}: " if step.label else ""
         whose = " (tested for the payee, his score being the payment's base)" if cond else ""
@@ -494,6 +511,8 @@ def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:
     out = []
     if rules.unit is not None:
         out.append(f"Values are counted in points, {rules.unit.points} to the {rules.unit.name}.")
+        if rules.unit.shown:
+            out.append(f"Scores are shown in {rules.unit.name}.")
     if rules.scoring:
         out.append("The scoring steps, in order (awards are added at the round's end):")
         out.extend(step_sentence(rules, s) for s in rules.scoring)

@@ -203,6 +203,14 @@ def _flat(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
+def _pars_at(flat: dict[str, Any]) -> dict[str, Any]:
+    """The pars at table sizes, in words (`66 at 4 seats, 77 at 5 seats`; absent: none)."""
+    pars = flat.pop("count.par_at", None)
+    if pars:
+        flat["count.par_at"] = ", ".join(f"{p['par']} at {p['seats']} seats" for p in pars)
+    return flat
+
+
 def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     """When yaku are paid, as one part of the continuation: when made or at the stop where a
     yaku ends the round; as soon as made, or at the count, where none does."""
@@ -320,6 +328,8 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
     out += _instant_wins(a, b)
     if a.void_text != b.void_text or a.void_field != b.void_field:
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
+    if a.void_hand_text != b.void_hand_text or a.void_hand != b.void_hand:
+        out.append(Change("round", "void hand", a.void_hand_text or None, b.void_hand_text or None))
     for name in MECHANICS:
         whole = _whole_change(name, getattr(a, name), getattr(b, name), a, b)
         if whole is not None:
@@ -328,6 +338,8 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
         if name == "continuation":
             fa, fb = _when_paid(fa), _when_paid(fb)
+        if name == "count":
+            fa, fb = _pars_at(fa), _pars_at(fb)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -384,6 +396,7 @@ LABELS = {
     "liability.min_hand": "that player pays in full only while holding at least this many cards",
     "count.method": "the count at the end of the round",
     "count.par": "the par of the count",
+    "count.par_at": "the par at a table size",
     "count.only_without_yaku": "the count is made only when no yaku was made",
     "count.opponents_lose": "each yaku costs every opponent its value",
     "count.team_cards": "with teams, a yaku is made from",
@@ -591,7 +604,10 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         )
     if a.unit != b.unit:
         said = [
-            f"{u.points} points to the {u.name}" if u is not None else "none"
+            f"{u.points} points to the {u.name}"
+            + (f", scores shown in {u.name}" if u.shown else "")
+            if u is not None
+            else "none"
             for u in (a.unit, b.unit)
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))

@@ -473,6 +473,13 @@ class Liability(_Frozen):
     min_hand: int = 2
 
 
+class ParAt(_Frozen):
+    """The par at one table size (`par 88 at 3 seats, 66 at 4 seats`)."""
+
+    seats: int = Field(ge=2)
+    par: int
+
+
 class Settlement(_Frozen):
     """How the hands are settled at the end of a round: points over par (zero-sum), the
     difference (2 players), the card points as a score (with each yaku costing every opponent
@@ -485,10 +492,17 @@ class Settlement(_Frozen):
 
     method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
     par: int = 88
+    par_at: tuple[ParAt, ...] = Field(
+        (), description="the par at a table size, where it is not `par` (par_for)"
+    )
     only_without_yaku: bool = True
     opponents_lose: bool = False
     team_cards: Literal["apart", "pooled"] = "apart"
     tie: Literal["first", "draw"] = "first"
+
+    def par_for(self, seated: int) -> int:
+        """The par at this many seated players."""
+        return next((p.par for p in self.par_at if p.seats == seated), self.par)
 
 
 class Length(_Frozen):
@@ -516,6 +530,7 @@ class Factor(_Frozen):
     text: str = ""
     name: str = Field("", description="the step's name (empty: written without one)")
     label: str = ""
+    seats: int | None = Field(None, description="played only at this table size")
 
 
 class Award(_Frozen):
@@ -532,6 +547,7 @@ class Award(_Frozen):
     multiplied: bool = False
     condition: Condition | None = None
     text: str = ""
+    seats: int | None = Field(None, description="paid only at this table size")
 
 
 ScoringStep = Annotated[Factor | Award, Field(discriminator="kind")]
@@ -543,6 +559,9 @@ class Unit(_Frozen):
 
     name: str
     points: int = Field(ge=1)
+    shown: bool = Field(
+        False, description="scores and totals are shown in the unit (`show scores in kan`)"
+    )
 
 
 # ---------------------------------------------------------------- the variant
@@ -569,6 +588,12 @@ class Ruleset(_Frozen):
     first_dealer: FirstDealer = FirstDealer()
     void_field: Condition | None = Field(None, description="a field that voids the deal")
     void_text: str = ""
+    void_hand: Condition | None = Field(
+        None,
+        description="a dealt hand that voids the deal: checked after the field's void, for"
+        " each hand of the round",
+    )
+    void_hand_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
     instant_win: InstantWin | None = Field(

@@ -58,6 +58,9 @@ def left_out(rules: ir.Ruleset, seats: int) -> list[str]:
     if rules.void_field is not None:
         what = f" ({rules.void_text})" if rules.void_text else ""
         out.append(f"redeals: every deal is counted, also a void field{what} that is redealt")
+    if rules.void_hand is not None:
+        what = f" ({rules.void_hand_text})" if rules.void_hand_text else ""
+        out.append(f"redeals: every deal is counted, also a void hand{what} that is redealt")
     if rules.seats.playing(seats) < seats:
         playing = rules.seats.playing(seats)
         out.append(f"folding: a hand is counted as dealt, before {seats} seated fold to {playing}")

@@ -13,9 +13,13 @@ import os
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.errors import RulekitError, UsageError
+
+if TYPE_CHECKING:
+    from rulekit import ir
 
 # ---------------------------------------------------------------- amounts and ledgers
 
@@ -32,6 +36,14 @@ def amount_text(value: Amount | float) -> str:
     if isinstance(value, Fraction) and value.denominator != 1:
         return f"{float(value):g}"
     return str(plain_amount(value))
+
+
+def score_text(value: Amount | float, unit: ir.Unit | None) -> str:
+    """A score or total for a person: in points (`amount_text`), or in the unit where the file
+    asks (`show scores in kan`: `2.5 kan`)."""
+    if unit is None or not unit.shown:
+        return amount_text(value)
+    return f"{float(value) / unit.points:g} {unit.name}"
 
 
 def ledger_lines(

@@ -219,13 +219,25 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats",
+    "teams at 6 seats", "void hand", "show scores",
 )  # fmt: skip
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
 
 def _number(rng: random.Random) -> str:
     return str(rng.choice((0, 1, 2, 3, 4, 5, 7, 12, rng.randint(0, 100))))
+
+
+def _at_seats(rng: random.Random, step: str) -> str:
+    """A scoring step, now and then only at a table size (`  at 4 seats: s0 ...`)."""
+    if rng.random() < 0.25:
+        return f"  at {rng.randint(2, 7)} seats: {step.strip()}"
+    return step
+
+
+def _unit(rng: random.Random) -> str:
+    """A value written bare, or in the unit (` kan`; an unknown one now and then)."""
+    return rng.choice(("", "", " kan", " kanz"))
 
 
 def _fill(template: str, rng: random.Random) -> str:
@@ -269,7 +281,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         kind = rng.randrange(24)
     if kind == 0:
         return "scoring\n" + "\n".join(
-            _scoring_step(rng, f"s{i}") for i in range(rng.randint(1, 3))
+            _at_seats(rng, _scoring_step(rng, f"s{i}")) for i in range(rng.randint(1, 3))
         )
     if kind == 1:
         return f"scoring\n  remove {rng.choice(('s0', 'oya_ken', 'seven_doubled'))}"
@@ -280,9 +292,12 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 3:
         return f'teyaku\n  {entry} "Probe" {n(rng)}: {condition(rng, CARD_ATOMS + ROUND_ATOMS)}'
     if kind == 4:
+        if rng.random() < 0.3:  # a dealt hand's void rule asks what an instant win may
+            return f"void if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
         return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
     if kind == 5:
-        return f"instant win {n(rng)} if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
+        cond = condition(rng, CARD_ATOMS + ROUND_ATOMS)
+        return f"instant win {n(rng)}{_unit(rng)} if a hand has {cond}"
     if kind == 6:
         tier = f"  x{rng.choice((2, 3, 4))} if {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
         return "multiplier\n" + tier + rng.choice(("", "; carry if 2 or more"))
@@ -296,11 +311,13 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 9:
         return f"{rng.choice(('yaku', 'teyaku', 'instant wins'))}\n  remove {entry}"
     if kind == 10:
-        return f"unit kan = {n(rng)} points"
+        show = rng.choice(("", "", "\nshow scores in kan", "\nshow scores in kanz"))
+        return f"unit kan = {n(rng)} points{show}"
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",
-             f"until a score of {rng.choice((1, 50, 500, 100000))}", f"start at {n(rng)}"],
+             f"until a score of {rng.choice((1, 50, 500, 100000))}{_unit(rng)}",
+             f"start at {rng.choice(('', '-'))}{n(rng)}{_unit(rng)}"],
             rng.randint(0, 3),
         )  # fmt: skip
         return "; ".join([f"rounds {rng.choice((1, 2, 6, 12, 13))}", *opts])
@@ -320,8 +337,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return "setup: " + ", ".join(steps)
     if kind == 15:
         method = rng.choice(
-            ("par 88", f"par {n(rng)}", "difference", "points", "round wins", "none")
-        )
+            ("par 88", f"par {n(rng)}{_unit(rng)}", "difference", "points", "round wins", "none",
+             f"par 88, {n(rng)} at {rng.randint(2, 7)} seats",
+             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats")
+        )  # fmt: skip
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
@@ -341,8 +360,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return "continue: " + "; ".join(opts)
     if kind == 17:
         opts = rng.sample(
-            [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
-             f"forced folds pay {n(rng)}", "starts at dealer", "starts after dealer",
+            [f"fee {n(rng)}{_unit(rng)}", "times multiplier", "flat", "forced folds free",
+             f"forced folds pay {n(rng)}{_unit(rng)}", "starts at dealer", "starts after dealer",
              "to the winner", "to the players", "to the dealer", "to the bank",
              "before the deal", "after the deal"],
             rng.randint(1, 3),

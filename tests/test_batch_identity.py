@@ -83,7 +83,9 @@ def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, 
         "ended_by": result.ended_by,
         "winners": sorted(result.winners),
         "teyaku": result.teyaku,
-        "yaku": {s: Counter(names) for s, names in result.yaku.items()},
+        # (a seat whose yaku list is empty, as a stop with none left lists it, is a seat with
+        # none: the kernel lists only seats that made one)
+        "yaku": {s: Counter(names) for s, names in result.yaku.items() if names},
         "choices": choices,
     }
 
@@ -409,7 +411,7 @@ GENERATED_DEALS = 30
 PLACES = (
     "factor", "award", "round in yaku", "round in count entries", "round in teyaku",
     "round in void", "round in multiplier", "round in instant wins", "round in scoring steps",
-    "teams", "points", "round wins", "fold before the deal",
+    "teams", "points", "round wins", "fold before the deal", "round in void hand",
 )  # fmt: skip
 
 
@@ -437,6 +439,8 @@ def places(rules: ir.Ruleset) -> set[str]:
                 out.add("round in count entries" if at_count else f"round in {what}")
     if rules.void_field is not None and sees_round(rules.void_field):
         out.add("round in void")
+    if rules.void_hand is not None and sees_round(rules.void_hand):
+        out.add("round in void hand")
     if any(t.condition is not None and sees_round(t.condition) for t in rules.multiplier.tiers):
         out.add("round in multiplier")
     if any(sees_round(w.condition) for w in rules.instant_wins):

@@ -159,6 +159,8 @@ def conditions(c: CompiledRules) -> Iterator[ir.Condition]:
     yield from (t.condition for t in rules.multiplier.tiers if t.condition is not None)
     if rules.void_field is not None:
         yield rules.void_field
+    if rules.void_hand is not None:
+        yield rules.void_hand
     yield from (w.condition for w in rules.instant_wins)
     yield from (s.condition for s in rules.scoring if s.condition is not None)
 

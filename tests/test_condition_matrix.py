@@ -41,14 +41,14 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
-    {"yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring"}
+    {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring"}
 )
 ALLOWED: dict[str, frozenset[str]] = {
     **dict.fromkeys(CARDS, EVERYWHERE | {"the field had", "everyone has"}),
     "round": EVERYWHERE | {"everyone has"},
     "all of round month": EVERYWHERE | {"the field had", "everyone has"},
     "N of round month": EVERYWHERE | {"the field had", "everyone has"},
-    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "scoring"}),
+    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring"}),
     "continued": frozenset({"yaku", "yaku at count", "scoring"}),
     "an opponent continued": frozenset({"yaku", "yaku at count", "scoring"}),
     "score": frozenset({"scoring"}),
@@ -67,6 +67,7 @@ PLACES: dict[str, tuple[str, str]] = {
     "teyaku": ("hachihachi/fudawiki", 'teyaku\n  probe "Probe" 10: {c}\n'),
     "instant win": ("koikoi/sloper", 'instant wins\n  probe "Probe" 6: ({c}) and a month of 4\n'),
     "void": ("hachihachi/fudawiki", "void if the field has ({c}) and a month of 4\n"),
+    "void hand": ("koikoi/sloper", "void if a hand has ({c}) and a month of 4\n"),
     "tier": ("hachihachi/fudawiki", "multiplier\n  x3 if {c}\n"),
     "scoring factor": ("hachihachi/fudawiki", 'scoring\n  probe "Probe" x2 on everything if {c}\n'),
     "scoring award": (

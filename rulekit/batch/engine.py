@@ -33,7 +33,13 @@ from rulekit.agents.calibrate import deal_policy
 from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, points_per_card
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
-from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables, shown_array
+from rulekit.batch.tables import (
+    FACTOR_ON,
+    Unsupported,
+    batch_tables,
+    shown_array,
+    void_hand_at,
+)
 from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
@@ -96,7 +102,7 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
     if cards > 63:
         return f"the deck has {cards} cards"
     try:
-        batch_tables(compiled)
+        batch_tables(compiled, seats)
     except Unsupported as e:
         return str(e)
     return None
@@ -145,7 +151,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     """The kernel's data for a rule file at a table size, bots and seed."""
     r = compiled.rules
     ix = compiled.index
-    tables = batch_tables(compiled)
+    tables = batch_tables(compiled, seats)
     size = r.deal_for(seats)
     joker = len(ix.ids) if r.joker is not None and r.joker.seats == seats else -1
     cont = r.continuation
@@ -188,7 +194,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.C_UNFINISHED: UNFINISHED[cont.if_unfinished],
         K.C_PER_YAKU: cont.multiplier_per_yaku,
         K.C_METHOD: METHODS[r.count.method],
-        K.C_PAR: r.count.par or 0,
+        K.C_PAR: r.count.par_for(seats),
         K.C_ONLY_WITHOUT_YAKU: r.count.only_without_yaku,
         K.C_HAS_VOID: compiled.void_field is not None,
         K.C_N_INSTANT: len(compiled.instant_wins),
@@ -201,7 +207,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
-    stage = np.zeros(K.G_DRAWN_KEEPS + 1, dtype=np.int64)  # the stage, the round, a game
+    stage = np.zeros(K.G_VOID_HAND_SEES + 1, dtype=np.int64)  # the stage, the round, a game
     length = r.length
     for key, value in {
         K.G_NFACTORS: len(compiled.factors),
@@ -220,6 +226,8 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_ROTATE: length.rotate,
         K.G_WINNER_DEALS: length.winner_deals,
         K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
+        K.G_VOID_HAND_AT: void_hand_at(compiled),
+        K.G_VOID_HAND_SEES: compiled.void_hand_sees_round,
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]

@@ -440,10 +440,22 @@ def multiplier_array(spec: ir.FieldMultiplier, index: CardIndex) -> Array:
 
 
 def void_program(compiled: CompiledRules) -> Array:
-    """The void field's program (`false` if the file has none): holds(p, 0, field, p, 0)."""
+    """The void field's program (`false` if the file has none): holds(p, 0, field, p, 0);
+    then the hand's void rule's, if any, at void_hand_at(compiled)."""
     cond = compiled.rules.void_field
     words = condition_program(cond, compiled.index) if cond else list(FALSE_PROGRAM)
+    hand = compiled.rules.void_hand
+    if hand is not None:
+        words += condition_program(hand, compiled.index)
     return _array(words)
+
+
+def void_hand_at(compiled: CompiledRules) -> int:
+    """Where the hand's void rule's program starts in void_program's array (-1: none)."""
+    if compiled.rules.void_hand is None:
+        return -1
+    cond = compiled.rules.void_field
+    return len(condition_program(cond, compiled.index) if cond else FALSE_PROGRAM)
 
 
 def instant_array(compiled: CompiledRules) -> Array:
@@ -473,6 +485,8 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
             out.append((f"multiplier tier {k + 1} (x{tier.factor})", tier.condition))
     if rules.void_field is not None:
         out.append(("the void field", rules.void_field))
+    if rules.void_hand is not None:
+        out.append(("the hand's void rule", rules.void_hand))
     for win in rules.instant_wins:
         out.append((f"instant win '{win.name}'", win.condition))
     for step in rules.scoring:
@@ -514,14 +528,15 @@ def stage_array(compiled: CompiledRules) -> Array:
         else:
             payee = AWARD_PAYEES[step.payee]
             words += [payee, step.value, int(step.split), int(step.multiplied)]
-        words.append(int(step.condition is not None))
+        words.append(int(step.condition is not None or step.seats is not None))
     return _array(words)
 
 
-def stage_conditions(compiled: CompiledRules) -> Array:
+def stage_conditions(compiled: CompiledRules, seats: int | None = None) -> Array:
     """The scoring steps' conditions as a table (table_arrays' layout) whose entry i is step i,
     matched all at once by `match` (the kernel's one copy of the VM); a step without one gets
-    the program of `true`, never asked."""
+    the program of `true`, never asked; a step played only at another table size than `seats`
+    the program of `false` (None: every step at its own)."""
     steps = compiled.rules.scoring
     if len(steps) > MAX_BITS:
         raise Unsupported(f"{len(steps)} scoring steps (the batch tables hold {MAX_BITS})")
@@ -530,6 +545,8 @@ def stage_conditions(compiled: CompiledRules) -> Array:
     known: list[tuple[ir.Condition, int]] = []
     for i, step in enumerate(steps):
         cond = step.condition if step.condition is not None else ir.And(items=())
+        if step.seats is not None and seats is not None and step.seats != seats:
+            cond = ir.Or(items=())  # played only at another table size: never holds
         prog = condition_program(cond, index, compiled.rules.teyaku, tuple(known))
         known.append((cond, i))
         records += [i, 0, len(prog), *prog]
@@ -563,8 +580,9 @@ class BatchTables:
     stage_conditions: Array
 
 
-def batch_tables(compiled: CompiledRules) -> BatchTables:
-    """The arrays of a rule file; Unsupported (with `unsupported`'s reason) if it cannot."""
+def batch_tables(compiled: CompiledRules, seats: int | None = None) -> BatchTables:
+    """The arrays of a rule file (at a table size: the scoring steps of another size never
+    hold); Unsupported (with `unsupported`'s reason) if it cannot."""
     why = unsupported(compiled)
     if why is not None:
         raise Unsupported(why)
@@ -579,7 +597,7 @@ def batch_tables(compiled: CompiledRules) -> BatchTables:
         instant=instant_array(compiled),
         points=points_array(ix),
         stage=stage_array(compiled),
-        stage_conditions=stage_conditions(compiled),
+        stage_conditions=stage_conditions(compiled, seats),
     )
 
 

@@ -141,13 +141,23 @@ def _render_simulation(result: dict[str, Any]) -> None:
             + (f", {result['voids']} void deals redealt" if result["voids"] else ""),
         )
     )
-    table = RichTable("seat", "bot", f"mean net / {unit}", "95% CI", "wins", header_style="bold")
+    shown = result.get("score_unit")  # `show scores in kan`: a game's nets in the unit
+    size, per = (shown["points"], f", {shown['name']}") if shown else (1, "")
+    net = f"mean net / {unit}{per}"
+    table = RichTable("seat", "bot", net, "95% CI", "wins", header_style="bold")
     for s in result["seats"]:
-        ci = "n/a" if s["ci95"] is None else f"± {s['ci95']:.2f}"
+        ci = "n/a" if s["ci95"] is None else f"± {s['ci95'] / size:.2f}"
         table.add_row(
-            str(s["seat"]), s["bot"], f"{s['mean']:+.2f}", ci, f"{s['wins']} ({s['win_rate']:.1%})"
+            str(s["seat"]),
+            s["bot"],
+            f"{s['mean'] / size:+.2f}",
+            ci,
+            f"{s['wins']} ({s['win_rate']:.1%})",
         )
     console.print(table)
+    if shown and result["totals"] is not None:
+        totals = ", ".join(f"{t / size:.2f}" for t in result["totals"])
+        console.print(f"mean totals at a game's end, {shown['name']}: {totals}")
     rounds = max(1, result["rounds"])
     for key, title in (("teyaku", "teyaku"), ("yaku", "yaku")):
         if result[key]:

@@ -92,7 +92,9 @@ def lay_field(r: RoundState) -> None:
     ctx = RoundView(r) if c.field_sees_round else None
     factor, r.carry_out = c.multiplier.of_field(field, ctx)
     r.multiplier = factor if factor > r.carry_in else r.carry_in
-    if c.void_field is not None and c.void_field(field, ctx):
+    if (c.void_field is not None and c.void_field(field, ctx)) or (
+        c.void_hand is not None and void_hand(r)
+    ):
         r.void = True
         r.ended_by = "void"
         ledger.void(r)
@@ -106,6 +108,23 @@ def lay_field(r: RoundState) -> None:
             if (r.field & mm).bit_count() == size:
                 r.captured[r.dealer] |= r.field & mm
                 r.field &= ~mm
+
+
+def void_hand(r: RoundState) -> bool:
+    """Whether a hand of the round (a folded one is out; the joker is not a card of it) makes
+    the hand's void rule: tested after the field's, the field laid."""
+    test = r.c.void_hand
+    assert test is not None
+    ctx = RoundView(r) if r.c.void_hand_sees_round else None
+    full = r.ix.full
+    for s in range(r.seated):
+        if r.folded[s]:
+            continue
+        if ctx is not None:
+            ctx.look_from(s)
+        if test(r.hands[s] & full, ctx):
+            return True
+    return False
 
 
 def pay_teyaku(r: RoundState) -> None:

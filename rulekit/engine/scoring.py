@@ -96,7 +96,7 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
 def _par(r: RoundState, points: Points) -> int | None:
     """Points over par, paid between the players (zero-sum)."""
     order = r.order
-    par = r.rules.count.par
+    par = r.rules.count.par_for(r.seated)
     scores = {}
     negatives = []
     positives = []
@@ -313,6 +313,8 @@ def _award_step(r: RoundState, step: object, end: RoundEnd) -> None:
     """An award, once the round's winner is final: to its payee from each other player of the
     round, or split between them; flat unless multiplied by the field."""
     assert isinstance(step, ir.Award)
+    if step.seats is not None and step.seats != r.seated:
+        return  # paid only at another table size
     payee = stage.AWARD_PAYEES[step.payee](r)
     if payee is None:
         return

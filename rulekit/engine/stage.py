@@ -53,6 +53,8 @@ def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
         reasons = FACTOR_ON[step.on]
         if reasons is not None and reason not in reasons:
             continue
+        if step.seats is not None and step.seats != r.seated:
+            continue  # played only at another table size
         if holds(test, r, payee, score, ended=False):
             result *= step.factor
     return result

@@ -624,6 +624,14 @@ class CompiledRules:
             key=lambda wt: -wt[0].value,
         )
         self.void_sees_round = rules.void_field is not None and sees_round(rules.void_field)
+        # a dealt hand that voids the deal (`void if a hand has`), tested as an instant win is
+        self.void_hand: Callable[..., bool] | None = (
+            _Codegen(self.index).function(rules.void_hand) if rules.void_hand else None
+        )
+        self.void_hand_sees_round = rules.void_hand is not None and (
+            sees_round(rules.void_hand)
+            or any(isinstance(c, ir.Everyone | ir.Dealt) for c in ir.parts_of(rules.void_hand))
+        )
         # the field's tests (multiplier, void) are given a RoundView
         self.field_sees_round = self.multiplier.sees_round or self.void_sees_round
         # an instant win's test is given a RoundView only if a condition reads one

@@ -366,7 +366,7 @@ class EntryOpt:
     kind: str  # unless | bonus | at_count | paid_to_dealer | cancels
     loc: Loc
     names: tuple[Name, ...] = ()
-    amount: int = 0
+    amount: int | Amount = 0  # a bonus may be written in the unit
 
 
 @dataclass(frozen=True)
@@ -408,7 +408,7 @@ class Opt:
 
     kind: str
     loc: Loc
-    value: int | str | None = None
+    value: int | str | Amount | None = None  # a value in points may be written in the unit
 
 
 @dataclass(frozen=True)
@@ -422,7 +422,9 @@ class Mechanic(Stmt):
     text: str = ""
     cards: tuple[SetExpr, ...] = ()
 
-    def opt(self, kind: str, default: int | str | None = None) -> int | str | None:
+    def opt(
+        self, kind: str, default: int | str | Amount | None = None
+    ) -> int | str | Amount | None:
         """The value of the option `kind`, or `default` if the statement does not write it."""
         return next((o.value for o in self.opts if o.kind == kind), default)
 
@@ -462,6 +464,8 @@ class Factor(Stmt):
     on: str  # yaku | teyaku | count | all
     cond: Cond | None
     text: str
+    seats: int | None = None  # `at 5 seats: ...`: played only at that table size
+    seats_loc: Loc | None = None
 
 
 @dataclass(frozen=True)
@@ -477,6 +481,16 @@ class Award(Stmt):
     cond: Cond | None
     text: str
     opts: tuple[Opt, ...] = ()  # `; times multiplier`, `; flat`: where each is written
+    seats: int | None = None  # `at 5 seats: ...`: paid only at that table size
+    seats_loc: Loc | None = None
+
+
+@dataclass(frozen=True)
+class AtSeats(Stmt):
+    """`at 5 seats: STATEMENT` where the statement is not a scoring step (refused)."""
+
+    seats: int
+    stmt: Stmt
 
 
 @dataclass(frozen=True)

@@ -368,6 +368,76 @@ def check_void_every_deal(
     return []
 
 
+def check_void_every_hand(
+    rules: ir.Ruleset, locs: PlayLocs, fallback: Loc | None = None
+) -> list[RulekitError]:
+    """A hand's void rule that (nearly) every deal meets: each of the n hands of a table is
+    tested, so a deal plays when none makes it, about the share of hands left to the power n
+    (the hands are dealt from one deck: near enough to tell a rule that voids every deal). A
+    rule that asks about the field is left to play (the hand alone cannot say); one that asks
+    about the dealer is weighed for his hand and the others' apart."""
+    cond = rules.void_hand
+    if cond is None or rules.seats.max > len(rules.deck.cards) + 1:
+        return []
+    if any(isinstance(c, ir.OnField) for c in ir.parts_of(cond)):
+        return []
+    space = HandSpace(rules.deck, rules.points)
+    cards = rules.deck.cards
+    months = [tuple(c.id for c in cards if c.month == m.number) for m in rules.deck.months]
+    tables = range(rules.seats.min, rules.seats.max + 1)
+    for number in _rounds_told_apart(cond, len(months)):
+        void = _at_round(cond, number, months[(number - 1) % len(months)])
+        for seats in tables:
+            size = rules.deal_for(seats).hand
+            dealer, other = (_hands_left(space, _as_dealer(void, d), size) for d in (True, False))
+            playing = rules.seats.playing(seats)  # the fewest hands tested (folds first)
+            share = dealer * other ** (playing - 1)
+            if share >= MIN_PLAYABLE:
+                continue
+            left = share > 0
+            when = "" if number == 1 else f" from round {number} on"
+            what = rules.void_hand_text or "void if a hand has"
+            message = (
+                f"every deal of hands of {size} cards is void{when} ({what}): no deal can be played"
+                if not left
+                else f"at {seats} seats only about {float(share):.2%} of the deals (hands of"
+                f" {size} cards) can be played{when} ({what})"
+            )
+            return [
+                RuleError(
+                    message,
+                    locs.get("void hand") or fallback,
+                    "check the counts of its condition"
+                    + ("" if number == 1 else ", and what it asks of the round"),
+                )
+            ]
+    return []
+
+
+def _hands_left(space: HandSpace, void: ir.Condition, size: int) -> Fraction:
+    """The share of the hands of `size` cards that do not make `void` (too large a condition
+    to count: 1 if any hand does not, else 0)."""
+    try:
+        terms, states = space.count([void], size, budget=COUNT_BUDGET)
+    except TooLarge:
+        return Fraction(int(space.find([ir.Not(item=void)], size) is not None))
+    left = sum(n for state, n in states.items() if not space.holds(void, state, terms))
+    return Fraction(left, sum(states.values()) or 1)
+
+
+def _as_dealer(cond: ir.Condition, dealer: bool) -> ir.Condition:
+    """A condition with `dealer` decided: always (his hand) or never (another's)."""
+    if isinstance(cond, ir.IsDealer):
+        return ir.And(items=()) if dealer else ir.Or(items=())
+    if isinstance(cond, ir.And):
+        return ir.And(items=tuple(_as_dealer(i, dealer) for i in cond.items))
+    if isinstance(cond, ir.Or):
+        return ir.Or(items=tuple(_as_dealer(i, dealer) for i in cond.items))
+    if isinstance(cond, ir.Not):
+        return ir.Not(item=_as_dealer(cond.item, dealer))
+    return cond
+
+
 def _rounds_told_apart(cond: ir.Condition, months: int) -> list[int]:
     """Round numbers, from 1, that between them give every outcome the condition's tests of the
     round can give: the rounds from each point where a `round` comparison may change, one of
@@ -478,15 +548,20 @@ def _table_sizes(rules: ir.Ruleset) -> list[int]:
 
 
 def check_par_total(rules: ir.Ruleset) -> list[RulekitError]:
-    """A par count is zero-sum only if the players' pars add up to the deck's points."""
+    """A par count is zero-sum only if the players' pars add up to the deck's points, at each
+    table size with its own par (`par 88 at 3 seats, 66 at 4 seats`)."""
     if rules.count.method != "par":
         return []
     total = deck_totals(rules)["points"]
-    par = rules.count.par
-    wrong = sorted({rules.seats.playing(n) for n in _table_sizes(rules)} - {0})
-    wrong = [p for p in wrong if p * par != total]
-    if not wrong:
+    by_par: dict[int, set[int]] = {}  # par -> the players of the tables it is wrong at
+    for n in _table_sizes(rules):
+        par, playing = rules.count.par_for(n), rules.seats.playing(n)
+        if playing and playing * par != total:
+            by_par.setdefault(par, set()).add(playing)
+    if not by_par:
         return []
+    par, players = min(by_par.items())
+    wrong = sorted(players)
     return [
         RuleWarning(
             f"the count is not zero-sum: par {par} x {either(wrong)} players is not"

@@ -90,6 +90,8 @@ class Draft:
     dealt: set[int] = field(default_factory=set)  # hand sizes dealt by each file of the chain
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
+    void_hand: ast.Mechanic | None = None  # `void if a hand has ...`
+    show_scores: ast.Mechanic | None = None  # `show scores in kan`
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
@@ -103,6 +105,7 @@ class Draft:
 # Statements that live inside a section; any other statement ends the section.
 _IN_SECTION = (
     ast.Entry, ast.Exclusive, ast.Remove, ast.Tier, ast.PerCard, ast.Factor, ast.Award,
+    ast.AtSeats,
 )  # fmt: skip
 
 
@@ -465,12 +468,16 @@ class Applier:
             self.d.setup = s.names
         elif s.kind == "void":
             self.d.void = s
+        elif s.kind == "void_hand":
+            self.d.void_hand = s
+        elif s.kind == "show_scores":
+            self.d.show_scores = s
         elif s.kind == "liable":
             self.d.liable = s
         elif s.kind == "instant_win":  # the one-line form: the table's entry `instant_win`
             self.d.instant_win = s
             self.instant_wins().entries["instant_win"] = EntryDraft(
-                ast.Name("instant_win", s.loc), "Instant win", s.number("value"), s.cond,
+                ast.Name("instant_win", s.loc), "Instant win", _value(s), s.cond,
                 s.text, (), {}, s.loc,
             )  # fmt: skip
         elif s.kind == "wild":
@@ -525,6 +532,15 @@ class Applier:
             else:
                 del self.d.scoring[n.text]
 
+    def on_AtSeats(self, s: ast.AtSeats) -> None:
+        """`at N seats:` before a statement that is not a scoring step."""
+        self.error(
+            f"'at {s.seats} seats:' is written before a scoring step (an award or a factor)",
+            s.loc,
+            "a deal, the par, the joker and teams say their own table size: deal at 4 seats:"
+            " ..., count: par 88 at 3 seats, 66 at 4 seats",
+        )
+
     def on_UnitDecl(self, s: ast.UnitDecl) -> None:
         if not self.once("unit", "the unit", s.loc):
             return
@@ -569,7 +585,16 @@ STATEMENT_WORDS = {
     "dealer_captures": "'the dealer captures'",
     "liable": "'liable'",
     "sit_out": "'sit out'",
+    "void_hand": "'void if a hand has'",
+    "show_scores": "'show scores in'",
 }
+
+
+def _value(s: ast.Mechanic) -> int | ast.Amount:
+    """The one-line instant win's value: a number, or a value in the unit."""
+    value = s.opt("value")
+    assert isinstance(value, int | ast.Amount), "the grammar writes a value"
+    return value
 
 
 def statement_key(s: ast.Mechanic) -> tuple[str, str]:
@@ -595,6 +620,13 @@ def _drop_attr(attr: str) -> Callable[[Draft], bool]:
         return had
 
     return drop
+
+
+def _drop_voids(d: Draft) -> bool:
+    """`remove void`: no deal is void (the field's rule and the hand's)."""
+    had = d.void is not None or d.void_hand is not None
+    d.void = d.void_hand = None
+    return had
 
 
 def _drop_teams(d: Draft) -> bool:
@@ -646,7 +678,10 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),
-    "void": _drop_attr("void"),
+    "void": _drop_voids,
+    "void field": _drop_attr("void"),
+    "void hand": _drop_attr("void_hand"),
+    "show scores": _drop_attr("show_scores"),
     "setup": _drop_attr("setup"),
     "teams": _drop_teams,
     "instant win": _drop_instant_wins,

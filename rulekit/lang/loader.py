@@ -155,7 +155,12 @@ def load_rules_text(text: str, name: str, anchor: Path, *, first_line: int = 1) 
 
 
 def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
-    from rulekit.lang.checks import check_void_every_deal, playable_checks, static_checks
+    from rulekit.lang.checks import (
+        check_void_every_deal,
+        check_void_every_hand,
+        playable_checks,
+        static_checks,
+    )
 
     resolver = Resolver(draft)
     rules = resolver.run()
@@ -166,6 +171,7 @@ def _resolve(draft: Draft, check: bool) -> ir.Ruleset:
         errors.extend(playable_checks(rules, locs, fallback))
         if check and not errors:
             errors.extend(check_void_every_deal(rules, locs, fallback))
+            errors.extend(check_void_every_hand(rules, locs, fallback))
     if rules is not None and check and not errors:
         declared = {cid: classes[0] for cid, classes in resolver.declared.items()}
         # A house rule that deals fewer cards (a scenario's 3-card hands) puts the teyaku of the
@@ -288,7 +294,12 @@ def load_json_rules(path: Path) -> ir.Ruleset:
     """A variant given as JSON IR, validated against the IR's JSON Schema, then checked like
     a rule file: every card it names in the deck, every table size playable. Every error is
     located in the JSON file, at the value it is about."""
-    from rulekit.lang.checks import check_void_every_deal, playable_checks, static_checks
+    from rulekit.lang.checks import (
+        check_void_every_deal,
+        check_void_every_hand,
+        playable_checks,
+        static_checks,
+    )
 
     name = display_name(path)
     text = _read(path, name)
@@ -312,9 +323,14 @@ def load_json_rules(path: Path) -> ir.Ruleset:
         "seats": at(("seats", "max")),
         "setup": at(("setup",)),
         "void": at(("void_field",)),
+        "void hand": at(("void_hand",)),
         "deal": at(("deal",)),
     }
-    errors = playable_checks(rules, locs, top) or check_void_every_deal(rules, locs, top)
+    errors = (
+        playable_checks(rules, locs, top)
+        or check_void_every_deal(rules, locs, top)
+        or check_void_every_hand(rules, locs, top)
+    )
     errors = errors or static_checks(rules)
     if errors:
         raise RuleErrors(errors)

@@ -45,13 +45,16 @@ _WHERE = {
     "teyaku": "a teyaku condition",
     "instant win": "an instant win",
     "void": "a void rule",
+    "void hand": "a hand's void rule",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
-_EVERYWHERE = ("yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring")
-_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring")  # a player is tested
+_EVERYWHERE = (
+    "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring"
+)  # fmt: skip
+_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring")
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
@@ -133,6 +136,8 @@ class Resolver:
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if loc is None and self.d.files:  # a whole-file problem: point at the file
             loc = Loc(self.d.files[-1], 1, 1)
+        if any(e.message == message and e.loc == loc for e in self.errors):
+            return  # a value read twice (a game's start, checked against its target)
         self.errors.append(RuleError(message, loc, hint))
 
     # ------------------------------------------------------------ entry point
@@ -753,6 +758,8 @@ class Resolver:
             locs["setup"] = self.d.setup[0].loc
         if self.d.void is not None:
             locs["void"] = self.d.void.loc
+        if self.d.void_hand is not None:
+            locs["void hand"] = self.d.void_hand.loc
         for at, opts in self.d.deal_sizes.items():
             locs["deal" if at is None else f"deal@{at}"] = opts["hand"].loc
         for at, stmt in self.d.teams.items():
@@ -762,7 +769,15 @@ class Resolver:
     def options(self, kind: str) -> dict[str, Any]:
         """The options written for a mechanic (merged along `extends`), by name: the names are
         those of the IR model's fields, so what is not written takes the IR's default."""
-        return {name: opt.value for name, opt in self.d.mechanics.get(kind, {}).items()}
+        return {
+            name: self.in_unit(opt.value) if isinstance(opt.value, ast.Amount) else opt.value
+            for name, opt in self.d.mechanics.get(kind, {}).items()
+        }
+
+    def in_unit(self, value: ast.Amount) -> int:
+        """A value written with the unit (`start at -5 kan`): always in the unit in force,
+        whichever value it is (a par, a target, a start, a fee)."""
+        return self.amount(value, value.loc.file, value.loc)
 
     def mechanics(self, yaku: ir.YakuTable | None) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -771,7 +786,7 @@ class Resolver:
             "fold": self.fold(),
             "first_dealer": ir.FirstDealer(**self.options("first_dealer")),
             "continuation": self.continuation(),
-            "count": ir.Settlement(**self.options("count")),
+            "count": self.count(),
         }
         deal = self.deal()
         if deal:
@@ -801,6 +816,11 @@ class Resolver:
                 self.usable(self.d.void.cond, "void")
                 result["void_field"] = self.cond(self.d.void.cond, self.default)
                 result["void_text"] = self.d.void.text
+        if self.d.void_hand is not None and self.d.void_hand.cond is not None:
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                self.usable(self.d.void_hand.cond, "void hand")
+                result["void_hand"] = self.cond(self.d.void_hand.cond, self.default)
+                result["void_hand_text"] = self.d.void_hand.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
             for n in self.d.liable.names:
@@ -817,6 +837,45 @@ class Resolver:
         result["teams"] = self.teams()
         result.update(self.scoring_stage())
         return result
+
+    def count(self) -> ir.Settlement:
+        """The count; a par per table size (`par 88 at 3 seats, 66 at 4 seats`): each at a
+        size the game seats, and without a bare par one at every size it seats."""
+        opts = self.options("count")
+        written = self.d.mechanics.get("count", {})
+        pars: dict[int, int] = {}
+        for name in sorted(k for k in opts if k.startswith("par@")):
+            value, n = opts.pop(name), int(name.removeprefix("par@"))
+            if self.seats_at(n, written[name].loc, f"par {value} at {n} seats"):
+                pars[n] = value
+        if pars and "par" not in opts:
+            seats = self.seats()
+            missing = [n for n in range(seats.min, seats.max + 1) if n not in pars]
+            if missing:
+                self.error(
+                    f"no par at {_either([str(n) for n in missing])} seats",
+                    written["method"].loc,
+                    "give each table size its par, or one par for the others: par 88, 66 at 4"
+                    " seats",
+                )
+            opts["par"] = pars[min(pars)]
+        opts["par_at"] = tuple(
+            ir.ParAt(seats=n, par=p) for n, p in sorted(pars.items()) if p != opts.get("par")
+        )
+        return ir.Settlement(**opts)
+
+    def seats_at(self, n: int, loc: Loc, what: str) -> bool:
+        """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""
+        seats = self.seats()
+        if seats.min <= n <= seats.max:
+            return True
+        allowed = f"{seats.min}" + (f" to {seats.max}" if seats.max != seats.min else "")
+        self.error(
+            f"{what}: this game seats {allowed} players, not {n}",
+            loc,
+            f"a table size it seats: {allowed}",
+        )
+        return False
 
     def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
         """The table of dealt hands that win at once: a value and a condition each, no options
@@ -1068,11 +1127,34 @@ class Resolver:
             return value
         return value * unit.points // written
 
+    def scores_shown(self) -> bool:
+        """`show scores in kan`: the unit declared, by its name."""
+        stmt = self.d.show_scores
+        if stmt is None:
+            return False
+        name = stmt.names[0]
+        unit = self.d.unit
+        if unit is None:
+            self.error(
+                f"'show scores in {name.text}': no unit is declared",
+                name.loc,
+                f"declare it first: unit {name.text} = 10 points",
+            )
+            return False
+        if name.text != unit.name.text:
+            self.error(
+                f"unknown unit '{name.text}'",
+                name.loc,
+                did_you_mean(name.text, [unit.name.text]) or f"the unit is {unit.name.text}",
+            )
+            return False
+        return True
+
     def scaled_options(self, kind: str, values: tuple[str, ...]) -> dict[str, Any]:
         """A mechanic's options, its `values` (fees) rescaled to the unit in force."""
         opts = self.options(kind)
         for name, opt in self.d.mechanics.get(kind, {}).items():
-            if name in values and isinstance(opt.value, int):
+            if name in values and isinstance(opt.value, int | ast.Amount):
                 opts[name] = self.amount(opt.value, opt.loc.file, opt.loc)
         return opts
 
@@ -1080,13 +1162,17 @@ class Resolver:
         """The steps of the scoring stage, in order, the unit, and the game's length checks."""
         result: dict[str, Any] = {"scoring": tuple(self.steps())}
         if self.d.unit is not None:
-            result["unit"] = ir.Unit(name=self.d.unit.name.text, points=self.d.unit.points)
-        opts = self.d.mechanics.get("rounds", {})
-        target, start = opts.get("target"), opts.get("start")
-        start_value = start.value if start is not None and isinstance(start.value, int) else 0
-        if target is not None and isinstance(target.value, int) and target.value <= start_value:
+            result["unit"] = ir.Unit(
+                name=self.d.unit.name.text, points=self.d.unit.points, shown=self.scores_shown()
+            )
+        else:
+            self.scores_shown()  # (reports `show scores in` without a unit)
+        target = self.d.mechanics.get("rounds", {}).get("target")
+        values = self.options("rounds")
+        start_value = values.get("start", 0)
+        if target is not None and values["target"] <= start_value:
             self.error(
-                f"until a score of {target.value}: every player starts at {start_value}, so the"
+                f"until a score of {values['target']}: every player starts at {start_value}, so the"
                 " game would end before it starts",
                 target.loc,
                 "the target is above the starting score: rounds 12; start at 100; until a score"
@@ -1120,6 +1206,7 @@ class Resolver:
             )
         name = s.name.text if s.name else ""
         return ir.Factor(
+            seats=self.step_seats(s),
             factor=s.factor,
             on=s.on,  # the grammar writes one of the four
             condition=condition,
@@ -1127,6 +1214,13 @@ class Resolver:
             name=name,
             label=s.label or name.replace("_", " ").capitalize(),
         )
+
+    def step_seats(self, s: ast.Factor | ast.Award) -> int | None:
+        """`at 5 seats: ...`: the table size a step is played at (None: every size)."""
+        if s.seats is None or s.seats_loc is None:
+            return None
+        ok = self.seats_at(s.seats, s.seats_loc, f"at {s.seats} seats")
+        return s.seats if ok else None
 
     def award_step(self, s: ast.Award, condition: ir.Condition | None) -> ir.Award:
         if s.payee == "winner" and isinstance(condition, ir.NobodyWon):
@@ -1136,6 +1230,7 @@ class Resolver:
                 "the dealer takes 6 if nobody won",
             )
         return ir.Award(
+            seats=self.step_seats(s),
             name=s.name.text,
             label=s.label or s.name.text.replace("_", " ").capitalize(),
             payee=s.payee,  # the grammar writes dealer or winner

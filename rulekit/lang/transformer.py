@@ -7,6 +7,7 @@ every rule of the grammar is handled, so the grammar and this file cannot drift 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lark import Token, Transformer, Tree, v_args
@@ -119,7 +120,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         rule = str(data)
         if rule in OPTIONS:
             kind, value = OPTIONS[rule]
-            return self.opt(meta, kind, int(children[0]) if value is None else value)
+            return self.opt(meta, kind, _number_or_amount(children[0]) if value is None else value)
         if rule in TABLE_OPTIONS:
             return ast.TableOpt(TABLE_OPTIONS[rule], self.loc(meta))
         if rule in ENTRY_FLAGS:
@@ -266,7 +267,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
             return ast.Amount(int(c[0]), self.name(c[1]), self.loc(meta))
         return int(c[0])
 
-    amount = value
+    amount = points_amount = value
 
     @v_args(meta=True)
     def body_cond(self, meta: Meta, c: list[Any]) -> tuple[str, ast.Cond, str]:
@@ -282,7 +283,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def bonus(self, meta: Meta, c: list[Token]) -> ast.EntryOpt:
-        return ast.EntryOpt("bonus", self.loc(meta), amount=int(c[0]))
+        return ast.EntryOpt("bonus", self.loc(meta), amount=_number_or_amount(c[0]))
 
     @v_args(meta=True)
     def entry(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -463,7 +464,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return tuple(c)
 
     # ------------------------------------------------------------ mechanics
-    def opt(self, meta: Meta, kind: str, value: int | str | None = None) -> ast.Opt:
+    def opt(self, meta: Meta, kind: str, value: int | str | ast.Amount | None = None) -> ast.Opt:
         return ast.Opt(kind, self.loc(meta), value)
 
     def number(self, token: Token, kind: str) -> ast.Opt:
@@ -528,6 +529,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         text = self.source_text(meta).split(" has ", 1)[-1]
         return ast.Mechanic(self.loc(meta), "void", (), cond=c[0], text=text)
 
+    @v_args(meta=True)
+    def void_hand(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        text = self.source_text(meta).split(" has ", 1)[-1]
+        return ast.Mechanic(self.loc(meta), "void_hand", (), cond=c[0], text=text)
+
     def refund_half(self, c: list[Any]) -> str:
         return "refund_half"
 
@@ -570,8 +576,23 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "liable", [self.opt(meta, "min_hand", int(c[1]))], names=c[0])
 
     @v_args(meta=True)
-    def par(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
-        return [self.opt(meta, "method", "par"), self.opt(meta, "par", int(c[0]))]
+    def par(self, meta: Meta, c: list[ast.Opt]) -> list[ast.Opt]:
+        return [self.opt(meta, "method", "par"), *c]
+
+    @v_args(meta=True)
+    def par_value(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`88` (the par at any table size) or `66 at 4 seats` (option `par@4`)."""
+        value = _number_or_amount(c[0])
+        return self.opt(meta, f"par@{int(c[1])}" if len(c) > 1 else "par", value)
+
+    @v_args(meta=True)
+    def at_seats(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`at 5 seats: STEP`: a scoring step played only at that table size (the draft
+        refuses any other statement)."""
+        seats, stmt = int(c[0]), c[1]
+        if isinstance(stmt, ast.Factor | ast.Award):
+            return replace(stmt, seats=seats, seats_loc=self.loc(meta))
+        return ast.AtSeats(self.loc(meta), seats, stmt)
 
     @v_args(meta=True)
     def count(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -583,7 +604,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def instant_win(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         text = self.source_text(meta).split(" has ", 1)[-1]
-        opts = (self.opt(meta, "value", int(c[0])),)
+        opts = (self.opt(meta, "value", _number_or_amount(c[0])),)
         return ast.Mechanic(self.loc(meta), "instant_win", opts, cond=c[1], text=text)
 
     @v_args(meta=True)
@@ -710,12 +731,21 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.UnitDecl(self.loc(meta), self.name(c[0]), int(c[1]))
 
     @v_args(meta=True)
+    def show_scores(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), "show_scores", (), names=(self.name(c[0]),))
+
+    @v_args(meta=True)
     def flat_entry(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
         return ast.EntryOpt("flat", self.loc(meta), amount=1)
 
     @v_args(meta=True)
     def multiplied_entry(self, meta: Meta, c: list[Any]) -> ast.EntryOpt:
         return ast.EntryOpt("flat", self.loc(meta), amount=0)
+
+
+def _number_or_amount(x: Any) -> int | ast.Amount:
+    """A number written (a token), or a value written in the unit (`5 kan`)."""
+    return x if isinstance(x, ast.Amount) else int(x)
 
 
 def _step_words(c: list[Any]) -> dict[str, str | bool]:

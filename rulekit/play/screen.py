@@ -16,7 +16,6 @@ from rulekit.engine import actions as A
 from rulekit.engine.ledger import Amount, Payment
 from rulekit.engine.round import Round
 from rulekit.engine.view import PlayerView
-from rulekit.output import amount_text
 from rulekit.play.session import Move
 
 STYLE = {"light": "bold yellow", "animal": "green", "ribbon": "red", "plain": "white"}
@@ -73,13 +72,16 @@ def progress_text(view: PlayerView, seat: int) -> str:
     return ", ".join(parts)
 
 
-def scores_line(names: Sequence[str], totals: Sequence[Amount]) -> Text:
+def scores_line(
+    names: Sequence[str], totals: Sequence[Amount], unit: ir.Unit | None = None
+) -> Text:
+    """The players' totals, in points or in the unit the file shows them in."""
     out = Text("scores: ", style="bold")
     for i, (n, v) in enumerate(zip(names, totals, strict=True)):
         if i:
             out.append("   ")
         out.append(
-            f"{n} {'+' if v > 0 else ''}{amount_text(v)}",
+            f"{n} {'+' if v > 0 else ''}{output.score_text(v, unit)}",
             style="green" if v > 0 else "red" if v < 0 else "",
         )
     return out
@@ -118,7 +120,7 @@ def table(
             cards_line(rules, pile),
             yaku,
         )
-    lines: list[RenderableType] = [header, scores_line(names, totals), Text("")]
+    lines: list[RenderableType] = [header, scores_line(names, totals, rules.unit), Text("")]
     lines.append(Text("field: ", style="bold") + cards_line(rules, sorted_ids(view, view.field)))
     if view.drawn >= 0:
         lines.append(
@@ -146,7 +148,7 @@ def swap_block(
     )
     return Group(
         header,
-        scores_line(names, totals),
+        scores_line(names, totals, rules.unit),
         Text(""),
         Text(
             f"{names[view.dealer]} has dealt. Before you look at your hand you may swap it,"

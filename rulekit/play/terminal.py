@@ -18,7 +18,7 @@ from rulekit.engine import actions as A
 from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError, UsageError
-from rulekit.output import amount_text, check_writable
+from rulekit.output import check_writable, score_text
 from rulekit.play import screen
 from rulekit.play.session import Session
 from rulekit.scenario.record import chosen_card
@@ -202,14 +202,16 @@ class Terminal:
         )
         for line in self.last_ledger:
             self.console.print("  " + line)
-        self.console.print(screen.scores_line(names, self.s.totals()))
+        unit = self.s.compiled.rules.unit
+        self.console.print(screen.scores_line(names, self.s.totals(), unit))
 
     def _final(self) -> str:
         totals = self.s.totals()
         order = sorted(range(len(totals)), key=lambda i: -totals[i])
         lines = ["", "game over"]
         for i in order:
-            lines.append(f"  {self.s.names[i]:>10}  {amount_text(totals[i])}")
+            score = score_text(totals[i], self.s.compiled.rules.unit)
+            lines.append(f"  {self.s.names[i]:>10}  {score}")
         return "\n".join(lines)
 
     def _show(self, view: PlayerView) -> None:

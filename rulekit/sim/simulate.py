@@ -360,4 +360,15 @@ def report(t: Tally, plan: Plan, seconds: float) -> dict[str, Any]:
         "totals": [plan.rules.length.start + t.mean(s) for s in range(plan.seats)]
         if plan.games
         else None,
+        # `show scores in kan`: a game's nets and totals are shown in the unit (its size here;
+        # the key only where a file asks, so that other reports stay as they were)
+        **_score_unit(plan.rules.unit if plan.games else None),
     }
+
+
+def _score_unit(unit: ir.Unit | None) -> dict[str, Any]:
+    """`score_unit`: the unit a game's nets and totals are shown in (`show scores in kan`), if
+    the file asks (an empty dict otherwise)."""
+    if unit is None or not unit.shown:
+        return {}
+    return {"score_unit": {"name": unit.name, "points": unit.points}}

@@ -21,7 +21,7 @@ from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError, UsageError
-from rulekit.output import amount_text, plain_amount
+from rulekit.output import amount_text, plain_amount, score_text
 from rulekit.play import screen
 from rulekit.play.session import Session, resume
 from rulekit.play.terminal import stop_value
@@ -164,7 +164,7 @@ class WebGame:
             "you": self.seat,
             "round": s.game.round_no + (0 if s.round is None else 1),
             "rounds": rules.length.rounds,
-            "scores": [amount_text(v) for v in s.totals()],
+            "scores": [score_text(v, rules.unit) for v in s.totals()],
             "game_over": s.game.is_over,
             "waiting": self.waiting,
             "log": self.log,
@@ -176,7 +176,11 @@ class WebGame:
         if s.game.is_over:
             totals = s.totals()
             out["final"] = [
-                {"name": s.names[i], "score": plain_amount(totals[i])}
+                {
+                    "name": s.names[i],
+                    "score": plain_amount(totals[i]),
+                    "score_text": score_text(totals[i], rules.unit),
+                }
                 for i in sorted(range(len(totals)), key=lambda i: -totals[i])
             ]
         if s.round is not None:

@@ -399,6 +399,10 @@ G_START = G_SIZE + 3  # scaled
 G_ROTATE = G_SIZE + 4
 G_WINNER_DEALS = G_SIZE + 5
 G_DRAWN_KEEPS = G_SIZE + 6
+# the hand's void rule (`void if a hand has`): its program's start in the void field's piece of
+# T (batch.tables.void_program; -1: none), and whether it sees the round
+G_VOID_HAND_AT = G_SIZE + 7
+G_VOID_HAND_SEES = G_SIZE + 8
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1

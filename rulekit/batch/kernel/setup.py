@@ -66,9 +66,10 @@ def lay_field(S: Array, Q: Array, T: Array, F: Floats) -> None:
     factor, carry = field_multiplier(marr, field, S[PILES], npiles)
     S[SC, I_MULT] = max(factor, S[SC, I_CARRY_IN])  # (a game's carry-over; 1 in a single round)
     S[SC, I_CARRY_OUT] = carry
-    if Q[CFG, C_HAS_VOID] and holds(
-        T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], npiles
-    ):
+    if (
+        Q[CFG, C_HAS_VOID]
+        and holds(T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]], 0, field, S[PILES], npiles)
+    ) or (Q[STAGE, G_VOID_HAND_AT] >= 0 and void_hand(S, Q, T)):
         S[SC, I_VOID] = 1
         S[SC, I_NLEDGER] = 0
         S[SC, I_PHASE] = PH_DONE
@@ -83,6 +84,23 @@ def lay_field(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if popcount(S[SC, I_FIELD] & mm) == size:
                 S[P_CAPTURED, d] |= S[SC, I_FIELD] & mm
                 S[SC, I_FIELD] &= ~mm
+
+
+@entry
+def void_hand(S: Array, Q: Array, T: Array) -> bool:
+    """deal.void_hand: whether a hand of the round (the joker is not a card of it) makes the
+    hand's void rule."""
+    seated = Q[CFG, C_SEATED]
+    full = full_mask(Q)
+    varr = T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]]
+    at = Q[STAGE, G_VOID_HAND_AT]
+    for s in range(seated):
+        if S[P_FOLDED, s]:
+            continue
+        npiles = look_as_player(S, Q, s) if Q[STAGE, G_VOID_HAND_SEES] else 0
+        if holds(varr, at, S[P_HAND, s] & full, S[PILES], npiles):
+            return True
+    return False
 
 
 @entry

@@ -194,7 +194,7 @@ function renderRoundOver(state) {
   if (state.game_over) {
     const p = document.createElement("p");
     p.id = "final";
-    p.textContent = "game over: " + state.final.map((f) => `${f.name} ${f.score}`).join(", ");
+    p.textContent = "game over: " + state.final.map((f) => `${f.name} ${f.score_text ?? f.score}`).join(", ");
     box.appendChild(p);
   } else {
     const next = document.createElement("button");
