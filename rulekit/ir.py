@@ -396,6 +396,22 @@ class FirstDealer(_Frozen):
     best_card_breaks_ties: bool = False
 
 
+class Offer(_Frozen):
+    """A condition on one option of the stop-or-continue choice: the option is offered only
+    when `condition` holds for the maker (his pile, the round as he sees it; `score` is the base
+    value of the yaku he has made) and every limit does. Offers of one option all apply.
+
+    A choice with one option left is not asked: that option is taken (stop not offered: he
+    continues; continue not offered: he stops); with neither left, he stops.
+
+    limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
+    while he holds a card."""
+
+    option: Literal["stop", "continue"]
+    condition: Condition | None = None
+    limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
+
+
 class Continuation(_Frozen):
     """What a player may do after making a yaku, and what it costs.
 
@@ -428,6 +444,14 @@ class Continuation(_Frozen):
         False,
         description="when yaku do not end the round: each is paid as soon as made (and paid"
         " again only if its value rises), not scored at the count",
+    )
+    offers: tuple[Offer, ...] = Field(
+        (), description="conditions on the options of the choice (none: both always offered)"
+    )
+    after_loss: Literal["declared", "left"] = Field(
+        "declared",
+        description="after a yaku was lost, a new yaku is offered a stop when the total beats"
+        " the value last declared (`declared`) or what is left of it (`left`)",
     )
 
 

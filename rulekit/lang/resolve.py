@@ -47,18 +47,22 @@ _WHERE = {
     "void": "a void rule",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
+    "choice": "a condition on a choice",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
-_EVERYWHERE = ("yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring")
-_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring")  # a player is tested
+_EVERYWHERE = (
+    "yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring", "choice",
+)  # fmt: skip
+# a player is tested
+_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring", "choice")
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
     ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
     ast.CDealer: ("dealer", _PLAYERS),
-    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring")),
-    ast.CScore: ("score", ("scoring",)),
+    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
+    ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
@@ -934,7 +938,26 @@ class Resolver:
             opts["refund_half"] = "refund_half" in beaten
             opts["pay_for_all"] = "pay_for_all" in beaten
             opts["beaten_forfeit"] = "forfeit" in beaten
+        opts["offers"] = self.offers(opts)
         return ir.Continuation(**self.paid_in_play(opts))
+
+    def offers(self, opts: dict[str, Any]) -> tuple[ir.Offer, ...]:
+        """The conditions on the choice's options (`stop only if score >= 2`), in the order
+        written; taken out of `opts` (the options `offer 1`, `offer 2`...)."""
+        written = self.d.mechanics.get("continuation", {})
+        out = []
+        for name in [n for n in opts if n.startswith("offer ")]:
+            opts.pop(name)
+            o = written[name]
+            option, limit = str(o.value).split(":")
+            if o.cond is None:
+                out.append(ir.Offer.model_validate({"option": option, "limits": (limit,)}))
+                continue
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                if self.usable(o.cond, "choice"):
+                    cond = self.cond(o.cond, self.default)
+                    out.append(ir.Offer.model_validate({"option": option, "condition": cond}))
+        return tuple(out)
 
     def paid_in_play(self, opts: dict[str, Any]) -> dict[str, Any]:
         """`yaku do not end the round` scores them at the count (Sakura) unless `paid when

@@ -7,7 +7,7 @@ every rule of the grammar is handled, so the grammar and this file cannot drift 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer, Tree, v_args
 from lark.tree import Meta
@@ -554,12 +554,51 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def continuation(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         opts: list[Any] = [self.opt(meta, "allowed", True)]
+        offers = 0
         for item in c:
             if isinstance(item, Token):
                 opts.append(self.opt(meta, "label", _strip(item)))
+            elif isinstance(item, ast.Opt) and item.kind == "offer":
+                # each offer is an option of its own (`offer 1`, `offer 2`...), in order
+                offers += 1
+                opts.append(ast.Opt(f"offer {offers}", item.loc, item.value, item.cond))
             else:
                 opts.append(item)
         return self.mechanic(meta, "continuation", opts)
+
+    def offer_stop(self, c: list[Any]) -> str:
+        return "stop"
+
+    def offer_continue(self, c: list[Any]) -> str:
+        return "continue"
+
+    def offer_if(self, c: list[Any]) -> ast.Cond:
+        return cast(ast.Cond, c[0])
+
+    def offer_once(self, c: list[Any]) -> str:
+        return "once_per_round"
+
+    def offer_hand_not_empty(self, c: list[Any]) -> str:
+        return "hand_not_empty"
+
+    @v_args(meta=True)
+    def offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`stop only if score >= 2`, `continue at most once per round`: the option's name and
+        its limit as the value (`continue:once_per_round`), a condition as the cond."""
+        option, rule = c
+        if isinstance(rule, str):
+            return ast.Opt("offer", self.loc(meta), f"{option}:{rule}")
+        return ast.Opt("offer", self.loc(meta), f"{option}:", rule)
+
+    def bar_declared(self, c: list[Any]) -> str:
+        return "declared"
+
+    def bar_left(self, c: list[Any]) -> str:
+        return "left"
+
+    @v_args(meta=True)
+    def after_loss(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "after_loss", str(c[0]))
 
     @v_args(meta=True)
     def no_continue(self, meta: Meta, c: list[Any]) -> ast.Stmt:

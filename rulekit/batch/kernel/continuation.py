@@ -9,9 +9,14 @@ from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
 from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.tables import OFFER_LIMITS, OFFER_OPTIONS, OFFER_WORDS
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
+
+LIMIT_ONCE = OFFER_LIMITS["once_per_round"]  # ir.Offer.limits' codes (batch.tables)
+LIMIT_HAND = OFFER_LIMITS["hand_not_empty"]
+assert OFFER_OPTIONS == {"stop": 0, "continue": 1}  # an option's bit: 1 << its code
 
 
 @inline
@@ -48,7 +53,8 @@ def yaku_check(S: Array, Q: Array, T: Array, F: Floats, p: int, hits: int, x: in
     for k in range(n):
         mask |= 1 << sel[k]
         value += t_value(ytab, sel[k], x)
-    if value > S[P_DECLARED, p]:
+    bar = S[P_MADE_VALUE, p] if Q[STAGE, G_AFTER_LOSS] else S[P_DECLARED, p]
+    if value > bar:  # a real rise (ir.Continuation.after_loss: over what)
         made(S, Q, T, F, p, mask, value)
     elif mask != S[P_MADE_ENTRIES, p]:
         S[P_MADE_VALUE, p] = value
@@ -71,9 +77,11 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     """continuation.made: p's yaku grew; listed and paid as the rules say; then stop or not."""
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     new = counted & ~S[P_MADE_ENTRIES, p]
-    delta = value - S[P_DECLARED, p]
+    declared = S[P_DECLARED, p]
+    delta = value - declared if value > declared else 0  # over what was made or paid
     S[P_MADE_VALUE, p] = value
-    S[P_DECLARED, p] = value
+    if value > declared:
+        S[P_DECLARED, p] = value
     S[P_MADE_ENTRIES, p] = counted
     if Q[CFG, C_PAID_STOP]:
         list_counted(S, p, counted)
@@ -114,11 +122,51 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     for k in range(S[SC, I_NORDER]):
         if S[P_HAND, S[P_ORDER, k]]:
             holding = True
-    if Q[CFG, C_ALLOWED] and holding:
+    offered = offers(S, Q, T, p) if Q[CFG, C_ALLOWED] and holding else OFFERED_STOP
+    if offered == OFFERED_BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
+    elif offered == OFFERED_CONTINUE:  # continuing alone is offered: he continues
+        S[P_CONTINUING, p] = 1
+        S[P_CONTINUES, p] += 1
     else:
         stop(S, Q, T, F, p)
+
+
+OFFERED_STOP = 1  # offers' answers: the options offered, as bits (stop 1, continue 2)
+OFFERED_CONTINUE = 2
+OFFERED_BOTH = 3
+
+
+@entry
+def offers(S: Array, Q: Array, T: Array, p: int) -> int:
+    """continuation.offers: the options offered to p after his yaku, as bits (OFFERED_...),
+    by the rule file's offers (batch.tables.offer_array); OFFERED_STOP when neither is."""
+    words = T[Q[STAGE, G_T_OFFERS] : Q[STAGE, G_T_OFFERS + 1]]
+    n = words[0]
+    if n == 0:
+        return OFFERED_BOTH
+    ok = OFFERED_BOTH
+    hits = -1  # the offers whose condition holds for p, matched when first asked
+    for i in range(n):
+        at = 1 + OFFER_WORDS * i
+        bit = 1 << words[at]
+        if not ok & bit:
+            continue
+        if words[at + 2]:
+            if hits < 0:
+                conditions = T[Q[STAGE, G_T_OFFER_CONDS] : Q[STAGE, G_T_OFFER_CONDS + 1]]
+                npiles = look_as_player(S, Q, p)
+                hits = t_match(conditions, S[P_CAPTURED, p], False, S[PILES], npiles)
+            if not hits >> i & 1:
+                ok &= ~bit
+                continue
+        limits = words[at + 1]
+        if (limits >> LIMIT_ONCE & 1 and S[P_CONTINUES, p] != 0) or (
+            limits >> LIMIT_HAND & 1 and S[P_HAND, p] == 0
+        ):
+            ok &= ~bit
+    return OFFERED_BOTH if ok == OFFERED_BOTH else (OFFERED_CONTINUE if ok & 2 else OFFERED_STOP)
 
 
 @entry
