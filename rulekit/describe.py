@@ -37,6 +37,32 @@ def card_names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
     return ", ".join(name(i) for i in ids)
 
 
+# ir.Offer.limits in words, as the rule file writes them
+LIMIT_WORDS = {
+    "once_per_round": "at most once per round",
+    "hand_not_empty": "not with an empty hand",
+}
+
+
+def offer_text(o: ir.Offer, rules: ir.Ruleset) -> str:
+    """A condition on an option of the choice, as written: `stop only if score >= 2`."""
+    parts = [f"only if {condition_text(o.condition, rules)}"] if o.condition is not None else []
+    parts += [LIMIT_WORDS[limit] for limit in o.limits]
+    return f"{o.option} " + ", ".join(parts)
+
+
+def offer_sentences(rules: ir.Ruleset) -> list[str]:
+    """The conditions on the choice's options, and what follows when one is not offered."""
+    offers = rules.continuation.offers
+    if not offers:
+        return []
+    return [
+        "Offered: " + "; ".join(offer_text(o, rules) for o in offers) + ".",
+        "When one option is not offered the player is not asked: he takes the other (with"
+        " neither, he stops).",
+    ]
+
+
 def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
     """A condition in words, for IR that carries no source text (JSON IR)."""
     if isinstance(c, ir.AllOf):
@@ -326,6 +352,12 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
+        words += offer_sentences(rules)
+        if c.after_loss == "left":
+            words.append(
+                "After a yaku is lost, a new yaku gives the choice again when the total beats"
+                " what is left (not the value last declared)."
+            )
         out.append(" ".join(words))
     if rules.liability:
         out.append(

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from rulekit import ir
-from rulekit.describe import card_names, condition_text, entry_options
+from rulekit.describe import card_names, condition_text, entry_options, offer_text
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
@@ -212,6 +212,17 @@ def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _offers(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The conditions on the choice's options, as written (`stop only if score >= 2`)."""
+    xa, xb = a.continuation.offers, b.continuation.offers
+    if xa == xb:
+        return []
+    x = "; ".join(offer_text(o, a) for o in xa) or None
+    y = "; ".join(offer_text(o, b) for o in xb) or None
+    words = f"{LABELS['continuation.offers']}: {x or 'none'} -> {y or 'none'}"
+    return [Change("round", "continuation.offers", x, y, words)]
+
+
 def _show(v: Any, rules: ir.Ruleset) -> str:
     if isinstance(v, tuple | list):
         if v and all(isinstance(x, int) for x in v) and all(x >= 10 for x in v):
@@ -328,6 +339,9 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
         if name == "continuation":
             fa, fb = _when_paid(fa), _when_paid(fb)
+            fa.pop("continuation.offers", None)
+            fb.pop("continuation.offers", None)
+            out += _offers(a, b)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -379,6 +393,10 @@ LABELS = {
     "continuation.if_unfinished": "when the round ends with no new yaku after a continue,"
     " the continuer",
     "continuation.multiplier_per_yaku": "the n-th yaku after continuing multiplies the score by n",
+    "continuation.offers": "conditions on the choice after a yaku (an option is offered only"
+    " when they hold)",
+    "continuation.after_loss": "after a yaku is lost, a new yaku gives the choice when the"
+    " total beats",
     "liability": "a player who lays the card that completes another's yaku pays it in full",
     "liability.yaku": "the yaku paid in full by the player who laid the card that completed them",
     "liability.min_hand": "that player pays in full only while holding at least this many cards",
@@ -431,6 +449,10 @@ WORDS = {
         "stop": "when their maker stops",
         "in_play": "as soon as made, the round playing on",
         "count": "at the count",
+    },
+    "continuation.after_loss": {
+        "declared": "the value last declared",
+        "left": "what is left of it",
     },
     "continuation.if_other_stops": {
         "keep": "keeps his yaku (paid as if he had stopped)",
