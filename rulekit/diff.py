@@ -219,7 +219,8 @@ def _offers(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         return []
     x = "; ".join(offer_text(o, a) for o in xa) or None
     y = "; ".join(offer_text(o, b) for o in xb) or None
-    words = f"{LABELS['continuation.offers']}: {x or 'none'} -> {y or 'none'}"
+    always = "none (stop and continue always offered)"
+    words = f"{LABELS['continuation.offers']}: {x or always} -> {y or always}"
     return [Change("round", "continuation.offers", x, y, words)]
 
 

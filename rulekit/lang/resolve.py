@@ -950,6 +950,20 @@ class Resolver:
             opts.pop(name)
             o = written[name]
             option, limit = str(o.value).split(":")
+            if opts.get("ends_round") is False:
+                self.error(
+                    f"'{option} ...': nobody stops or continues when yaku do not end the round",
+                    o.loc,
+                    "drop the condition, or 'yaku do not end the round'",
+                )
+                continue
+            if option == "stop" and limit == "once_per_round":
+                self.error(
+                    "'stop at most once per round': a stop ends the round",
+                    o.loc,
+                    "limit the continues instead: continue at most once per round",
+                )
+                continue
             if o.cond is None:
                 out.append(ir.Offer.model_validate({"option": option, "limits": (limit,)}))
                 continue
