@@ -41,17 +41,17 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
-    {"yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring"}
+    {"yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring", "choice"}
 )
 ALLOWED: dict[str, frozenset[str]] = {
     **dict.fromkeys(CARDS, EVERYWHERE | {"the field had", "everyone has"}),
     "round": EVERYWHERE | {"everyone has"},
     "all of round month": EVERYWHERE | {"the field had", "everyone has"},
     "N of round month": EVERYWHERE | {"the field had", "everyone has"},
-    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "scoring"}),
-    "continued": frozenset({"yaku", "yaku at count", "scoring"}),
-    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring"}),
-    "score": frozenset({"scoring"}),
+    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "scoring", "choice"}),
+    "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "score": frozenset({"scoring", "choice"}),
     "the field had": EVERYWHERE | {"everyone has"},
     "nobody won": frozenset({"scoring", "everyone has"}),
     "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
@@ -73,6 +73,7 @@ PLACES: dict[str, tuple[str, str]] = {
         "hachihachi/fudawiki",
         'scoring\n  probe "Probe" the dealer takes 6 if {c}\n',
     ),
+    "choice": ("koikoi/sloper", 'continue "Koi-koi": multiplier per yaku; stop only if {c}\n'),
 }
 NESTS = {
     "": "{a}",
