@@ -51,15 +51,17 @@ def offer_text(o: ir.Offer, rules: ir.Ruleset) -> str:
     return f"{o.option} " + ", ".join(parts)
 
 
-def offer_sentences(rules: ir.Ruleset) -> list[str]:
-    """The conditions on the choice's options, and what follows when one is not offered."""
-    offers = rules.continuation.offers
+def offer_sentences(
+    offers: tuple[ir.Offer, ...], rules: ir.Ruleset, options: tuple[str, str] = ("stop", "continue")
+) -> list[str]:
+    """The conditions on a choice's options, and what follows when one is not offered (with
+    neither, the first of `options`: he stops, he joins)."""
     if not offers:
         return []
     return [
         "Offered: " + "; ".join(offer_text(o, rules) for o in offers) + ".",
         "When one option is not offered the player is not asked: he takes the other (with"
-        " neither, he stops).",
+        f" neither, he {options[0]}s).",
     ]
 
 
@@ -352,7 +354,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
-        words += offer_sentences(rules)
+        words += offer_sentences(c.offers, rules)
         if c.after_loss == "left":
             words.append(
                 "After a yaku is lost, a new yaku gives the choice again when the total beats"
@@ -434,12 +436,17 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
     forced = "free" if not f.forced_fee else f"{f.forced_fee}"
     start = "the dealer" if f.start == "dealer" else "the player after the dealer"
     when = "Before the deal, each" if f.before_deal else "Fold phase from"
+    offers = " ".join(offer_sentences(f.offers, rules, ("join", "fold")))
+    offers = f" {offers}" if offers else ""
     if f.before_deal:
         return (
             f"{when} player from {start} joins or folds, unseen: a fold costs {fee} (forced"
-            f" folds: {forced}), {FEE_PAYEES[f.payee]}."
+            f" folds: {forced}), {FEE_PAYEES[f.payee]}.{offers}"
         )
-    return f"{when} {start}: a fold costs {fee} (forced folds: {forced}), {FEE_PAYEES[f.payee]}."
+    return (
+        f"{when} {start}: a fold costs {fee} (forced folds: {forced}),"
+        f" {FEE_PAYEES[f.payee]}.{offers}"
+    )
 
 
 def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:

@@ -212,16 +212,18 @@ def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def _offers(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
-    """The conditions on the choice's options, as written (`stop only if score >= 2`)."""
-    xa, xb = a.continuation.offers, b.continuation.offers
+def _offers(name: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The conditions on a choice's options (`continuation` or `fold`), as written (`stop only
+    if score >= 2`)."""
+    xa, xb = getattr(a, name).offers, getattr(b, name).offers
     if xa == xb:
         return []
     x = "; ".join(offer_text(o, a) for o in xa) or None
     y = "; ".join(offer_text(o, b) for o in xb) or None
-    always = "none (stop and continue always offered)"
-    words = f"{LABELS['continuation.offers']}: {x or always} -> {y or always}"
-    return [Change("round", "continuation.offers", x, y, words)]
+    both = "stop and continue" if name == "continuation" else "join and fold"
+    always = f"none ({both} always offered)"
+    words = f"{LABELS[name + '.offers']}: {x or always} -> {y or always}"
+    return [Change("round", f"{name}.offers", x, y, words)]
 
 
 def _show(v: Any, rules: ir.Ruleset) -> str:
@@ -340,9 +342,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         fa, fb = _flat(name, getattr(a, name)), _flat(name, getattr(b, name))
         if name == "continuation":
             fa, fb = _when_paid(fa), _when_paid(fb)
-            fa.pop("continuation.offers", None)
-            fb.pop("continuation.offers", None)
-            out += _offers(a, b)
+        if name in ("continuation", "fold"):
+            fa.pop(f"{name}.offers", None)
+            fb.pop(f"{name}.offers", None)
+            out += _offers(name, a, b)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -396,6 +399,7 @@ LABELS = {
     "continuation.multiplier_per_yaku": "the n-th yaku after continuing multiplies the score by n",
     "continuation.offers": "conditions on the choice after a yaku (an option is offered only"
     " when they hold)",
+    "fold.offers": "conditions on joining or folding (an option is offered only when they hold)",
     "continuation.after_loss": "after a yaku is lost, a new yaku gives the choice when the"
     " total beats",
     "liability": "a player who lays the card that completes another's yaku pays it in full",

@@ -350,7 +350,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
              f"forced folds pay {n(rng)}", "starts at dealer", "starts after dealer",
              "to the winner", "to the players", "to the dealer", "to the bank",
-             "before the deal", "after the deal"],
+             "before the deal", "after the deal",
+             # conditions on joining and folding (issue 23)
+             f"fold only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+             f"join only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"],
             rng.randint(1, 3),
         )  # fmt: skip
         return "fold: " + "; ".join(opts)

@@ -50,6 +50,11 @@ OFFERED = {
         " field had any of crane, curtain, moon; stop only if score >= 20\n",
         (3, 4),
     ),
+    "the dealer may not fold; join only with a light or from round 3": (
+        'extends "hachihachi/fudawiki"\nfold: fee 10; forced folds pay 5; fold only if not'
+        " dealer; join only if lights >= 1 or round >= 3\n",
+        (4, 5),
+    ),
 }
 
 
@@ -104,6 +109,26 @@ def test_a_bad_offer_is_a_located_error(line: str, message: str, where: str) -> 
     assert f"house.rk:2:{text.splitlines()[1].index(where) + 1}" in shown
 
 
+@pytest.mark.parametrize("atom", ["score >= 2", "continued", "nobody won", "dealt triple"])
+def test_a_condition_on_folding_that_means_nothing_there_is_a_located_error(atom: str) -> None:
+    text = f'extends "hachihachi/fudawiki"\nfold: fee 10; fold only if {atom}\n'
+    with pytest.raises(RulekitError) as info:
+        _rules(text)
+    shown = str(info.value)
+    assert "cannot be used in a condition on joining or folding" in shown
+    assert f"house.rk:2:{text.splitlines()[1].index(atom) + 1}" in shown
+
+
+def test_fold_offers_are_read_and_said_in_words() -> None:
+    text = 'extends "hachihachi/fudawiki"\nfold: fee 10; fold only if not dealer\n'
+    rules = _rules(text)
+    assert rules.fold.offers == (ir.Offer(option="fold", condition=ir.Not(item=ir.IsDealer())),)
+    words = [c.sentence() for c in diff(load_rules("hachihachi/fudawiki"), rules)]
+    assert any(
+        "join and fold always offered" in w and "fold only if not dealer" in w for w in words
+    )
+
+
 def test_an_offer_where_yaku_do_not_end_the_round_is_refused() -> None:
     text = (
         'extends "sakura/hawaii"\n'
@@ -115,7 +140,8 @@ def test_an_offer_where_yaku_do_not_end_the_round_is_refused() -> None:
 
 def test_describe_and_diff_say_the_offers_and_the_bar_in_words() -> None:
     rules = load_rules("koikoi/house/stop-at-two")
-    assert offer_sentences(rules)[0] == "Offered: stop only if score >= 2."
+    said = offer_sentences(rules.continuation.offers, rules)
+    assert said[0] == "Offered: stop only if score >= 2."
     words = [c.sentence() for c in diff(load_rules("koikoi/sloper"), rules)]
     assert any("stop only if score >= 2" in w and "always offered" in w for w in words), words
     left = _rules(

@@ -181,7 +181,7 @@ STEP_FACTOR = 0
 STEP_AWARD = 1
 STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
 # the choice's offers (offer_array): ir.Offer.option and ir.Offer.limits -> their codes
-OFFER_OPTIONS: dict[str, int] = {"stop": 0, "continue": 1}
+OFFER_OPTIONS: dict[str, int] = {"stop": 0, "continue": 1, "join": 2, "fold": 3}
 OFFER_LIMITS: dict[str, int] = {"once_per_round": 0, "hand_not_empty": 1}
 OFFER_WORDS = 3
 # ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
@@ -484,7 +484,7 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
             factor = f"x{step.factor}" if isinstance(step, ir.Factor) else ""
             name = step.name or factor  # (a factor may be written without a name)
             out.append((f"scoring step '{name}'", step.condition))
-    for k, offer in enumerate(rules.continuation.offers):
+    for k, offer in enumerate(offers_of(rules)):
         if offer.condition is not None:
             out.append((f"the condition on {offer.option} ({k + 1})", offer.condition))
     return out
@@ -556,11 +556,16 @@ def stage_conditions(compiled: CompiledRules) -> Array:
     return _array(words)
 
 
+def offers_of(rules: ir.Ruleset) -> tuple[ir.Offer, ...]:
+    """Every choice's offers, as the offer arrays hold them: stop or continue, join or fold."""
+    return (*rules.continuation.offers, *rules.fold.offers)
+
+
 def offer_array(compiled: CompiledRules) -> Array:
-    """The conditions on the choice's options (ir.Continuation.offers), in order: [n, then per
-    offer (option, limits as bits, has a condition)] (OFFER_WORDS words: OFFER_OPTIONS' and
-    OFFER_LIMITS' codes); their conditions are offer_conditions'."""
-    offers = compiled.rules.continuation.offers
+    """The conditions on the choices' options (ir.Continuation.offers, then ir.Fold.offers),
+    in order: [n, then per offer (option, limits as bits, has a condition)] (OFFER_WORDS
+    words: OFFER_OPTIONS' and OFFER_LIMITS' codes); their conditions are offer_conditions'."""
+    offers = offers_of(compiled.rules)
     words = [len(offers)]
     for o in offers:
         limits = sum(1 << OFFER_LIMITS[limit] for limit in o.limits)
@@ -571,7 +576,7 @@ def offer_array(compiled: CompiledRules) -> Array:
 def offer_conditions(compiled: CompiledRules) -> Array:
     """The offers' conditions as a table (table_arrays' layout) whose entry i is offer i,
     matched all at once by `match`; an offer without one gets the program of `true`."""
-    offers = compiled.rules.continuation.offers
+    offers = offers_of(compiled.rules)
     if len(offers) > MAX_BITS:
         raise Unsupported(f"{len(offers)} offers (the batch tables hold {MAX_BITS})")
     index = compiled.index

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
 from rulekit.engine import ledger
-from rulekit.engine.context import RoundView
 from rulekit.engine.ledger import half, share
+from rulekit.engine.offers import BOTH, compile_offers, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
@@ -56,36 +56,14 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         for s in r.order:
             if hands[s]:  # somebody still holds a card: p chooses what he is offered
                 if pl.offers:
-                    offered = offers(r, p, pl)
-                    if offered != BOTH:
-                        ALONE[offered](r, p)
+                    left = offered(r, p, r.captured[p], pl.offers, ("stop", "continue"))
+                    if left != BOTH:
+                        ALONE[left](r, p)
                         return
                 r.phase = DECIDE
                 r.current = p
                 return
     stop(r, p)
-
-
-BOTH = "both"  # offers' answer when the choice is asked
-
-
-def offers(r: RoundState, p: int, pl: Plan) -> str:
-    """What p is offered after his yaku, by the rule file's offers: "both" (the choice is
-    asked), or the one option left ("stop" when neither is)."""
-    ok = {"stop": True, "continue": True}
-    view = None
-    for offer, test in pl.offers:
-        if not ok[offer.option]:
-            continue
-        if test is not None:
-            view = view or RoundView(r, p)
-            if not test(r.captured[p], view):
-                ok[offer.option] = False
-                continue
-        ok[offer.option] = all(LIMITS[limit](r, p) for limit in offer.limits)
-    if ok["stop"] and ok["continue"]:
-        return BOTH
-    return "continue" if ok["continue"] else "stop"
 
 
 def _continue_alone(r: RoundState, p: int) -> None:
@@ -139,8 +117,6 @@ class Plan:
     )
 
     def __init__(self, c: CompiledRules) -> None:
-        from rulekit.engine.tables import condition_test
-
         cont = c.rules.continuation
         self.paid = PAID[cont.paid]
         self.allowed = cont.allowed
@@ -165,10 +141,7 @@ class Plan:
         self.details: dict[tuple[int, ...], str] = {}
         # the conditions on the choice's options, each with its compiled test (None: none)
         self.bar = AFTER_LOSS[cont.after_loss]
-        self.offers = [
-            (o, condition_test(o.condition, c.index) if o.condition is not None else None)
-            for o in cont.offers
-        ]
+        self.offers = compile_offers(cont.offers, c.index)
 
 
 def plan(r: RoundState) -> Plan:
@@ -508,12 +481,8 @@ AFTER_LOSS: dict[str, Callable[[RoundState, int], int]] = {
     "declared": bar_declared,
     "left": bar_left,
 }
-# ir.Offer.limits -> whether the option is offered to p under the limit
-LIMITS: dict[str, Callable[[RoundState, int], bool]] = {
-    "once_per_round": lambda r, p: r.continues[p] == 0,
-    "hand_not_empty": lambda r, p: r.hands[p] != 0,
-}
-# ir.Offer.option -> what p does when that option alone is offered (the choice is not asked)
+# ir.Offer.option (of the stop-or-continue choice) -> what p does when that option alone is
+# offered (the choice is not asked)
 ALONE: dict[str, Callable[[RoundState, int], None]] = {
     "stop": stop,
     "continue": _continue_alone,

@@ -48,14 +48,16 @@ _WHERE = {
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
     "choice": "a condition on a choice",
+    "join or fold": "a condition on joining or folding",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "tier", "scoring", "choice",
+    "join or fold",
 )  # fmt: skip
 # a player is tested
-_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring", "choice")
+_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "scoring", "choice", "join or fold")
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
@@ -938,19 +940,19 @@ class Resolver:
             opts["refund_half"] = "refund_half" in beaten
             opts["pay_for_all"] = "pay_for_all" in beaten
             opts["beaten_forfeit"] = "forfeit" in beaten
-        opts["offers"] = self.offers(opts)
+        opts["offers"] = self.offers(opts, "continuation", "choice")
         return ir.Continuation(**self.paid_in_play(opts))
 
-    def offers(self, opts: dict[str, Any]) -> tuple[ir.Offer, ...]:
-        """The conditions on the choice's options (`stop only if score >= 2`), in the order
-        written; taken out of `opts` (the options `offer 1`, `offer 2`...)."""
-        written = self.d.mechanics.get("continuation", {})
+    def offers(self, opts: dict[str, Any], kind: str, where: str) -> tuple[ir.Offer, ...]:
+        """The conditions on a choice's options (`stop only if score >= 2`, `fold only if not
+        dealer`), in the order written; taken out of `opts` (the options `offer 1`...)."""
+        written = self.d.mechanics.get(kind, {})
         out = []
         for name in [n for n in opts if n.startswith("offer ")]:
             opts.pop(name)
             o = written[name]
             option, limit = str(o.value).split(":")
-            if opts.get("ends_round") is False:
+            if kind == "continuation" and opts.get("ends_round") is False:
                 self.error(
                     f"'{option} ...': nobody stops or continues when yaku do not end the round",
                     o.loc,
@@ -968,7 +970,7 @@ class Resolver:
                 out.append(ir.Offer.model_validate({"option": option, "limits": (limit,)}))
                 continue
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
-                if self.usable(o.cond, "choice"):
+                if self.usable(o.cond, where):
                     cond = self.cond(o.cond, self.default)
                     out.append(ir.Offer.model_validate({"option": option, "condition": cond}))
         return tuple(out)
@@ -1016,6 +1018,7 @@ class Resolver:
     def fold(self) -> ir.Fold:
         """The fold phase; a declaration before the deal needs players who choose to fold."""
         opts = self.scaled_options("fold", ("fee", "forced_fee"))
+        opts["offers"] = self.offers(opts, "fold", "join or fold")
         sit_out = self.d.mechanics.get("sit_out", {}).get("sit_out")
         if opts.get("before_deal") and sit_out is not None and sit_out.value != "fold":
             self.error(

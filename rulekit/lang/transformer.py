@@ -513,7 +513,18 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def fold(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "fold", c)
+        return self.mechanic(meta, "fold", _numbered_offers(c))
+
+    def offer_join(self, c: list[Any]) -> str:
+        return "join"
+
+    def offer_fold(self, c: list[Any]) -> str:
+        return "fold"
+
+    @v_args(meta=True)
+    def fold_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`fold only if not dealer`: as `offer` (the option, then its condition)."""
+        return ast.Opt("offer", self.loc(meta), f"{c[0]}:", c[1])
 
     @v_args(meta=True)
     def sit_out(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -554,17 +565,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def continuation(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         opts: list[Any] = [self.opt(meta, "allowed", True)]
-        offers = 0
         for item in c:
             if isinstance(item, Token):
                 opts.append(self.opt(meta, "label", _strip(item)))
-            elif isinstance(item, ast.Opt) and item.kind == "offer":
-                # each offer is an option of its own (`offer 1`, `offer 2`...), in order
-                offers += 1
-                opts.append(ast.Opt(f"offer {offers}", item.loc, item.value, item.cond))
             else:
                 opts.append(item)
-        return self.mechanic(meta, "continuation", opts)
+        return self.mechanic(meta, "continuation", _numbered_offers(opts))
 
     def offer_stop(self, c: list[Any]) -> str:
         return "stop"
@@ -773,3 +779,16 @@ def to_ast(tree: Tree[Token], filename: str, text: str) -> list[ast.Stmt]:
     result = _ToAst(filename, text).transform(tree)
     assert isinstance(result, list)
     return result
+
+
+def _numbered_offers(opts: list[Any]) -> list[Any]:
+    """A statement's offers (`stop only if ...`), each an option of its own: `offer 1`,
+    `offer 2`... in the order written."""
+    out: list[Any] = []
+    n = 0
+    for item in opts:
+        if isinstance(item, ast.Opt) and item.kind == "offer":
+            n += 1
+            item = ast.Opt(f"offer {n}", item.loc, item.value, item.cond)
+        out.append(item)
+    return out

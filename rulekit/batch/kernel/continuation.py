@@ -8,15 +8,14 @@ from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
+from rulekit.batch.kernel.offers import BOTH, SECOND, offered
 from rulekit.batch.kernel.scoring import finish
-from rulekit.batch.tables import OFFER_LIMITS, OFFER_OPTIONS, OFFER_WORDS
+from rulekit.batch.tables import OFFER_OPTIONS
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
-LIMIT_ONCE = OFFER_LIMITS["once_per_round"]  # ir.Offer.limits' codes (batch.tables)
-LIMIT_HAND = OFFER_LIMITS["hand_not_empty"]
-assert OFFER_OPTIONS == {"stop": 0, "continue": 1}  # an option's bit: 1 << its code
+STOP_CODE = OFFER_OPTIONS["stop"]  # the stop-or-continue choice's offers (continue: + 1)
 
 
 @inline
@@ -122,51 +121,15 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     for k in range(S[SC, I_NORDER]):
         if S[P_HAND, S[P_ORDER, k]]:
             holding = True
-    offered = offers(S, Q, T, p) if Q[CFG, C_ALLOWED] and holding else OFFERED_STOP
-    if offered == OFFERED_BOTH:
+    left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
+    if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
-    elif offered == OFFERED_CONTINUE:  # continuing alone is offered: he continues
+    elif left == SECOND:  # continuing alone is offered: he continues
         S[P_CONTINUING, p] = 1
         S[P_CONTINUES, p] += 1
     else:
         stop(S, Q, T, F, p)
-
-
-OFFERED_STOP = 1  # offers' answers: the options offered, as bits (stop 1, continue 2)
-OFFERED_CONTINUE = 2
-OFFERED_BOTH = 3
-
-
-@entry
-def offers(S: Array, Q: Array, T: Array, p: int) -> int:
-    """continuation.offers: the options offered to p after his yaku, as bits (OFFERED_...),
-    by the rule file's offers (batch.tables.offer_array); OFFERED_STOP when neither is."""
-    words = T[Q[STAGE, G_T_OFFERS] : Q[STAGE, G_T_OFFERS + 1]]
-    n = words[0]
-    if n == 0:
-        return OFFERED_BOTH
-    ok = OFFERED_BOTH
-    hits = -1  # the offers whose condition holds for p, matched when first asked
-    for i in range(n):
-        at = 1 + OFFER_WORDS * i
-        bit = 1 << words[at]
-        if not ok & bit:
-            continue
-        if words[at + 2]:
-            if hits < 0:
-                conditions = T[Q[STAGE, G_T_OFFER_CONDS] : Q[STAGE, G_T_OFFER_CONDS + 1]]
-                npiles = look_as_player(S, Q, p)
-                hits = t_match(conditions, S[P_CAPTURED, p], False, S[PILES], npiles)
-            if not hits >> i & 1:
-                ok &= ~bit
-                continue
-        limits = words[at + 1]
-        if (limits >> LIMIT_ONCE & 1 and S[P_CONTINUES, p] != 0) or (
-            limits >> LIMIT_HAND & 1 and S[P_HAND, p] == 0
-        ):
-            ok &= ~bit
-    return OFFERED_BOTH if ok == OFFERED_BOTH else (OFFERED_CONTINUE if ok & 2 else OFFERED_STOP)
 
 
 @entry
