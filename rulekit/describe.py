@@ -37,6 +37,34 @@ def card_names(rules: ir.Ruleset, ids: tuple[int, ...]) -> str:
     return ", ".join(name(i) for i in ids)
 
 
+# ir.Offer.limits in words, as the rule file writes them
+LIMIT_WORDS = {
+    "once_per_round": "at most once per round",
+    "hand_not_empty": "not with an empty hand",
+}
+
+
+def offer_text(o: ir.Offer, rules: ir.Ruleset) -> str:
+    """A condition on an option of the choice, as written: `stop only if score >= 2`."""
+    parts = [f"only if {condition_text(o.condition, rules)}"] if o.condition is not None else []
+    parts += [LIMIT_WORDS[limit] for limit in o.limits]
+    return f"{o.option} " + ", ".join(parts)
+
+
+def offer_sentences(
+    offers: tuple[ir.Offer, ...], rules: ir.Ruleset, options: tuple[str, str] = ("stop", "continue")
+) -> list[str]:
+    """The conditions on a choice's options, and what follows when one is not offered (with
+    neither, the first of `options`: he stops, he joins)."""
+    if not offers:
+        return []
+    return [
+        "Offered: " + "; ".join(offer_text(o, rules) for o in offers) + ".",
+        "When one option is not offered the player is not asked: he takes the other (with"
+        f" neither, he {options[0]}s).",
+    ]
+
+
 def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
     """A condition in words, for IR that carries no source text (JSON IR)."""
     if isinstance(c, ir.AllOf):
@@ -341,6 +369,12 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
+        words += offer_sentences(c.offers, rules)
+        if c.after_loss == "left":
+            words.append(
+                "After a yaku is lost, a new yaku gives the choice again when the total beats"
+                " what is left (not the value last declared)."
+            )
         out.append(" ".join(words))
     if rules.liability:
         out.append(
@@ -417,12 +451,17 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
     forced = "free" if not f.forced_fee else f"{f.forced_fee}"
     start = "the dealer" if f.start == "dealer" else "the player after the dealer"
     when = "Before the deal, each" if f.before_deal else "Fold phase from"
+    offers = " ".join(offer_sentences(f.offers, rules, ("join", "fold")))
+    offers = f" {offers}" if offers else ""
     if f.before_deal:
         return (
             f"{when} player from {start} joins or folds, unseen: a fold costs {fee} (forced"
-            f" folds: {forced}), {FEE_PAYEES[f.payee]}."
+            f" folds: {forced}), {FEE_PAYEES[f.payee]}.{offers}"
         )
-    return f"{when} {start}: a fold costs {fee} (forced folds: {forced}), {FEE_PAYEES[f.payee]}."
+    return (
+        f"{when} {start}: a fold costs {fee} (forced folds: {forced}),"
+        f" {FEE_PAYEES[f.payee]}.{offers}"
+    )
 
 
 def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from rulekit import ir
-from rulekit.describe import card_names, condition_text, entry_options
+from rulekit.describe import card_names, condition_text, entry_options, offer_text
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
@@ -220,6 +220,20 @@ def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _offers(name: str, a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The conditions on a choice's options (`continuation` or `fold`), as written (`stop only
+    if score >= 2`)."""
+    xa, xb = getattr(a, name).offers, getattr(b, name).offers
+    if xa == xb:
+        return []
+    x = "; ".join(offer_text(o, a) for o in xa) or None
+    y = "; ".join(offer_text(o, b) for o in xb) or None
+    both = "stop and continue" if name == "continuation" else "join and fold"
+    always = f"none ({both} always offered)"
+    words = f"{LABELS[name + '.offers']}: {x or always} -> {y or always}"
+    return [Change("round", f"{name}.offers", x, y, words)]
+
+
 def _show(v: Any, rules: ir.Ruleset) -> str:
     if isinstance(v, tuple | list):
         if v and all(isinstance(x, int) for x in v) and all(x >= 10 for x in v):
@@ -340,6 +354,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
             fa, fb = _when_paid(fa), _when_paid(fb)
         if name == "count":
             fa, fb = _pars_at(fa), _pars_at(fb)
+        if name in ("continuation", "fold"):
+            fa.pop(f"{name}.offers", None)
+            fb.pop(f"{name}.offers", None)
+            out += _offers(name, a, b)
         for key in sorted(fa.keys() | fb.keys()):
             x, y = fa.get(key), fb.get(key)
             if x != y:
@@ -391,6 +409,11 @@ LABELS = {
     "continuation.if_unfinished": "when the round ends with no new yaku after a continue,"
     " the continuer",
     "continuation.multiplier_per_yaku": "the n-th yaku after continuing multiplies the score by n",
+    "continuation.offers": "conditions on the choice after a yaku (an option is offered only"
+    " when they hold)",
+    "fold.offers": "conditions on joining or folding (an option is offered only when they hold)",
+    "continuation.after_loss": "after a yaku is lost, a new yaku gives the choice when the"
+    " total beats",
     "liability": "a player who lays the card that completes another's yaku pays it in full",
     "liability.yaku": "the yaku paid in full by the player who laid the card that completed them",
     "liability.min_hand": "that player pays in full only while holding at least this many cards",
@@ -444,6 +467,10 @@ WORDS = {
         "stop": "when their maker stops",
         "in_play": "as soon as made, the round playing on",
         "count": "at the count",
+    },
+    "continuation.after_loss": {
+        "declared": "the value last declared",
+        "left": "what is left of it",
     },
     "continuation.if_other_stops": {
         "keep": "keeps his yaku (paid as if he had stopped)",

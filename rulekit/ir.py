@@ -369,6 +369,24 @@ class DealSize(_Frozen):
 SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win"]
 
 
+class Offer(_Frozen):
+    """A condition on one option of a choice: stop or continue (Continuation.offers), join or
+    fold (Fold.offers). The option is offered only when `condition` holds for the player (the
+    maker's pile, or the hand of who joins or folds, with the round as he sees it; `score` is the
+    base value of the yaku he has made) and every limit does. Offers of one option all apply.
+
+    A choice with one option left is not asked: that option is taken (stop not offered: he
+    continues; continue not offered: he stops; fold not offered: he joins; join not offered:
+    he folds, a forced fold); with neither left, he stops, or joins.
+
+    limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
+    while he holds a card."""
+
+    option: Literal["stop", "continue", "join", "fold"]
+    condition: Condition | None = None
+    limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
+
+
 class Fold(_Frozen):
     """The fold phase, when more sit than play: fees go to the round winner."""
 
@@ -382,6 +400,9 @@ class Fold(_Frozen):
         " the dealer, or nobody (the bank)",
     )
     before_deal: bool = Field(False, description="players join or fold before seeing a card")
+    offers: tuple[Offer, ...] = Field(
+        (), description="conditions on joining and folding (none: both always offered)"
+    )
 
 
 class Joker(_Frozen):
@@ -428,6 +449,14 @@ class Continuation(_Frozen):
         False,
         description="when yaku do not end the round: each is paid as soon as made (and paid"
         " again only if its value rises), not scored at the count",
+    )
+    offers: tuple[Offer, ...] = Field(
+        (), description="conditions on the options of the choice (none: both always offered)"
+    )
+    after_loss: Literal["declared", "left"] = Field(
+        "declared",
+        description="after a yaku was lost, a new yaku is offered a stop when the total beats"
+        " the value last declared (`declared`) or what is left of it (`left`)",
     )
 
 

@@ -354,7 +354,13 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "yaku do not end the round", "if beaten refund half and pay for all",
              "if beaten forfeit", "if unfinished keep", "if unfinished pay half to each",
              "if unfinished earn half", "if unfinished forfeit",
-             "if another stops first forfeit", "if another stops first keep"],
+             "if another stops first forfeit", "if another stops first keep",
+             # conditions on the choice (issue 23)
+             f"stop only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)}",
+             f"continue only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
+             "continue at most once per round", "continue not with an empty hand",
+             "after a lost yaku, a stop needs more than what is left",
+             "after a lost yaku, a stop needs more than the value declared"],
             rng.randint(1, 3),
         )  # fmt: skip
         return "continue: " + "; ".join(opts)
@@ -363,7 +369,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             [f"fee {n(rng)}{_unit(rng)}", "times multiplier", "flat", "forced folds free",
              f"forced folds pay {n(rng)}{_unit(rng)}", "starts at dealer", "starts after dealer",
              "to the winner", "to the players", "to the dealer", "to the bank",
-             "before the deal", "after the deal"],
+             "before the deal", "after the deal",
+             # conditions on joining and folding (issue 23)
+             f"fold only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+             f"join only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"],
             rng.randint(1, 3),
         )  # fmt: skip
         return "fold: " + "; ".join(opts)

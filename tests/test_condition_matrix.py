@@ -41,17 +41,29 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
-    {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring"}
-)
+    {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
+     "choice", "join or fold"}
+)  # fmt: skip
 ALLOWED: dict[str, frozenset[str]] = {
     **dict.fromkeys(CARDS, EVERYWHERE | {"the field had", "everyone has"}),
     "round": EVERYWHERE | {"everyone has"},
     "all of round month": EVERYWHERE | {"the field had", "everyone has"},
     "N of round month": EVERYWHERE | {"the field had", "everyone has"},
-    "dealer": frozenset({"yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring"}),
-    "continued": frozenset({"yaku", "yaku at count", "scoring"}),
-    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring"}),
-    "score": frozenset({"scoring"}),
+    "dealer": frozenset(
+        {
+            "yaku",
+            "yaku at count",
+            "teyaku",
+            "instant win",
+            "void hand",
+            "scoring",
+            "choice",
+            "join or fold",
+        }
+    ),
+    "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "score": frozenset({"scoring", "choice"}),
     "the field had": EVERYWHERE | {"everyone has"},
     "nobody won": frozenset({"scoring", "everyone has"}),
     "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
@@ -74,6 +86,8 @@ PLACES: dict[str, tuple[str, str]] = {
         "hachihachi/fudawiki",
         'scoring\n  probe "Probe" the dealer takes 6 if {c}\n',
     ),
+    "choice": ("koikoi/sloper", 'continue "Koi-koi": multiplier per yaku; stop only if {c}\n'),
+    "join or fold": ("hachihachi/fudawiki", "seats 4, 3 play\nfold: fee 10; fold only if {c}\n"),
 }
 NESTS = {
     "": "{a}",

@@ -81,6 +81,7 @@ BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_
 FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
+AFTER_LOSS = {"declared": 0, "left": 1}  # ir.Continuation.after_loss -> stage G_AFTER_LOSS
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -207,7 +208,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
-    stage = np.zeros(K.G_VOID_HAND_SEES + 1, dtype=np.int64)  # the stage, the round, a game
+    stage = np.zeros(K.G_STAGE_END, dtype=np.int64)  # the stage, the round, a game
     length = r.length
     for key, value in {
         K.G_NFACTORS: len(compiled.factors),
@@ -228,6 +229,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
         K.G_VOID_HAND_AT: void_hand_at(compiled),
         K.G_VOID_HAND_SEES: compiled.void_hand_sees_round,
+        K.G_AFTER_LOSS: AFTER_LOSS[cont.after_loss],
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
@@ -238,11 +240,17 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         cfg[slot] = at
         cfg[slot + 1] = at + len(piece)
         at += len(piece)
-    for slot, piece in ((K.G_T_STAGE, tables.stage), (K.G_T_STEPS, tables.stage_conditions)):
-        stage[slot] = at  # the scoring stage's steps and their conditions, last
+    last = (
+        (K.G_T_STAGE, tables.stage),
+        (K.G_T_STEPS, tables.stage_conditions),
+        (K.G_T_OFFERS, tables.offers),
+        (K.G_T_OFFER_CONDS, tables.offer_conditions),
+    )
+    for slot, piece in last:
+        stage[slot] = at  # the scoring stage's steps and their conditions, the offers, last
         stage[slot + 1] = at + len(piece)
         at += len(piece)
-    T = np.concatenate([*pieces, tables.stage, tables.stage_conditions]).astype(np.int64)
+    T = np.concatenate([*pieces, *(piece for _, piece in last)]).astype(np.int64)
     y_entries = r.yaku.entries if r.yaku else ()
     t_entries = r.teyaku.entries if r.teyaku else ()
     Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)

@@ -180,6 +180,10 @@ AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1}
 STEP_FACTOR = 0
 STEP_AWARD = 1
 STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
+# the choice's offers (offer_array): ir.Offer.option and ir.Offer.limits -> their codes
+OFFER_OPTIONS: dict[str, int] = {"stop": 0, "continue": 1, "join": 2, "fold": 3}
+OFFER_LIMITS: dict[str, int] = {"once_per_round": 0, "hand_not_empty": 1}
+OFFER_WORDS = 3
 # ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
 POLICIES: dict[str, int] = {"best": 1, "all": 0}
 STEP_WORDS = 6  # (kind, on or payee, factor or value, split, multiplied, has a condition)
@@ -494,6 +498,9 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
             factor = f"x{step.factor}" if isinstance(step, ir.Factor) else ""
             name = step.name or factor  # (a factor may be written without a name)
             out.append((f"scoring step '{name}'", step.condition))
+    for k, offer in enumerate(offers_of(rules)):
+        if offer.condition is not None:
+            out.append((f"the condition on {offer.option} ({k + 1})", offer.condition))
     return out
 
 
@@ -566,6 +573,51 @@ def stage_conditions(compiled: CompiledRules, seats: int | None = None) -> Array
     return _array(words)
 
 
+def offers_of(rules: ir.Ruleset) -> tuple[ir.Offer, ...]:
+    """Every choice's offers, as the offer arrays hold them: stop or continue, join or fold."""
+    return (*rules.continuation.offers, *rules.fold.offers)
+
+
+def offer_array(compiled: CompiledRules) -> Array:
+    """The conditions on the choices' options (ir.Continuation.offers, then ir.Fold.offers),
+    in order: [n, then per offer (option, limits as bits, has a condition)] (OFFER_WORDS
+    words: OFFER_OPTIONS' and OFFER_LIMITS' codes); their conditions are offer_conditions'."""
+    offers = offers_of(compiled.rules)
+    words = [len(offers)]
+    for o in offers:
+        limits = sum(1 << OFFER_LIMITS[limit] for limit in o.limits)
+        words += [OFFER_OPTIONS[o.option], limits, int(o.condition is not None)]
+    return _array(words)
+
+
+def offer_conditions(compiled: CompiledRules) -> Array:
+    """The offers' conditions as a table (table_arrays' layout) whose entry i is offer i,
+    matched all at once by `match`; an offer without one gets the program of `true`."""
+    offers = offers_of(compiled.rules)
+    if len(offers) > MAX_BITS:
+        raise Unsupported(f"{len(offers)} offers (the batch tables hold {MAX_BITS})")
+    index = compiled.index
+    records = []
+    for i, o in enumerate(offers):
+        cond = o.condition if o.condition is not None else ir.And(items=())
+        prog = condition_program(cond, index, compiled.rules.teyaku)
+        records += [i, 0, len(prog), *prog]
+    n = len(offers)
+    words = [0] * T_HEADER
+    words[T_N] = n
+    for slot, part in (
+        (T_PLAY, [n, *records]),
+        (T_COUNT, [0]),
+        (T_VALUES, [0] * n),
+        (T_BONUS, [0] * 3 * n),
+        (T_UNLESS, [0] * n),
+        (T_GROUPS, []),
+    ):
+        words[slot] = len(words)
+        words += part
+    return _array(words)
+
+
 @dataclass(frozen=True)
 class BatchTables:
     """Every array the batch kernel reads for one rule file (an absent table: empty_table)."""
@@ -578,6 +630,8 @@ class BatchTables:
     points: Array
     stage: Array
     stage_conditions: Array
+    offers: Array
+    offer_conditions: Array
 
 
 def batch_tables(compiled: CompiledRules, seats: int | None = None) -> BatchTables:
@@ -598,6 +652,8 @@ def batch_tables(compiled: CompiledRules, seats: int | None = None) -> BatchTabl
         points=points_array(ix),
         stage=stage_array(compiled),
         stage_conditions=stage_conditions(compiled, seats),
+        offers=offer_array(compiled),
+        offer_conditions=offer_conditions(compiled),
     )
 
 

@@ -28,7 +28,7 @@ from rulekit.engine.actions import (
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
-from rulekit.engine.continuation import changed, end_of_hands, made
+from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
 from rulekit.engine.state import FOLD as FOLD_PHASE
@@ -370,7 +370,7 @@ def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -
     what he has made."""
     r.hits[p] = hits
     counted, value = table.counted_value(hits, x)
-    if value > r.declared_value[p]:  # a real rise over what was last made
+    if value > plan(r).bar(r, p):  # a real rise over what was last made (after_loss)
         made(r, p, counted, value)
     elif counted != r.made_entries[p]:  # a yaku lost (a condition no longer holds)
         changed(r, p, counted, value)
@@ -475,4 +475,4 @@ def _rises(r: RoundState, p: int, hits: int, x: int) -> bool:
     table = r.c.yaku
     assert table is not None
     counted, value = table.counted_value(hits, x)
-    return value > r.declared_value[p] or counted != r.made_entries[p]
+    return value > plan(r).bar(r, p) or counted != r.made_entries[p]

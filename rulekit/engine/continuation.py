@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rulekit.cards import bits
 from rulekit.engine import ledger
 from rulekit.engine.ledger import half, share
+from rulekit.engine.offers import BOTH, compile_offers, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
@@ -28,8 +29,11 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     the bets of players he beat, then p stops or may continue."""
     pl = plan(r)
     previous = r.made_entries[p]
-    delta = value - r.declared_value[p]  # over what was last made (paid or declared)
-    r.made_value[p] = r.declared_value[p] = value
+    declared = r.declared_value[p]
+    delta = value - declared if value > declared else 0  # over what was last made or paid
+    r.made_value[p] = value
+    if value > declared:
+        r.declared_value[p] = value
     r.made_entries[p] = counted
     new = (
         ([i for i in counted if i not in previous] if previous else list(counted))
@@ -50,11 +54,22 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     if pl.allowed:
         hands = r.hands
         for s in r.order:
-            if hands[s]:  # somebody still holds a card: p chooses
+            if hands[s]:  # somebody still holds a card: p chooses what he is offered
+                if pl.offers:
+                    left = offered(r, p, r.captured[p], pl.offers, ("stop", "continue"))
+                    if left != BOTH:
+                        ALONE[left](r, p)
+                        return
                 r.phase = DECIDE
                 r.current = p
                 return
     stop(r, p)
+
+
+def _continue_alone(r: RoundState, p: int) -> None:
+    """Continuing is all p is offered: he continues (play goes on, as after a continue)."""
+    r.continuing[p] = True
+    r.continues[p] += 1
 
 
 def _settle_made(r: RoundState, p: int, pl: Plan, new: list[int], delta: int) -> None:
@@ -86,12 +101,14 @@ class Plan:
 
     __slots__ = (
         "allowed",
+        "bar",
         "beats",
         "details",
         "ends_round",
         "liable",
         "listed",
         "needs_new",
+        "offers",
         "paid",
         "paid_in_play",
         "per_yaku",
@@ -122,6 +139,9 @@ class Plan:
         # and the detail of what a stop pays
         self.listed: dict[tuple[int, ...], tuple[str, ...]] = {}
         self.details: dict[tuple[int, ...], str] = {}
+        # the conditions on the choice's options, each with its compiled test (None: none)
+        self.bar = AFTER_LOSS[cont.after_loss]
+        self.offers = compile_offers(cont.offers, c.index)
 
 
 def plan(r: RoundState) -> Plan:
@@ -446,6 +466,27 @@ def _made_flat(r: RoundState, q: int) -> int:
     return sum(table.value(i, x) for i in r.made_entries[q] if table.flat[i])
 
 
+def bar_declared(r: RoundState, p: int) -> int:
+    """A new yaku must beat the value p last declared (made), even after he lost one."""
+    return r.declared_value[p]
+
+
+def bar_left(r: RoundState, p: int) -> int:
+    """A new yaku must beat what p has made now: after a yaku lost, what is left of it."""
+    return r.made_value[p]
+
+
+# ir.Continuation.after_loss -> the value a yaku must beat to be a new one (a new choice)
+AFTER_LOSS: dict[str, Callable[[RoundState, int], int]] = {
+    "declared": bar_declared,
+    "left": bar_left,
+}
+# ir.Offer.option (of the stop-or-continue choice) -> what p does when that option alone is
+# offered (the choice is not asked)
+ALONE: dict[str, Callable[[RoundState, int], None]] = {
+    "stop": stop,
+    "continue": _continue_alone,
+}
 # ir.Continuation.paid -> when yaku are paid
 PAID: dict[str, _Paid] = {
     "made": _Paid(_list_paid_so_far, _pay_new, _nothing, _nothing),

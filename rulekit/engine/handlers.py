@@ -10,12 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulekit import ir
-from rulekit.engine import continuation, game, scoring, setup, stage, tables
+from rulekit.engine import continuation, game, offers, scoring, setup, stage, tables
 
 HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
     (ir.Continuation, "if_other_stops"): continuation.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
+    (ir.Continuation, "after_loss"): continuation.AFTER_LOSS,
+    (ir.Offer, "option"): {**continuation.ALONE, **setup.ALONE},
+    (ir.Offer, "limits"): offers.LIMITS,
     (ir.Settlement, "method"): scoring.METHODS,
     (ir.Settlement, "tie"): scoring.TIES,
     (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,

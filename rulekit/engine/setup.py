@@ -16,6 +16,7 @@ from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import end_of_hands
 from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
+from rulekit.engine.offers import BOTH, Tests, compile_offers, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import FOLD, PLAY, SWAP, RoundState
@@ -123,13 +124,45 @@ def _next_fold(r: RoundState) -> None:
         elif len(queue) - at == need:
             r.joined += 1
         else:
-            r.fold_at = at
-            r.phase = FOLD
-            r.current = seat
-            return
+            left = BOTH
+            if r.rules.fold.offers:
+                tests = _fold_offers(r)
+                left = offered(r, seat, r.hands[seat], tests, ("join", "fold"))
+            if left == BOTH:
+                r.fold_at = at
+                r.phase = FOLD
+                r.current = seat
+                return
+            ALONE[left](r, seat)
         at += 1
     r.fold_at = at
     _end_fold(r)
+
+
+def _fold_offers(r: RoundState) -> Tests:
+    """The rule file's conditions on joining and folding, compiled on first use."""
+    tests: Tests | None = r.c.fold_offers
+    if tests is None:
+        tests = r.c.fold_offers = compile_offers(r.rules.fold.offers, r.c.index)
+    return tests
+
+
+def _join_alone(r: RoundState, seat: int) -> None:
+    """Joining is all he is offered: he joins."""
+    r.joined += 1
+
+
+def _fold_alone(r: RoundState, seat: int) -> None:
+    """Folding is all he is offered: he folds, a fold the rules force (the forced fee)."""
+    _fold(r, seat, voluntary=False)
+
+
+# ir.Offer.option (of the join-or-fold choice) -> what the player does when that option alone
+# is offered (the choice is not asked)
+ALONE: dict[str, Callable[[RoundState, int], None]] = {
+    "join": _join_alone,
+    "fold": _fold_alone,
+}
 
 
 def choose_fold(r: RoundState, join: bool) -> None:

@@ -664,6 +664,7 @@ class CompiledRules:
         # the stage's steps with their handlers (engine.scoring.finish fills it on first use)
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
+        self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

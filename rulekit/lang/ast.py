@@ -409,6 +409,7 @@ class Opt:
     kind: str
     loc: Loc
     value: int | str | Amount | None = None  # a value in points may be written in the unit
+    cond: Cond | None = None  # an offer's condition (`stop only if score >= 2`)
 
 
 @dataclass(frozen=True)

@@ -48,20 +48,27 @@ _WHERE = {
     "void hand": "a hand's void rule",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
+    "choice": "a condition on a choice",
+    "join or fold": "a condition on joining or folding",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
-    "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring"
+    "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
+    "choice", "join or fold",
 )  # fmt: skip
-_PLAYERS = ("yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring")
+# a player is tested
+_PLAYERS = (
+    "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
+    "join or fold",
+)  # fmt: skip
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
     ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
     ast.CDealer: ("dealer", _PLAYERS),
-    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring")),
-    ast.CScore: ("score", ("scoring",)),
+    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
+    ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
@@ -993,7 +1000,40 @@ class Resolver:
             opts["refund_half"] = "refund_half" in beaten
             opts["pay_for_all"] = "pay_for_all" in beaten
             opts["beaten_forfeit"] = "forfeit" in beaten
+        opts["offers"] = self.offers(opts, "continuation", "choice")
         return ir.Continuation(**self.paid_in_play(opts))
+
+    def offers(self, opts: dict[str, Any], kind: str, where: str) -> tuple[ir.Offer, ...]:
+        """The conditions on a choice's options (`stop only if score >= 2`, `fold only if not
+        dealer`), in the order written; taken out of `opts` (the options `offer 1`...)."""
+        written = self.d.mechanics.get(kind, {})
+        out = []
+        for name in [n for n in opts if n.startswith("offer ")]:
+            opts.pop(name)
+            o = written[name]
+            option, limit = str(o.value).split(":")
+            if kind == "continuation" and opts.get("ends_round") is False:
+                self.error(
+                    f"'{option} ...': nobody stops or continues when yaku do not end the round",
+                    o.loc,
+                    "drop the condition, or 'yaku do not end the round'",
+                )
+                continue
+            if option == "stop" and limit == "once_per_round":
+                self.error(
+                    "'stop at most once per round': a stop ends the round",
+                    o.loc,
+                    "limit the continues instead: continue at most once per round",
+                )
+                continue
+            if o.cond is None:
+                out.append(ir.Offer.model_validate({"option": option, "limits": (limit,)}))
+                continue
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                if self.usable(o.cond, where):
+                    cond = self.cond(o.cond, self.default)
+                    out.append(ir.Offer.model_validate({"option": option, "condition": cond}))
+        return tuple(out)
 
     def paid_in_play(self, opts: dict[str, Any]) -> dict[str, Any]:
         """`yaku do not end the round` scores them at the count (Sakura) unless `paid when
@@ -1038,6 +1078,7 @@ class Resolver:
     def fold(self) -> ir.Fold:
         """The fold phase; a declaration before the deal needs players who choose to fold."""
         opts = self.scaled_options("fold", ("fee", "forced_fee"))
+        opts["offers"] = self.offers(opts, "fold", "join or fold")
         sit_out = self.d.mechanics.get("sit_out", {}).get("sit_out")
         if opts.get("before_deal") and sit_out is not None and sit_out.value != "fold":
             self.error(

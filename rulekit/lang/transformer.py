@@ -8,7 +8,7 @@ every rule of the grammar is handled, so the grammar and this file cannot drift 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer, Tree, v_args
 from lark.tree import Meta
@@ -514,7 +514,18 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def fold(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        return self.mechanic(meta, "fold", c)
+        return self.mechanic(meta, "fold", _numbered_offers(c))
+
+    def offer_join(self, c: list[Any]) -> str:
+        return "join"
+
+    def offer_fold(self, c: list[Any]) -> str:
+        return "fold"
+
+    @v_args(meta=True)
+    def fold_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`fold only if not dealer`: as `offer` (the option, then its condition)."""
+        return ast.Opt("offer", self.loc(meta), f"{c[0]}:", c[1])
 
     @v_args(meta=True)
     def sit_out(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -565,7 +576,41 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
                 opts.append(self.opt(meta, "label", _strip(item)))
             else:
                 opts.append(item)
-        return self.mechanic(meta, "continuation", opts)
+        return self.mechanic(meta, "continuation", _numbered_offers(opts))
+
+    def offer_stop(self, c: list[Any]) -> str:
+        return "stop"
+
+    def offer_continue(self, c: list[Any]) -> str:
+        return "continue"
+
+    def offer_if(self, c: list[Any]) -> ast.Cond:
+        return cast(ast.Cond, c[0])
+
+    def offer_once(self, c: list[Any]) -> str:
+        return "once_per_round"
+
+    def offer_hand_not_empty(self, c: list[Any]) -> str:
+        return "hand_not_empty"
+
+    @v_args(meta=True)
+    def offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`stop only if score >= 2`, `continue at most once per round`: the option's name and
+        its limit as the value (`continue:once_per_round`), a condition as the cond."""
+        option, rule = c
+        if isinstance(rule, str):
+            return ast.Opt("offer", self.loc(meta), f"{option}:{rule}")
+        return ast.Opt("offer", self.loc(meta), f"{option}:", rule)
+
+    def bar_declared(self, c: list[Any]) -> str:
+        return "declared"
+
+    def bar_left(self, c: list[Any]) -> str:
+        return "left"
+
+    @v_args(meta=True)
+    def after_loss(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "after_loss", str(c[0]))
 
     @v_args(meta=True)
     def no_continue(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -764,3 +809,16 @@ def to_ast(tree: Tree[Token], filename: str, text: str) -> list[ast.Stmt]:
     result = _ToAst(filename, text).transform(tree)
     assert isinstance(result, list)
     return result
+
+
+def _numbered_offers(opts: list[Any]) -> list[Any]:
+    """A statement's offers (`stop only if ...`), each an option of its own: `offer 1`,
+    `offer 2`... in the order written."""
+    out: list[Any] = []
+    n = 0
+    for item in opts:
+        if isinstance(item, ast.Opt) and item.kind == "offer":
+            n += 1
+            item = ast.Opt(f"offer {n}", item.loc, item.value, item.cond)
+        out.append(item)
+    return out

@@ -8,10 +8,14 @@ from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
+from rulekit.batch.kernel.offers import BOTH, SECOND, offered
 from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.tables import OFFER_OPTIONS
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
+
+STOP_CODE = OFFER_OPTIONS["stop"]  # the stop-or-continue choice's offers (continue: + 1)
 
 
 @inline
@@ -48,7 +52,8 @@ def yaku_check(S: Array, Q: Array, T: Array, F: Floats, p: int, hits: int, x: in
     for k in range(n):
         mask |= 1 << sel[k]
         value += t_value(ytab, sel[k], x)
-    if value > S[P_DECLARED, p]:
+    bar = S[P_MADE_VALUE, p] if Q[STAGE, G_AFTER_LOSS] else S[P_DECLARED, p]
+    if value > bar:  # a real rise (ir.Continuation.after_loss: over what)
         made(S, Q, T, F, p, mask, value)
     elif mask != S[P_MADE_ENTRIES, p]:
         S[P_MADE_VALUE, p] = value
@@ -71,9 +76,11 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     """continuation.made: p's yaku grew; listed and paid as the rules say; then stop or not."""
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     new = counted & ~S[P_MADE_ENTRIES, p]
-    delta = value - S[P_DECLARED, p]
+    declared = S[P_DECLARED, p]
+    delta = value - declared if value > declared else 0  # over what was made or paid
     S[P_MADE_VALUE, p] = value
-    S[P_DECLARED, p] = value
+    if value > declared:
+        S[P_DECLARED, p] = value
     S[P_MADE_ENTRIES, p] = counted
     if Q[CFG, C_PAID_STOP]:
         list_counted(S, p, counted)
@@ -114,9 +121,13 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     for k in range(S[SC, I_NORDER]):
         if S[P_HAND, S[P_ORDER, k]]:
             holding = True
-    if Q[CFG, C_ALLOWED] and holding:
+    left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
+    if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
+    elif left == SECOND:  # continuing alone is offered: he continues
+        S[P_CONTINUING, p] = 1
+        S[P_CONTINUES, p] += 1
     else:
         stop(S, Q, T, F, p)
 

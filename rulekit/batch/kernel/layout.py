@@ -403,6 +403,13 @@ G_DRAWN_KEEPS = G_SIZE + 6
 # T (batch.tables.void_program; -1: none), and whether it sees the round
 G_VOID_HAND_AT = G_SIZE + 7
 G_VOID_HAND_SEES = G_SIZE + 8
+# the STAGE row's columns for the stop-or-continue choice (ir.Continuation): the bar a new
+# yaku must beat after one was lost (0: the value declared; 1: what is left), the offers in T
+# (batch.tables.offer_array), to G_T_OFFERS + 1, and their conditions' table, to + 1
+G_AFTER_LOSS = G_SIZE + 9
+G_T_OFFERS = G_SIZE + 10
+G_T_OFFER_CONDS = G_SIZE + 12
+G_STAGE_END = G_SIZE + 14
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1

@@ -10,11 +10,20 @@ from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, full_mask, pay_parts, record
+from rulekit.batch.kernel.offers import BOTH, SECOND, offered
 from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.tables import (
+    OFFER_OPTIONS,
+    field_multiplier,
+    first_instant_win,
+    holds,
+    instant_value,
+)
 from rulekit.batch.tables import counted as t_counted
-from rulekit.batch.tables import field_multiplier, first_instant_win, holds, instant_value
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
+
+JOIN_CODE = OFFER_OPTIONS["join"]  # the join-or-fold choice's offers (fold: + 1)
 
 
 @entry
@@ -139,9 +148,15 @@ def next_fold(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif remaining == need:
             S[SC, I_JOINED] += 1
         else:
-            S[SC, I_PHASE] = PH_FOLD
-            S[SC, I_CURRENT] = seat
-            return
+            left = offered(S, Q, T, seat, S[P_HAND, seat], JOIN_CODE)
+            if left == BOTH:
+                S[SC, I_PHASE] = PH_FOLD
+                S[SC, I_CURRENT] = seat
+                return
+            if left == SECOND:  # folding alone is offered: a fold the rules force
+                fold(S, Q, T, F, seat, False)
+            else:  # joining alone (or neither)
+                S[SC, I_JOINED] += 1
         S[SC, I_FOLD_AT] += 1
     end_fold(S, Q, T, F)
 
