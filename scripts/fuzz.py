@@ -186,6 +186,7 @@ BASES = {
     "hachihachi/kirisame": ("three", "red", "blue_poems", "diving", "all_eights"),
     "hachihachi/wikipedia-draft": ("sanbon", "aka", "poetry_ribbons"),
     "hachihachi/two-player": ("three", "red_poems"),
+    "hachihachi/house/mizuten": ("triple", "red", "poetry_ribbons"),
     "koikoi/sloper": ("ten_plains", "moon_viewing", "dry_three", "instant_win"),
     "sakura/hawaii": ("i", "ro", "chi"),
 }
@@ -219,7 +220,7 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats",
+    "teams at 6 seats", "declare",
 )  # fmt: skip
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
@@ -339,6 +340,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             rng.randint(1, 3),
         )  # fmt: skip
         return "continue: " + "; ".join(opts)
+    if kind == 17 and rng.random() < 0.3:  # a declaration (its options are about the fold)
+        return declaration(rng)
     if kind == 17:
         opts = rng.sample(
             [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
@@ -365,6 +368,18 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 22:
         return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"
     return f"liable {entry}: the feeder pays; if holding {n(rng)} or more"
+
+
+def declaration(rng: random.Random) -> str:
+    """`declare NAME "Label": ...`: a few of its options, any order, a number drawn."""
+    opts = rng.sample(
+        ["by the dealer", "before the deal", "he must join",
+         f"{_number(rng)} from each who folds", "times multiplier",
+         "flat"],
+        rng.randint(0, 4),
+    )  # fmt: skip
+    label = rng.choice(("", ' "Mizuten"'))
+    return f"declare {rng.choice(('mizuten', 'shake'))}{label}: " + "; ".join(opts)
 
 
 def house_file(rng: random.Random) -> str:

@@ -200,3 +200,8 @@ def test_a_person_is_offered_the_declaration_at_the_terminal_and_in_the_browser(
     assert rnd.declarer == 1
     assert "You declare Mizuten, unseen" in game.log
     assert screen.action_words(mizuten.rules, A.PASS, mizuten.index) == "pass"
+
+
+def test_a_house_file_may_remove_the_declaration(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rules = _load_text(tmp_path, 'extends "hachihachi/house/mizuten"\nremove declare\n')
+    assert rules.declarations == ()
