@@ -186,7 +186,6 @@ BASES = {
     "hachihachi/kirisame": ("three", "red", "blue_poems", "diving", "all_eights"),
     "hachihachi/wikipedia-draft": ("sanbon", "aka", "poetry_ribbons"),
     "hachihachi/two-player": ("three", "red_poems"),
-    "hachihachi/house/mizuten": ("triple", "red", "poetry_ribbons"),
     "koikoi/sloper": ("ten_plains", "moon_viewing", "dry_three", "instant_win"),
     "sakura/hawaii": ("i", "ro", "chi"),
 }
@@ -340,8 +339,6 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             rng.randint(1, 3),
         )  # fmt: skip
         return "continue: " + "; ".join(opts)
-    if kind == 17 and rng.random() < 0.3:  # a declaration (its options are about the fold)
-        return declaration(rng)
     if kind == 17:
         opts = rng.sample(
             [f"fee {n(rng)}", "times multiplier", "flat", "forced folds free",
@@ -388,6 +385,8 @@ def house_file(rng: random.Random) -> str:
     lines = [f'extends "{base}"']
     for _ in range(rng.randint(1, 4)):
         lines.append(statement(rng, BASES[base]))
+    if rng.random() < 0.2:  # (drawn here: the statement kinds' draws stay as they were)
+        lines.append(declaration(rng))
     return "\n".join(lines) + "\n"
 
 
