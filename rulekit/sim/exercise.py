@@ -37,7 +37,7 @@ MECHANICS = (
     Mechanic("swap", "swap hands or keep", "swaps"),
     Mechanic("hiki", "hiki (a month seen whole)", "hikis"),
     Mechanic("wild", "the wild card's target", "wild card plays"),
-    Mechanic("declare", "a declaration (mizuten)", "declarations"),
+    Mechanic("declare", "a declaration (declare or pass)", "declarations"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
