@@ -313,6 +313,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out.append("Setup: " + ", ".join(rules.setup) + ".")
     if s.active is not None and s.max > s.active:
         out.append(_sit_out_sentence(rules))
+    out.extend(declaration_sentence(d) for d in rules.declarations)
     if rules.joker:
         out.append(
             f"At {rules.joker.seats} seats a joker is added;"
@@ -461,6 +462,25 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
     return (
         f"{when} {start}: a fold costs {fee} (forced folds: {forced}),"
         f" {FEE_PAYEES[f.payee]}.{offers}"
+    )
+
+
+DECLARERS = {"dealer": "the dealer"}  # ir.Declaration.by
+DECLARE_MOMENTS = {"before_deal": "Before the deal, his hand unseen,"}  # ir.Declaration.moment
+
+
+def declaration_sentence(d: ir.Declaration) -> str:
+    """A declaration as the rulebook says it: who may make it, when, and its stake."""
+    stakes = []
+    if d.must_join:
+        stakes.append("he plays the round (he is not asked to join or fold)")
+    if d.from_each_folder:
+        times = " x multiplier" if d.times_multiplier else ""
+        stakes.append(f"each player who then folds by choice pays him {d.from_each_folder}{times}")
+    return (
+        f"{DECLARE_MOMENTS[d.moment]} {DECLARERS[d.by]} may declare {d.label or d.name}: "
+        + " and ".join(stakes or ["it changes nothing"])
+        + "."
     )
 
 

@@ -17,7 +17,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from rulekit import ir
-from rulekit.describe import card_names, condition_text, entry_options, offer_text
+from rulekit.describe import (
+    card_names,
+    condition_text,
+    declaration_sentence,
+    entry_options,
+    offer_text,
+)
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
@@ -363,6 +369,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
             if x != y:
                 words = f"{_label(key)}: {_said(key, x, a)} -> {_said(key, y, b)}"
                 out.append(Change("round", key, _show(x, a), _show(y, b), words))
+    out += _declarations(a, b)
     return out
 
 
@@ -639,6 +646,27 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))
     return sorted(out, key=lambda c: c.what)
+
+
+def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """A declaration added, removed or changed, by its name: each said whole, in words."""
+    out = []
+    da = {d.name: d for d in a.declarations}
+    db = {d.name: d for d in b.declarations}
+    for name in sorted(da.keys() | db.keys()):
+        x, y = da.get(name), db.get(name)
+        if x == y:
+            continue
+        before = declaration_sentence(x).rstrip(".") if x is not None else None
+        after = declaration_sentence(y).rstrip(".") if y is not None else None
+        if before is None:
+            words = f"a declaration: added: {after}"
+        elif after is None:
+            words = f"a declaration: removed (was: {before})"
+        else:
+            words = f"a declaration: {before} -> {after}"
+        out.append(Change("round", f"declare {name}", before, after, words))
+    return out
 
 
 # ---------------------------------------------------------------- whole statements

@@ -405,6 +405,26 @@ class Fold(_Frozen):
     )
 
 
+class Declaration(_Frozen):
+    """A declaration a player may make at a stated moment, with its stake: who may make it,
+    when, and what it changes (BGA's mizuten: the dealer, before the deal, commits to play the
+    round and is paid by each player who folds)."""
+
+    name: str
+    label: str = ""
+    by: Literal["dealer"] = Field("dealer", description="who may declare: the dealer")
+    moment: Literal["before_deal"] = Field(
+        "before_deal", description="when: before the deal, his hand unseen"
+    )
+    must_join: bool = Field(
+        False, description="the declarer plays the round: he is not asked to join or fold"
+    )
+    from_each_folder: int = Field(
+        0, ge=0, description="paid to the declarer by each player who folds by choice"
+    )
+    times_multiplier: bool = Field(True, description="that payment is multiplied by the field")
+
+
 class Joker(_Frozen):
     """An extra card added at `seats` seated players; whoever is dealt it replaces it from the
     stock (it never reaches the field or a pile)."""
@@ -643,6 +663,9 @@ class Ruleset(_Frozen):
         (), description="the scoring stage: steps applied, in order, to the round's payments"
     )
     unit: Unit | None = None
+    declarations: tuple[Declaration, ...] = Field(
+        (), description="the declarations a player may make (at most one today)"
+    )
 
     @model_validator(mode="before")
     @classmethod

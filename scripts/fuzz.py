@@ -219,7 +219,7 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats", "void hand", "show scores",
+    "teams at 6 seats", "void hand", "show scores", "declare",
 )  # fmt: skip
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
@@ -395,12 +395,26 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     return f"liable {entry}: the feeder pays; if holding {n(rng)} or more"
 
 
+def declaration(rng: random.Random) -> str:
+    """`declare NAME "Label": ...`: a few of its options, any order, a number drawn."""
+    opts = rng.sample(
+        ["by the dealer", "before the deal", "he must join",
+         f"{_number(rng)} from each who folds", "times multiplier",
+         "flat"],
+        rng.randint(0, 4),
+    )  # fmt: skip
+    label = rng.choice(("", ' "Mizuten"'))
+    return f"declare {rng.choice(('mizuten', 'shake'))}{label}: " + "; ".join(opts)
+
+
 def house_file(rng: random.Random) -> str:
     """A house file: `extends` a bundled file, then one to four statements of any kind."""
     base = rng.choice(list(BASES))
     lines = [f'extends "{base}"']
     for _ in range(rng.randint(1, 4)):
         lines.append(statement(rng, BASES[base]))
+    if rng.random() < 0.2:  # (drawn here: the statement kinds' draws stay as they were)
+        lines.append(declaration(rng))
     return "\n".join(lines) + "\n"
 
 

@@ -364,7 +364,15 @@ def test_every_grammar_rule_is_handled_by_the_transformer() -> None:
 def test_mechanic_options_are_named_as_the_fields_of_the_ir() -> None:
     fields = {
         f
-        for model in (ir.Seats, ir.Fold, ir.Continuation, ir.Settlement, ir.Length, ir.WildCard)
+        for model in (
+            ir.Seats,
+            ir.Fold,
+            ir.Continuation,
+            ir.Settlement,
+            ir.Length,
+            ir.WildCard,
+            ir.Declaration,
+        )
         for f in model.model_fields
     }
     assert {kind for kind, _ in tf.OPTIONS.values()} - fields == set()

@@ -8,7 +8,9 @@ and keep, in the same sampled worlds), and the rule kept:
 
 - fold: join when the hand's strength (its cards' worth plus its teyaku) reaches the threshold
   that would have earned most over those decisions (always join, never join, or in between);
-- swap: swap only when swapping earned significantly more than keeping (95% interval).
+- swap: swap only when swapping earned significantly more than keeping (95% interval);
+- a declaration before the deal (mizuten): declare only when declaring earned significantly
+  more than passing (95% interval), as a swap.
 
 The estimates are cached by the rule set's content and the number of seats, and come from a
 fixed seed: every process computes the same policy, so a run split over processes is
@@ -49,6 +51,9 @@ class DealPolicy:
     fold_samples: int = 0
     swap_gain: float = 0.0
     swap_samples: int = 0
+    declare: bool = False
+    declare_gain: float = 0.0
+    declare_samples: int = 0
 
 
 def strength(view: PlayerView) -> float:
@@ -80,6 +85,14 @@ def best_threshold(samples: list[tuple[float, float]]) -> float | None:
     return best_at
 
 
+# the pre-play choices weighed: the phase -> the option weighed first, and the other
+PAIRS = {
+    Phase.FOLD: (A.JOIN, A.FOLD),
+    Phase.SWAP: (A.SWAP, A.KEEP),
+    Phase.DECLARE: (A.DECLARE, A.PASS),
+}
+
+
 class _Recorder(GreedyAgent):
     """Plays the calibration deals greedily, weighing each pre-play decision on the way."""
 
@@ -90,11 +103,12 @@ class _Recorder(GreedyAgent):
         self.worlds = worlds
         self.folds: list[tuple[float, float]] = []
         self.swaps = Moments()
+        self.declares = Moments()
 
     def act(self, view: PlayerView) -> int:
         phase = view.phase
-        if phase in (Phase.FOLD, Phase.SWAP):
-            first, second = (A.JOIN, A.FOLD) if phase == Phase.FOLD else (A.SWAP, A.KEEP)
+        if phase in PAIRS:
+            first, second = PAIRS[phase]
             tally = Tally.of([first, second])
             observation = view.observe()
             for _ in range(self.worlds):
@@ -105,7 +119,7 @@ class _Recorder(GreedyAgent):
                 if phase == Phase.FOLD:
                     self.folds.append((strength(view), gain))
                 else:
-                    self.swaps.add(gain)
+                    (self.swaps if phase == Phase.SWAP else self.declares).add(gain)
         return super().act(view)
 
 
@@ -118,15 +132,23 @@ def calibrate(compiled: CompiledRules, seats: int, deals: int = CALIBRATION_DEAL
     for i in range(deals):
         rnd = Round(compiled, seats, i % seats, seed=CALIBRATION_SEED, deal_no=i, round_no=i)
         play_out(rnd, players)
-    swaps = recorder.swaps
-    ci = swaps.ci95
+    swaps, declares = recorder.swaps, recorder.declares
     return DealPolicy(
         join_at=best_threshold(recorder.folds),
-        swap=ci is not None and swaps.mean > ci,
+        swap=_significant(swaps),
         fold_samples=len(recorder.folds),
         swap_gain=swaps.mean,
         swap_samples=swaps.n,
+        declare=_significant(declares),
+        declare_gain=declares.mean,
+        declare_samples=declares.n,
     )
+
+
+def _significant(gains: Moments) -> bool:
+    """The option earned more than the other, beyond its 95% interval."""
+    ci = gains.ci95
+    return ci is not None and gains.mean > ci
 
 
 PolicyKey = tuple[str, int]  # the rule set's content (rulekit.digest.rules_digest), seats

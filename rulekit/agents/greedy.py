@@ -163,6 +163,8 @@ class GreedyAgent(SeededAgent):
             return A.JOIN if self._strong(view) else A.FOLD
         if phase == Phase.SWAP:
             return A.KEEP  # the hands are unseen: nothing to prefer
+        if phase == Phase.DECLARE:
+            return A.PASS  # the hand is unseen, the stake a gamble: never declare
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:

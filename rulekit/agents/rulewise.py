@@ -51,6 +51,8 @@ class RulewiseAgent(GreedyAgent):
             return A.JOIN if join_at is not None and strength(view) >= join_at else A.FOLD
         if phase == Phase.SWAP:
             return A.SWAP if deal_policy(view.compiled, view.seated).swap else A.KEEP
+        if phase == Phase.DECLARE:
+            return A.DECLARE if deal_policy(view.compiled, view.seated).declare else A.PASS
         if phase == Phase.PLAY:
             legal = view.legal_actions()
             hikis = [a for a in legal if a >= A.HIKI]

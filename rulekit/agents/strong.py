@@ -40,7 +40,7 @@ from rulekit.errors import MoveError
 DEFAULT_ROLLOUTS = 240
 WIDTH = 4  # plays considered: the greedy heuristic's best few
 CONFIDENCE = 0.5  # standard errors by which an option must beat the default to replace it
-RULE_PHASES = (Phase.DECIDE, Phase.SWAP)  # choices the rollouts alone decide (no default)
+RULE_PHASES = (Phase.DECIDE, Phase.SWAP, Phase.DECLARE)  # the rollouts alone decide (no default)
 
 
 class CalibratedGreedy(GreedyAgent):
@@ -54,6 +54,8 @@ class CalibratedGreedy(GreedyAgent):
             return A.JOIN if join_at is not None and strength(view) >= join_at else A.FOLD
         if phase == Phase.SWAP:
             return A.SWAP if deal_policy(view.compiled, view.seated).swap else A.KEEP
+        if phase == Phase.DECLARE:
+            return A.DECLARE if deal_policy(view.compiled, view.seated).declare else A.PASS
         return super().act(view)
 
 

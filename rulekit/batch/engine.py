@@ -65,6 +65,9 @@ STEPS = {
     "teyaku": K.ST_TEYAKU,
     "instant_win": K.ST_INSTANT,
 }
+PLAN_STEPS = {"declare": K.ST_DECLARE, **STEPS}  # a declaration's step too (setup_steps)
+DECLARERS = {"dealer": 0}  # ir.Declaration.by -> DQ_BY
+MOMENTS = {"before_deal": K.ST_DECLARE}  # ir.Declaration.moment -> the step it waits at
 METHODS = {
     "par": K.M_PAR,
     "difference": K.M_DIFFERENCE,
@@ -138,6 +141,9 @@ class Plan:
         if code >= 0:
             if reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED):
                 return self.teyaku_names[code]
+            if reason == K.R_DECLARATION:
+                d = self.compiled.rules.declarations[code]
+                return d.label or d.name
             if reason == K.R_INSTANT:
                 return self.compiled.instant_wins[code][0].name
             if reason == K.R_AWARD:  # the award's place among the stage's awards
@@ -160,7 +166,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     teyaku = compiled.teyaku
     scale = 4 * math.lcm(*range(1, seats + 1))
     cfg = np.zeros(K.C_SIZE, dtype=np.int64)
-    steps = [STEPS[s] for s in setup_steps(r)]
+    steps = [PLAN_STEPS[s] for s in setup_steps(r)]
     for key, value in {
         K.C_SEATED: seats,
         K.C_PLAYING: r.seats.playing(seats),
@@ -256,6 +262,12 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     Q = np.zeros((K.Q_ROWS, 64), dtype=np.int64)
     Q[K.CFG, : K.C_SIZE] = cfg
     Q[K.STAGE, : len(stage)] = stage
+    for d in r.declarations:  # (one today)
+        Q[K.DQ, K.DQ_HAS] = 1
+        Q[K.DQ, K.DQ_BY] = DECLARERS[d.by]
+        Q[K.DQ, K.DQ_MUST_JOIN] = d.must_join
+        Q[K.DQ, K.DQ_AWARD] = d.from_each_folder
+        Q[K.DQ, K.DQ_TIMES] = d.times_multiplier
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -325,6 +337,7 @@ def _rulewise(
         Q[K.RQ, K.RQ_JOIN] = policy.join_at is not None
         F[K.F_JOIN_AT] = policy.join_at if policy.join_at is not None else 0.0
         Q[K.RQ, K.RQ_SWAP] = policy.swap
+        Q[K.RQ, K.RQ_DECLARE] = policy.declare
     return np.concatenate([T, shown]).astype(np.int64)
 
 
@@ -353,7 +366,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 19), dtype=np.int64)
+    info = z((n, 21), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -427,6 +440,8 @@ class BatchRound:
 # the rule choices the kernel counts (its CH_ columns), as rulekit.sim.exercise.Counting names
 CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap offered", "swap")
 PLAY_CHOICE_KEYS = ("hiki offered", "hiki", "wild offered", "wild")  # info's columns 15..18
+DECLARE_CHOICE_KEYS = ("declare offered", "declare")  # info's columns 19..20
+I_DECLARE_CHOICES = 19
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -453,6 +468,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(PLAY_CHOICE_KEYS):
             if info[15 + c]:
                 choices[key] = int(info[15 + c])
+        for c, key in enumerate(DECLARE_CHOICE_KEYS):
+            if info[I_DECLARE_CHOICES + c]:
+                choices[key] = int(info[I_DECLARE_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -513,7 +531,7 @@ class Deals:
 
 ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
 REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
-CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS  # Deals.choices' columns
+CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS  # Deals.choices' columns
 
 
 def deals(plan: Plan, start: int, stop: int) -> Deals:
@@ -530,6 +548,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
         [
             info[:, I_CHOICES : I_CHOICES + len(CHOICE_KEYS)],
             info[:, I_PLAY_CHOICES : I_PLAY_CHOICES + len(PLAY_CHOICE_KEYS)],
+            info[:, I_DECLARE_CHOICES : I_DECLARE_CHOICES + len(DECLARE_CHOICE_KEYS)],
         ],
         axis=1,
     )

@@ -31,6 +31,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continued, "who"): tables.CONTINUED_WHO,
     (ir.Factor, "on"): tables.FACTOR_ON,
     (ir.Award, "payee"): tables.AWARD_PAYEES,
+    (ir.Declaration, "by"): engine.DECLARERS,
+    (ir.Declaration, "moment"): engine.MOMENTS,
 }
 # options of whole games, not of a round: the kernel plays the rounds it is given (their dealer
 # from the deal's number), so choosing the first dealer is a games driver's

@@ -5,6 +5,7 @@ take a field card          TAKE + target_bit                  (the drawn card ma
 hiki a month               HIKI + month index                 (every card of the month)
 join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
+declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ STOP = 8194
 CONTINUE = 8195
 SWAP = 8196
 KEEP = 8197
+DECLARE = 8198  # make the rule file's declaration (before the deal: mizuten)
+PASS = 8199  # do not
 HIKI = 8320
 
 MOVES_HINT = (
-    "moves: play CARD [onto CARD], take CARD, hiki MONTH, join, fold, stop, continue, swap, keep"
+    "moves: play CARD [onto CARD], take CARD, hiki MONTH, join, fold, stop, continue, swap, keep,"
+    " declare, pass"
 )
 
 KEYWORDS = {
@@ -34,6 +38,8 @@ KEYWORDS = {
     "continue": CONTINUE,
     "swap": SWAP,
     "keep": KEEP,
+    "declare": DECLARE,
+    "pass": PASS,
 }
 
 
@@ -102,7 +108,8 @@ def describe(action: int, index: CardIndex) -> str:
 
 def parse(text: str, index: CardIndex) -> int:
     """An action from words, as `describe` writes them: `play <card>`, `play 10 onto 12`,
-    `take 33`, `hiki 3`, `join`, `fold`, `stop`, `continue`, `swap`, `keep`. Cards by id or
+    `take 33`, `hiki 3`, `join`, `fold`, `stop`, `continue`, `swap`, `keep`, `declare`,
+    `pass`. Cards by id or
     name, months by number or name."""
     from rulekit.errors import MoveError, UsageError
 

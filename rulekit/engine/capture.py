@@ -16,10 +16,12 @@ from rulekit.cards import bits
 from rulekit.engine.actions import (
     CARD_MASK,
     CONTINUE,
+    DECLARE,
     FOLD,
     HIKI,
     JOIN,
     KEEP,
+    PASS,
     STOP,
     SWAP,
     TAKE,
@@ -31,6 +33,7 @@ from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
+from rulekit.engine.state import DECLARE as DECLARE_PHASE
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
 from rulekit.engine.state import TAKE as TAKE_PHASE
@@ -76,6 +79,8 @@ def legal_actions(r: RoundState) -> list[int]:
         return [JOIN, FOLD]
     if phase == SWAP_PHASE:
         return [SWAP, KEEP]
+    if phase == DECLARE_PHASE:
+        return [DECLARE, PASS]
     return []
 
 

@@ -32,6 +32,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continued, "who"): tables.CONTINUED_WHO,
     (ir.Factor, "on"): stage.FACTOR_ON,
     (ir.Award, "payee"): stage.AWARD_PAYEES,
+    (ir.Declaration, "by"): setup.DECLARERS,
+    (ir.Declaration, "moment"): setup.MOMENTS,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

@@ -27,6 +27,7 @@ from rulekit.engine.ledger import net
 from rulekit.engine.specialise import compile_fields
 from rulekit.engine.state import (
     DECIDE,
+    DECLARE,
     DONE,
     FOLD,
     JOKER_ID,
@@ -43,6 +44,7 @@ from rulekit.errors import MoveError, UsageError
 
 __all__ = [
     "DECIDE",
+    "DECLARE",
     "DONE",
     "FOLD",
     "JOKER_ID",
@@ -139,6 +141,11 @@ class Round(RoundState):
                 why = f"seat {self.current} must swap hands with the dealer or keep"
                 raise capture.illegal(self, action, why)
             setup.choose_swap(self, action == A.SWAP)
+        elif phase == DECLARE:
+            if action not in (A.DECLARE, A.PASS):
+                why = f"seat {self.current} must declare {self.rules.declarations[0].name} or pass"
+                raise capture.illegal(self, action, why)
+            setup.choose_declare(self, action == A.DECLARE)
         elif phase == FOLD:
             if action not in (A.JOIN, A.FOLD):
                 raise capture.illegal(self, action, f"seat {self.current} must join or fold")
@@ -266,9 +273,12 @@ _GIVEN = ("dealer", "round_no", "carry_in", "_setup_seed", "stacked", "current",
 
 def setup_steps(r: ir.Ruleset) -> list[str]:
     """The setup steps in order; a fold declared before the deal comes before them all (the
-    hands, dealt already, are not seen until it is over)."""
+    hands, dealt already, are not seen until it is over), and a declaration before the deal
+    before that."""
     steps: list[str] = list(r.setup)
     if r.fold.before_deal and "fold" in steps:
         steps.remove("fold")
         steps.insert(0, "fold")
+    if r.declarations:
+        steps.insert(0, "declare")
     return steps

@@ -296,7 +296,10 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
 
 
 def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
-    """The fold fees: to the payees the rule file names, shared between them."""
+    """The fold fees: to the payees the rule file names, shared between them; then what a
+    declaration is paid by those who folded after it."""
+    if r.declare_payers:
+        _declaration_payments(r)
     if not r.fold_fees:
         return
     fold = r.rules.fold
@@ -307,6 +310,19 @@ def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
         for payee in payees:
             each = share(base, len(payees))
             ledger.record(r, payer, payee, each * mult, reason, "", mult, each)
+
+
+def _declaration_payments(r: RoundState) -> None:
+    """Each player who folded by choice after the declaration pays the declarer its stake
+    (ir.Declaration.from_each_folder), unless the declarer folded himself."""
+    d = r.rules.declarations[0]
+    if not d.from_each_folder or r.folded[r.declarer]:
+        return
+    mult = r.multiplier if d.times_multiplier else 1
+    name = d.label or d.name
+    for payer in r.declare_payers:
+        ledger.record(r, payer, r.declarer, d.from_each_folder * mult, "declaration", name, mult,
+                      d.from_each_folder)  # fmt: skip
 
 
 def _award_step(r: RoundState, step: object, end: RoundEnd) -> None:

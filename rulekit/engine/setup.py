@@ -19,7 +19,7 @@ from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
 from rulekit.engine.offers import BOTH, Tests, compile_offers, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
-from rulekit.engine.state import FOLD, PLAY, SWAP, RoundState
+from rulekit.engine.state import DECLARE, FOLD, PLAY, SWAP, RoundState
 from rulekit.engine.tables import CompiledTable
 from rulekit.errors import UsageError
 
@@ -43,14 +43,18 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
     its table size (the deal, already made; a fold phase where all who sit play; a joker not
     dealt at this size; an empty teyaku or instant-win table): the same state after each."""
     c, rules = r.c, r.rules
+    nobody_folds = r.seated - rules.seats.playing(r.seated) <= 0
     idle = {
         "hands": True,
-        "fold": r.seated - rules.seats.playing(r.seated) <= 0,
+        "declare": nobody_folds,  # (its stakes are about the fold: resolve.declarations)
+        "fold": nobody_folds,
         "joker": r.joker_bit < 0,
         "teyaku": c.teyaku is None,
         "instant_win": not c.instant_wins,
     }
-    return tuple((k, STEPS[name]) for k, name in enumerate(r.steps) if not idle.get(name, False))
+    return tuple(
+        (k, PLAN_STEPS[name]) for k, name in enumerate(r.steps) if not idle.get(name, False)
+    )
 
 
 def active_seats(r: RoundState) -> list[int]:
@@ -91,6 +95,24 @@ def choose_swap(r: RoundState, swap: bool) -> None:
     run_setup(r)
 
 
+# ------------------------------------------------------------ a declaration
+def _declare(r: RoundState) -> bool:
+    """The rule file's declaration (ir.Declaration): wait for the one who may make it."""
+    d = r.rules.declarations[0]
+    r.phase = DECLARE
+    r.current = DECLARERS[d.by](r)
+    return True
+
+
+def choose_declare(r: RoundState, declare: bool) -> None:
+    """The declaration made (or not): setup goes on."""
+    if declare:
+        r.declarer = r.current
+    r.step += 1
+    r.phase = PLAY
+    run_setup(r)
+
+
 # ------------------------------------------------------------ the fold phase
 def _fold_phase(r: RoundState) -> bool:
     """When more sit than play, each in turn joins or folds (wait while one must choose)."""
@@ -107,6 +129,9 @@ def _fold_phase(r: RoundState) -> bool:
     r.fold_queue = [(start + i) % r.seated for i in range(r.seated)]
     r.fold_at = 0
     r.joined = 0
+    if r.declarer >= 0 and r.rules.declarations[0].must_join:  # he joined when he declared
+        r.fold_queue.remove(r.declarer)
+        r.joined = 1
     _next_fold(r)
     return r.phase == FOLD
 
@@ -180,6 +205,8 @@ def choose_fold(r: RoundState, join: bool) -> None:
 
 def _fold(r: RoundState, seat: int, voluntary: bool) -> None:
     r.folded[seat] = True
+    if voluntary and r.declarer >= 0:
+        r.declare_payers.append(seat)
     fee = r.rules.fold.fee if voluntary else r.rules.fold.forced_fee
     if fee:
         r.fold_fees.append((seat, fee, voluntary))
@@ -379,6 +406,13 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
     "teyaku": _teyaku,
     "instant_win": _instant_win,
 }
+# the steps a round runs: the rule file's, and a declaration's (not a step a file names:
+# engine.round.setup_steps puts it first)
+PLAN_STEPS = {"declare": _declare, **STEPS}
+# ir.Declaration.by -> who may declare
+DECLARERS: dict[str, Callable[[RoundState], int]] = {"dealer": lambda r: r.dealer}
+# ir.Declaration.moment -> the setup step it waits at (engine.round.setup_steps)
+MOMENTS: dict[str, str] = {"before_deal": "declare"}
 # ir.Fold.start -> the first seat asked to join or fold
 FOLD_START: dict[str, Callable[[RoundState], int]] = {
     "dealer": lambda r: r.dealer,

@@ -30,10 +30,11 @@ class Phase(IntEnum):
     DECIDE = 3
     DONE = 4
     SWAP = 5
+    DECLARE = 6
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE, SWAP = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE = (int(p) for p in Phase)
 
 JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
 
@@ -99,6 +100,8 @@ class RoundState:
     fold_fees: list[tuple[int, int, bool]] = dc.field(
         default_factory=list
     )  # payer, base, voluntary
+    declarer: int = -1  # who made the rule file's declaration (-1: nobody)
+    declare_payers: list[int] = dc.field(default_factory=list)  # who folded after it, in turn
     # payee, payers, value, its flat part, name: paid once the field is laid
     pending_teyaku: list[tuple[int, tuple[int, ...], int, int, str]] = dc.field(
         default_factory=list
@@ -165,8 +168,9 @@ class RoundState:
 
 def blind(r: RoundState) -> bool:
     """The player to act chooses without seeing his hand: a hand swap, or a fold declared
-    before the deal (ir.Fold.before_deal: his view and observation then hold no hand)."""
-    return r.phase == SWAP or (r.phase == FOLD and r.rules.fold.before_deal)
+    before the deal (ir.Fold.before_deal), or a declaration before the deal (his view and
+    observation then hold no hand)."""
+    return r.phase in (SWAP, DECLARE) or (r.phase == FOLD and r.rules.fold.before_deal)
 
 
 def _copy_plan() -> None:

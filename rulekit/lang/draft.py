@@ -675,6 +675,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "sit out": _drop_mechanic("sit_out"),
     "continue": _drop_mechanic("continuation"),
     "first dealer": _drop_mechanic("first_dealer"),
+    "declare": _drop_mechanic("declare"),
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),

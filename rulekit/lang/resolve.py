@@ -842,6 +842,8 @@ class Resolver:
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
         result["teams"] = self.teams()
+        if "declare" in self.d.mechanics:
+            result["declarations"] = self.declarations(result)
         result.update(self.scoring_stage())
         return result
 
@@ -883,6 +885,30 @@ class Resolver:
             f"a table size it seats: {allowed}",
         )
         return False
+
+    def declarations(self, mechanics: dict[str, Any]) -> tuple[ir.Declaration, ...]:
+        """`declare NAME: ...`: a declaration needs a stake, and one about the fold (`he must
+        join`, `N from each who folds`) needs players who choose to fold."""
+        written = self.d.mechanics["declare"]
+        opts = self.scaled_options("declare", ("from_each_folder",))
+        at = written["name"].loc
+        if not opts.get("must_join") and not opts.get("from_each_folder"):
+            self.error(
+                f"declare {opts['name']}: the declaration changes nothing",
+                at,
+                "say its stake: declare mizuten: by the dealer; before the deal; he must join;"
+                " 10 from each who folds",
+            )
+        folds = "fold" in mechanics["setup"] and mechanics["seats"].sit_out == "fold"
+        if not folds or mechanics["seats"].active is None:
+            self.error(
+                f"declare {opts['name']}: nobody chooses to fold in this variant, so joining"
+                " and folders' payments mean nothing",
+                at,
+                "seat more than play (seats 3 to 6, 3 play) with a fold step in the setup and"
+                " 'sit out: by folding'",
+            )
+        return (ir.Declaration(**opts),)
 
     def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
         """The table of dealt hands that win at once: a value and a condition each, no options

@@ -72,6 +72,13 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "fold_before_deal": ("before_deal", True),
     "fold_after_deal": ("before_deal", False),
     "paid_at_count": ("paid", "count"),
+    # a declaration: who may make it, when, and its stake
+    "decl_by_dealer": ("by", "dealer"),
+    "decl_before_deal": ("moment", "before_deal"),
+    "decl_must_join": ("must_join", True),
+    "decl_from_folders": ("from_each_folder", None),
+    "decl_times": ("times_multiplier", True),
+    "decl_flat": ("times_multiplier", False),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -530,6 +537,17 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def sit_out(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "sit_out", c)
+
+    @v_args(meta=True)
+    def declare(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`declare mizuten "Mizuten": by the dealer; ...`: its name (and label) as options."""
+        opts: list[Any] = [ast.Opt("name", self.tok_loc(c[0]), str(c[0]))]
+        for item in c[1:]:
+            if isinstance(item, Token):
+                opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
+            else:
+                opts.append(item)
+        return self.mechanic(meta, "declare", opts)
 
     @v_args(meta=True)
     def joker(self, meta: Meta, c: list[Token]) -> ast.Stmt:

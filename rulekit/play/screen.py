@@ -158,6 +158,22 @@ def swap_block(
     )
 
 
+def declare_block(
+    view: PlayerView, names: Sequence[str], totals: Sequence[Amount], round_no: int, rounds: int
+) -> RenderableType:
+    """The table before the deal, when the player may make the rule file's declaration: no
+    hand, only where the game stands and what the declaration is."""
+    from rulekit.describe import declaration_sentence
+
+    rules = view.compiled.rules
+    header = Text(
+        f"{rules.title}  ·  round {round_no} of {rounds}  ·  dealer {names[view.dealer]}",
+        style="bold cyan",
+    )
+    said = " ".join(declaration_sentence(d) for d in rules.declarations)
+    return Group(header, scores_line(names, totals), Text(""), Text(said, style="bold"))
+
+
 def hand_block(view: PlayerView) -> RenderableType:
     """The player's hand, sorted by month, numbered for picking."""
     rules = view.compiled.rules
@@ -229,6 +245,8 @@ def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
     """An action in the words of the rules: the continuation by its name."""
     if action == A.CONTINUE:
         return call_word(rules)
+    if action == A.DECLARE:
+        return "declare " + ", ".join(d.label or d.name for d in rules.declarations)
     return A.describe(action, ix)
 
 
@@ -257,6 +275,11 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         text = f"{says(name, 'swap')} hands with the dealer, unseen"
     elif a == A.KEEP:
         text = f"{says(name, 'keep')} the hand dealt"
+    elif a == A.DECLARE:
+        label = ", ".join(d.label or d.name for d in rules.declarations)
+        text = f"{says(name, 'declare')} {label}, unseen"
+    elif a == A.PASS:
+        text = f"{says(name, 'pass')}: no declaration"
     elif a in (A.JOIN, A.FOLD, A.STOP):
         text = says(name, A.describe(a, ix))
     else:

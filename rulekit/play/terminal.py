@@ -15,7 +15,7 @@ from rich.console import Console
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import rulebook, to_rich
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE, Round
+from rulekit.engine.round import DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError, UsageError
 from rulekit.output import check_writable, score_text
@@ -226,10 +226,11 @@ class Terminal:
 
     # ------------------------------------------------------------ the person's turn
     def ask(self, view: PlayerView) -> int:
-        if view.phase == SWAP:  # asked before the hand is seen: nothing of it on the screen
+        if view.phase in (SWAP, DECLARE):  # asked before the hand is seen: none on the screen
             s = self.s
+            block = screen.swap_block if view.phase == SWAP else screen.declare_block
             self.console.print(
-                screen.swap_block(
+                block(
                     view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds
                 )
             )
@@ -267,6 +268,9 @@ class Terminal:
             return "join or fold? "
         if phase == SWAP:
             return "swap your hand, unseen, for the dealer's, or keep it? (swap/keep) "
+        if phase == DECLARE:
+            d = view.compiled.rules.declarations[0]
+            return f"declare {d.label or d.name}, or pass? (declare/pass) "
         if phase == DECIDE:
             call = screen.call_word(view.compiled.rules)
             return f"{self._stop_value(view)} stop or {call}? (stop/{call}) "
@@ -301,6 +305,11 @@ class Terminal:
         choices = {
             FOLD: {"join": join, "j": join, "1": join, "fold": fold, "f": fold, "2": fold},
             SWAP: {"swap": swap, "s": swap, "1": swap, "keep": keep, "k": keep, "2": keep},
+            DECLARE: {
+                "declare": A.DECLARE, "d": A.DECLARE, "1": A.DECLARE,
+                "pass": A.PASS, "p": A.PASS, "2": A.PASS,
+                **{n.name.lower(): A.DECLARE for n in view.compiled.rules.declarations},
+            },
             DECIDE: {
                 "stop": stop, "s": stop, "1": stop,
                 "continue": more, "c": more, "2": more, **dict.fromkeys(calls, more),

@@ -83,6 +83,9 @@ class Expect(_Strict):
     winner: SeatRef | None = Field(None, description="a seat, or 'none' for a drawn round")
     next_dealer: SeatRef | None = None
     ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None
+    declared: SeatRef | None = Field(
+        None, description="who made the rule file's declaration (mizuten), or 'none'"
+    )
 
 
 class RoundSpec(_Strict):

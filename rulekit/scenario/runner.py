@@ -385,6 +385,11 @@ class ScenarioRun:
             self.fail(n, "multiplier", f"x{e.multiplier}", f"x{rnd.multiplier or 1}")
         if e.carry is not None and rnd.carry_out != e.carry:
             self.fail(n, "carry-over", f"x{e.carry}", f"x{rnd.carry_out}")
+        if e.declared is not None:
+            declarer = None if e.declared == "none" else self.seat(e.declared, (*path, "declared"))
+            declared = rnd.declarer if rnd.declarer >= 0 else None
+            if declared != declarer:
+                self.fail(n, "declared", self.seat_name(declarer), self.seat_name(declared))
         if e.teyaku is not None:
             table = self.c.teyaku
             got = (

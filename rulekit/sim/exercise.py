@@ -37,6 +37,7 @@ MECHANICS = (
     Mechanic("swap", "swap hands or keep", "swaps"),
     Mechanic("hiki", "hiki (a month seen whole)", "hikis"),
     Mechanic("wild", "the wild card's target", "wild card plays"),
+    Mechanic("declare", "a declaration (declare or pass)", "declarations"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -44,6 +45,7 @@ _PHASE_CHOICE = {
     Phase.DECIDE: ("continue", A.CONTINUE),
     Phase.FOLD: ("fold", A.FOLD),
     Phase.SWAP: ("swap", A.SWAP),
+    Phase.DECLARE: ("declare", A.DECLARE),
 }
 
 
@@ -121,6 +123,8 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return "swap" in rules.setup
     if key == "hiki":
         return rules.hiki
+    if key == "declare":
+        return rules.declarations
     return rules.wild
 
 

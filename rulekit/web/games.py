@@ -15,8 +15,9 @@ from typing import Any
 
 from rulekit.agents import AGENTS
 from rulekit.agents.search import SearchAgent
+from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECIDE, FOLD, PLAY, SWAP, TAKE
+from rulekit.engine.round import DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -281,6 +282,8 @@ def _stakes(view: PlayerView) -> str | None:
         return f"the multiplier is x{view.multiplier}: join to play the round, or fold"
     if phase == SWAP:
         return "swap your hand, unseen, for the dealer's, or keep it"
+    if phase == DECLARE:
+        return " ".join(declaration_sentence(d) for d in view.compiled.rules.declarations)
     if phase == PLAY:
         return None
     return None

@@ -201,7 +201,8 @@ P_ORDER = 17  # the seats in play, in order (P[P_ORDER, k])
 P_QUEUE = 18  # the fold phase's queue
 P_CHANCE_READY = 19
 P_WINNERS = 20
-P_SIZE = 21
+P_DECLARER = 21  # 1: the seat made the rule file's declaration
+P_SIZE = 22
 
 SEATS = 8
 STOCK = 64
@@ -423,3 +424,27 @@ GC_TEYAKU = 1  # teyaku counted, by entry
 GC_YAKU = 2  # yaku listed as made, by entry
 GC_FIRST = 3  # GC_FIRST + row: the first round of the game that counted it (-1: none)
 GC_ROWS = 6
+
+# ---------------------------------------------------------------- declarations (ir.Declaration)
+# The rule file's declaration: a setup step first of all (engine.round.setup_steps), its
+# chooser's phase and moves, its payment, its choices counted, its options (Q row DQ) and the
+# rulewise bot's calibrated choice (RQ_DECLARE). A folder who pays it is a FEES column with
+# FEES + 2 = FEE_DECLARED (paid before the fold fees, as scoring._fold_step does).
+ST_DECLARE = 7
+PH_DECLARE = 6
+DECLARE = actions.DECLARE
+PASS = actions.PASS
+R_DECLARATION = 15
+REASONS = (*REASONS, "declaration")
+FEE_DECLARED = 2
+CH_DECLARE_OFFERED = CH_N  # info's columns 19, 20 (after the play phase's)
+CH_DECLARE = CH_N + 1
+CH_N += 2
+DQ = Q_ROWS
+Q_ROWS += 1
+DQ_HAS = 0  # 1: the rule file has a declaration
+DQ_BY = 1  # who may make it: 0 the dealer (engine.DECLARERS)
+DQ_MUST_JOIN = 2  # the declarer is not asked to join or fold
+DQ_AWARD = 3  # paid him by each who folds by choice after it
+DQ_TIMES = 4  # that payment is multiplied by the field
+RQ_DECLARE = 16  # RQ row: 1: rulewise declares (the variant's calibrated policy)

@@ -39,6 +39,10 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             legal[0] = JOIN
             legal[1] = FOLD
             n = 2
+        elif phase == PH_DECLARE:
+            legal[0] = DECLARE
+            legal[1] = PASS
+            n = 2
         else:
             legal[0] = SWAP
             legal[1] = KEEP
@@ -55,6 +59,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_SWAP:
             S[CHOICES, CH_SWAP_OFFERED] += 1
             S[CHOICES, CH_SWAP] += action == SWAP
+        elif phase == PH_DECLARE:
+            S[CHOICES, CH_DECLARE_OFFERED] += 1
+            S[CHOICES, CH_DECLARE] += action == DECLARE
         elif phase == PH_PLAY:
             count_play(S, Q, s, action, legal[0] >= HIKI)
         if trace:
@@ -81,6 +88,11 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if S[SC, I_PHASE] != PH_FOLD:
                 S[SC, I_STEP] += 1
                 run_setup(S, Q, T, F)
+        elif phase == PH_DECLARE:  # setup.choose_declare
+            S[P_DECLARER, s] = action == DECLARE
+            S[SC, I_STEP] += 1
+            S[SC, I_PHASE] = PH_PLAY
+            run_setup(S, Q, T, F)
         else:
             if action == SWAP:
                 d = swap_pair(S, Q)[0]
@@ -207,7 +219,7 @@ def play_deals(
         info[k, 7] = wins
         for c in range(6):
             info[k, 8 + c] = S[CHOICES, c]
-        for c in range(6, CH_N):  # the play phase's (after the fraction seats, column 14)
+        for c in range(6, CH_N):  # the play phase's, the declaration's (after column 14)
             info[k, 9 + c] = S[CHOICES, c]
         fraction_seats = 0  # the seats whose net is a Fraction in the scalar engine
         for e in range(S[SC, I_NLEDGER]):

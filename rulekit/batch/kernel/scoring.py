@@ -38,7 +38,11 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
         S[SC, I_NWINNERS] = 1
     scale = Q[CFG, C_SCALE]
     payees = S[TMP]
+    if Q[DQ, DQ_HAS]:
+        pay_declaration(S, Q, T)
     for k in range(S[SC, I_NFEES]):
+        if S[FEES + 2, k] == FEE_DECLARED:
+            continue
         payer = S[FEES + 0, k]
         base = S[FEES + 1, k] * scale
         reason = R_FOLD_FEE if S[FEES + 2, k] else R_FORCED_FOLD
@@ -68,6 +72,29 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
     if Q[STAGE, G_NAWARDS]:
         awards(S, Q, T, F)
     S[SC, I_PHASE] = PH_DONE
+
+
+@entry
+def pay_declaration(S: Array, Q: Array, T: Array) -> None:
+    """scoring._declaration_payments: each who folded by choice after the declaration pays
+    the declarer (unless he folded himself), in the order they folded."""
+    d = declarer(S, Q)
+    if d < 0 or S[P_FOLDED, d]:
+        return
+    mult = S[SC, I_MULT] if Q[DQ, DQ_TIMES] else 1
+    for k in range(S[SC, I_NFEES]):
+        if S[FEES + 2, k] == FEE_DECLARED:
+            base = S[FEES + 1, k] * Q[CFG, C_SCALE]
+            record(S, Q, T, S[FEES + 0, k], d, base * mult, R_DECLARATION, 0, mult, base)
+
+
+@inline
+def declarer(S: Array, Q: Array) -> int:
+    """The seat that made the declaration, or -1."""
+    for s in range(Q[CFG, C_SEATED]):
+        if S[P_DECLARER, s]:
+            return s
+    return -1
 
 
 @entry

@@ -11,7 +11,7 @@ from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, full_mask, pay_parts, record
 from rulekit.batch.kernel.offers import BOTH, SECOND, offered
-from rulekit.batch.kernel.scoring import finish
+from rulekit.batch.kernel.scoring import declarer, finish
 from rulekit.batch.tables import (
     OFFER_OPTIONS,
     field_multiplier,
@@ -33,6 +33,11 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
         if code == ST_SWAP:
             S[SC, I_PHASE] = PH_SWAP
             S[SC, I_CURRENT] = swap_pair(S, Q)[1]
+            return
+        if code == ST_DECLARE and Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]:
+            # setup._declare (idle where nobody folds: setup.setup_plan)
+            S[SC, I_PHASE] = PH_DECLARE
+            S[SC, I_CURRENT] = S[SC, I_DEALER]  # (DQ_BY: the dealer, the only one today)
             return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
@@ -127,11 +132,18 @@ def fold_phase(S: Array, Q: Array, T: Array, F: Floats) -> bool:
         end_fold(S, Q, T, F)
         return False
     start = S[SC, I_DEALER] if Q[CFG, C_FOLD_START] == 0 else (S[SC, I_DEALER] + 1) % seated
+    n = 0
+    joined = 0
     for i in range(seated):
-        S[P_QUEUE, i] = (start + i) % seated
-    S[SC, I_NQUEUE] = seated
+        seat = (start + i) % seated
+        if S[P_DECLARER, seat] and Q[DQ, DQ_MUST_JOIN]:  # he joined when he declared
+            joined = 1
+        else:
+            S[P_QUEUE, n] = seat
+            n += 1
+    S[SC, I_NQUEUE] = n
     S[SC, I_FOLD_AT] = 0
-    S[SC, I_JOINED] = 0
+    S[SC, I_JOINED] = joined
     next_fold(S, Q, T, F)
     return bool(S[SC, I_PHASE] == PH_FOLD)
 
@@ -176,6 +188,12 @@ def choose_fold(S: Array, Q: Array, T: Array, F: Floats, join: bool) -> None:
 @entry
 def fold(S: Array, Q: Array, T: Array, F: Floats, seat: int, voluntary: bool) -> None:
     S[P_FOLDED, seat] = 1
+    if voluntary and Q[DQ, DQ_AWARD] and declarer(S, Q) >= 0:  # he pays the declarer
+        n = S[SC, I_NFEES]
+        S[FEES + 0, n] = seat
+        S[FEES + 1, n] = Q[DQ, DQ_AWARD]
+        S[FEES + 2, n] = FEE_DECLARED
+        S[SC, I_NFEES] = n + 1
     fee = Q[CFG, C_FOLD_FEE] if voluntary else Q[CFG, C_FORCED_FEE]
     if fee:
         n = S[SC, I_NFEES]
