@@ -100,6 +100,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"the field had {condition_text(c.item, rules)}"
     if isinstance(c, ir.NobodyWon):
         return "nobody won"
+    if isinstance(c, ir.DrawnBefore):
+        return "after a drawn round" if c.n == 1 else f"after {c.n} drawn rounds"
     raise AssertionError(f"unhandled condition {c!r}")
 
 
@@ -391,6 +393,14 @@ FEE_PAYEES = {
 }
 
 
+# ir.Seats.sit_out by the last round's result -> who sits the next round out
+BY_RESULT = {
+    "loser": "The loser of a round (his net the lowest; a tie: the tied player last in play order)",
+    "winner": "The winner of a round (his net the highest; a tie: the tied player last in play"
+    " order)",
+}
+
+
 def _sit_out_sentence(rules: ir.Ruleset) -> str:
     """Who sits a round out: in turn (no choice, no fee), or those who fold (and what for)."""
     s, f = rules.seats, rules.fold
@@ -398,6 +408,16 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
         return "The players after the dealer sit the round out, in turn (no fee)."
     if s.sit_out == "dealer":
         return "The dealer sits the round out, then the players after him (no fee)."
+    if s.sit_out in BY_RESULT:
+        return (
+            f"{BY_RESULT[s.sit_out]} sits the next round out (no fee); in the first round, the"
+            " last in play order from the dealer."
+        )
+    if s.sit_out == "in_turn":
+        return (
+            "Each seat sits a round out in turn, whoever deals (no fee); in the first round, the"
+            " last in play order from the dealer."
+        )
     fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
     forced = "free" if not f.forced_fee else f"{f.forced_fee}"
     start = "the dealer" if f.start == "dealer" else "the player after the dealer"

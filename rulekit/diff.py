@@ -418,6 +418,9 @@ WORDS = {
         "fold": "those who fold",
         "after_dealer": "the players after the dealer, in turn",
         "dealer": "the dealer, then the players after him",
+        "loser": "the loser of the last round",
+        "winner": "the winner of the last round",
+        "in_turn": "each seat in turn, whoever deals",
     },
     "fold.payee": {
         "winner": "the round winner",

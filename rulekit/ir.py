@@ -212,6 +212,15 @@ class NobodyWon(_Frozen):
     kind: Literal["nobody_won"] = "nobody_won"
 
 
+class DrawnBefore(_Frozen):
+    """The `n` rounds just before this one (at least) ended with no winner, in a row: `after a
+    drawn round` (n 1), `after 2 drawn rounds`. A void deal is no round; the game's first
+    round follows none (scoring steps)."""
+
+    kind: Literal["drawn_before"] = "drawn_before"
+    n: int = 1
+
+
 class And(_Frozen):
     kind: Literal["and"] = "and"
     items: tuple[Condition, ...]
@@ -242,6 +251,7 @@ Condition = Annotated[
     | ScoreCmp
     | OnField
     | NobodyWon
+    | DrawnBefore
     | And
     | Or
     | Not,
@@ -332,11 +342,13 @@ class Seats(_Frozen):
     min: int = Field(3, ge=2)
     max: int = Field(3, ge=2)
     active: int | None = Field(None, ge=2)
-    sit_out: Literal["fold", "after_dealer", "dealer"] = Field(
+    sit_out: Literal["fold", "after_dealer", "dealer", "loser", "winner", "in_turn"] = Field(
         "fold",
         description="who sits a round out when more are seated than play: those who fold (the"
-        " fold phase), the players after the dealer in turn, or the dealer (then the players"
-        " after him in turn)",
+        " fold phase), the players after the dealer in turn, the dealer (then the players"
+        " after him in turn), the loser or the winner of the last round (the lowest or highest"
+        " net; a tie: the tied player last in play order), or each seat in turn whoever deals"
+        " (the first round: the last in play order from the dealer)",
     )
 
     @model_validator(mode="after")

@@ -214,6 +214,7 @@ ROUND_ATOMS = (
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
+END_ATOMS += ("after a drawn round", "after {n} drawn rounds")
 COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")
 KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
@@ -289,7 +290,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 7:
         return "sit out: " + rng.choice(
             ("by folding", "the players after the dealer, in turn", "the dealer",
-             "the dealer, then the players after him")
+             "the dealer, then the players after him", "the loser of the last round",
+             "the winner", "each in turn")
         )  # fmt: skip
     if kind == 8:
         return "remove " + ", ".join(rng.sample(REMOVABLE, rng.randint(1, 2)))

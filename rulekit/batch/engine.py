@@ -68,7 +68,8 @@ METHODS = {
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
-SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}
+# ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
+SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}
 PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
 FOLD_START = {"dealer": 0, "after_dealer": 1}  # ir.Fold.start -> cfg C_FOLD_START
 BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_TEYAKU_HIGHEST

@@ -57,6 +57,43 @@ FIRST_DEALER: dict[str, Callable[[CompiledRules, random.Random, list[int]], list
 }
 
 
+def _lowest_net(result: RoundResult, out: int) -> int:
+    return _ranked(result, out, 1)
+
+
+def _highest_net(result: RoundResult, out: int) -> int:
+    return _ranked(result, out, -1)
+
+
+def _ranked(result: RoundResult, out: int, sign: int) -> int:
+    """The `out` players of the round with the lowest net (sign 1) or the highest (-1), as
+    bits; among tied nets, the last in play order from the round's dealer first (the dealer
+    keeps his place: a drawn round sits out the others first)."""
+    seated = result.seated
+    players = [s % seated for s in range(result.dealer, result.dealer + seated)]
+    players = [s for s in players if s in result.active]
+    ranked = sorted(players, key=lambda s: (sign * result.net[s], -players.index(s)))
+    return sum(1 << s for s in ranked[:out])
+
+
+def _in_turn(result: RoundResult, out: int) -> int:
+    """The seats after those who sat the round out (each seat in turn, whoever deals)."""
+    seated = result.seated
+    return sum(1 << ((s + out) % seated) for s in range(seated) if s not in result.active)
+
+
+# ir.Seats.sit_out -> who sits the next round out, from a round's result and how many must
+# (bits; -1: the round's own rule, setup.SIT_OUT, decides)
+NEXT_SITTERS: dict[str, Callable[[RoundResult, int], int]] = {
+    "fold": lambda result, out: -1,
+    "after_dealer": lambda result, out: -1,
+    "dealer": lambda result, out: -1,
+    "loser": _lowest_net,
+    "winner": _highest_net,
+    "in_turn": _in_turn,
+}
+
+
 @dataclass
 class GameResult:
     seated: int
@@ -101,6 +138,8 @@ class Game:
         self.round_no = round_no  # from 0; a scenario may start later in the game
         self.deal_no = 0
         self.carry = 1
+        self.draws = 0  # drawn rounds in a row, the last just played (`after a drawn round`)
+        self.sitters = -1  # who sits the next round out by the last's result (bits; -1: none)
         self.voids = 0
         self._voids_in_a_row = 0
         self.results: list[RoundResult] = []
@@ -139,6 +178,8 @@ class Game:
             round_no=self.round_no,
             carry=self.carry,
             deal=deal,
+            draws_before=self.draws,
+            sitters=self.sitters,
         )
 
     def record(self, result: RoundResult) -> None:
@@ -158,6 +199,9 @@ class Game:
         self.round_no += 1
         self.dealer = result.next_dealer
         self.carry = result.carry
+        self.draws = self.draws + 1 if result.winner is None else 0
+        out = self.seated - self.c.rules.seats.playing(self.seated)
+        self.sitters = NEXT_SITTERS[self.c.rules.seats.sit_out](result, out)
 
     def result(self) -> GameResult:
         start = self.c.rules.length.start

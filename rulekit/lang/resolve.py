@@ -61,6 +61,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CScore: ("score", ("scoring",)),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
+    ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
@@ -475,6 +476,15 @@ class Resolver:
             return ir.OnField(item=self.cond(c.item, classes))
         if isinstance(c, ast.CNobodyWon):
             return ir.NobodyWon()
+        if isinstance(c, ast.CDrawnBefore):
+            if c.n < 1:
+                self.error(
+                    "'after 0 drawn rounds' always holds",
+                    c.loc,
+                    "for example: after a drawn round, or after 2 drawn rounds",
+                )
+                raise _Unresolved
+            return ir.DrawnBefore(n=c.n)
         raise AssertionError(f"unhandled condition {c!r}")
 
     def month_size(self) -> int:
@@ -974,6 +984,18 @@ class Resolver:
                 "seat more than play: seats 4, 3 play",
             )
             return seats
+        if opt.value in ("loser", "winner"):
+            many = [n for n in range(seats.min, seats.max + 1) if n - seats.playing(n) != 1]
+            if many:
+                n = many[0]
+                self.error(
+                    f"'sit out: the {opt.value}': one player sits out a round, but at {n} seats"
+                    f" {n - seats.playing(n)} do",
+                    opt.loc,
+                    f"seat one more than play: seats {seats.playing(n) + 1}, {seats.playing(n)}"
+                    " play; or 'sit out: each in turn'",
+                )
+                return seats
         return seats.model_copy(update={"sit_out": opt.value})
 
     def fold(self) -> ir.Fold:

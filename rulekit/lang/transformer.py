@@ -64,6 +64,9 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),
     "sit_out_dealer": ("sit_out", "dealer"),
+    "sit_out_loser": ("sit_out", "loser"),
+    "sit_out_winner": ("sit_out", "winner"),
+    "sit_out_in_turn": ("sit_out", "in_turn"),
     "fee_to_winner": ("payee", "winner"),
     "fee_to_players": ("payee", "active"),
     "fee_to_dealer": ("payee", "dealer"),
@@ -439,6 +442,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def nobody_won(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CNobodyWon(self.loc(meta))
+
+    @v_args(meta=True)
+    def drawn_before(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CDrawnBefore(c[0], self.loc(meta))
 
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:

@@ -81,6 +81,9 @@ class Expect(_Strict):
         None, description="exactly the cards each seat showed for its teyaku"
     )
     winner: SeatRef | None = Field(None, description="a seat, or 'none' for a drawn round")
+    sat_out: list[SeatRef] | None = Field(
+        None, description="exactly the seats that do not play the round (sat out or folded)"
+    )
     next_dealer: SeatRef | None = None
     ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None
 

@@ -403,6 +403,12 @@ class ScenarioRun:
             self.check_piles(rnd, e.captured, n, (*path, "captured"))
         if e.shown is not None:
             self.check_shown(rnd, e.shown, n, (*path, "shown"))
+        if e.sat_out is not None:
+            want = sorted({self.seat(x, (*path, "sat_out", k)) for k, x in enumerate(e.sat_out)})
+            sitting = [s for s in range(rnd.seated) if rnd.folded[s]]
+            if want != sitting:
+                said = [", ".join(self.seats[s] for s in x) or "nobody" for x in (want, sitting)]
+                self.fail(n, "sat out", *said)
         needs_end = [
             k
             for k in ("net", "points", "winner", "next_dealer", "ended_by")

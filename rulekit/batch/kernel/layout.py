@@ -25,7 +25,8 @@ C_HAND = 2
 C_FIELD = 3
 C_NCARDS = 4  # cards dealt: the deck, plus the joker at its table size
 C_JOKER = 5  # the joker's bit, or -1
-C_SIT_OUT = 6  # 0 each chooses (fold phase), 1 after the dealer, 2 from the dealer
+C_SIT_OUT = 6  # 0 each chooses (fold phase), 1 after the dealer, 2 from the dealer, 3 the
+# loser of the last round, 4 its winner, 5 each seat in turn (SIT_BY_RESULT on: I_SITTERS)
 C_FOLD_FEE = 7
 C_FORCED_FEE = 8
 C_FOLD_TIMES = 9
@@ -399,6 +400,14 @@ G_START = G_SIZE + 3  # scaled
 G_ROTATE = G_SIZE + 4
 G_WINNER_DEALS = G_SIZE + 5
 G_DRAWN_KEEPS = G_SIZE + 6
+# state across rounds (issue 23, the rounds slice): set by play_games from the rounds before
+# (play_deals: a single round follows none), kept across the tries at a deal
+I_DRAWS_BEFORE = I_SIZE + 16  # drawn rounds in a row just before this one (RoundState's)
+I_SITTERS = I_SIZE + 17  # the seats that sit this round out, as bits (-1: the first round)
+SIT_BY_RESULT = 3  # C_SIT_OUT from here on: who sits out is chosen from the last round
+SIT_LOSER = 3
+SIT_WINNER = 4
+SIT_IN_TURN = 5
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1
