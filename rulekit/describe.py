@@ -372,6 +372,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append("A team makes its yaku from its members' cards together.")
     if k.method in ("points", "round_wins") and k.tie == "draw":
         out.append("A tie for the best score is a drawn round.")
+    if k.winner == "net":
+        out.append(
+            "The best net of the round (yaku, teyaku and the count) wins it; a tie goes to the"
+            " first in play order, and when nobody paid another the winner stands."
+        )
     n = rules.length
     if n.rotate:
         deals = "; the deal passes to the next player."
@@ -392,6 +397,12 @@ FEE_PAYEES = {
     "bank": "paid to the bank",
 }
 
+
+# ir.Length.tie_break -> how a tie for the game is broken, in words
+TIE_BREAK_WORDS = {
+    "round_wins": "the most rounds won",
+    "dealer_order": "the first in play order from the last round's dealer",
+}
 
 # ir.Seats.sit_out by the last round's result -> who sits the next round out
 BY_RESULT = {
@@ -522,4 +533,7 @@ def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(f"Every player starts the game with {n.start}.")
     if n.target is not None:
         out.append(f"The game ends early when a player (or a team) reaches {n.target} in all.")
+    if n.tie_break:
+        parts = ", then ".join(TIE_BREAK_WORDS[x] for x in n.tie_break)
+        out.append(f"A tie for the best total at the game's end goes to {parts}.")
     return out

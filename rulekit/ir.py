@@ -493,7 +493,10 @@ class Settlement(_Frozen):
     team_cards: with teams, a yaku is made from each member's pile alone ("apart") or from the
       team's piles together ("pooled").
     tie: a tie for the best score (score-style counts) goes to the tied side first in play order
-      from the dealer ("first"), or nobody wins the round ("draw")."""
+      from the dealer ("first"), or nobody wins the round ("draw").
+    winner: who wins the round: the yaku's maker or the count's best ("count"), or the player
+      with the best net of the round, yaku and count included ("net": Hana-Awase, Mushi and
+      Min-Hwatu deal next to him)."""
 
     method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
     par: int = 88
@@ -501,6 +504,12 @@ class Settlement(_Frozen):
     opponents_lose: bool = False
     team_cards: Literal["apart", "pooled"] = "apart"
     tie: Literal["first", "draw"] = "first"
+    winner: Literal["count", "net"] = Field(
+        "count",
+        description="the round's winner: the yaku's maker or the count's best (count), or the"
+        " best net of the round's payments so far, the first in play order from the dealer on"
+        " a tie, the winner unchanged when every player's net is the same (net)",
+    )
 
 
 class Length(_Frozen):
@@ -512,6 +521,12 @@ class Length(_Frozen):
         None, description="the game also ends when a player (or team) has this total"
     )
     start: int = Field(0, description="every player's score when the game starts")
+    tie_break: tuple[Literal["round_wins", "dealer_order"], ...] = Field(
+        (),
+        description="how a tie for the best total at the game's end is broken, in order: the"
+        " most rounds won, then the first in play order from the last round's dealer; a tie"
+        " left (none written: every tie) is shared, every tied side wins",
+    )
 
 
 # ---------------------------------------------------------------- the scoring stage

@@ -220,8 +220,9 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats",
+    "teams at 6 seats", "tie break",
 )  # fmt: skip
+TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
 
@@ -299,6 +300,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return f"{rng.choice(('yaku', 'teyaku', 'instant wins'))}\n  remove {entry}"
     if kind == 10:
         return f"unit kan = {n(rng)} points"
+    if kind == 11 and rng.random() < 0.3:
+        return "tie break: " + ", then ".join(rng.sample(TIE_BREAKS, rng.randint(1, 2)))
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",
@@ -327,7 +330,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
-             "a tie goes to the first in play order"],
+             "a tie goes to the first in play order", "the best net wins", "the best count wins"],
             rng.randint(0, 2),
         )  # fmt: skip
         return "; ".join([f"count: {method}", *opts])

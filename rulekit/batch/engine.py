@@ -34,7 +34,7 @@ from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, poin
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
 from rulekit.batch.tables import FACTOR_ON, Unsupported, batch_tables, shown_array
-from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer
+from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer, game_winners
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
@@ -67,6 +67,7 @@ METHODS = {
     "round_wins": K.M_ROUND_WINS,
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
+WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 # ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}
@@ -202,7 +203,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     cfg[K.C_STEPS : K.C_STEPS + len(steps)] = steps
     cfg[K.C_NMONTHS] = len(ix.month_masks)
     cfg[K.C_NYAKU] = len(r.yaku.entries) if r.yaku else 0
-    stage = np.zeros(K.G_DRAWN_KEEPS + 1, dtype=np.int64)  # the stage, the round, a game
+    stage = np.zeros(K.G_STAGE_SIZE, dtype=np.int64)  # the stage, the round, a game
     length = r.length
     for key, value in {
         K.G_NFACTORS: len(compiled.factors),
@@ -221,6 +222,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_ROTATE: length.rotate,
         K.G_WINNER_DEALS: length.winner_deals,
         K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
+        K.G_WINNER_BY_NET: WINNERS[r.count.winner],
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
@@ -615,7 +617,15 @@ def tally_games(
     member = np.zeros((len(teams), seats), dtype=np.int64)
     for t, seats_of in enumerate(teams):
         member[t, seats_of] = 1
-    totals = net @ member.T  # simulate.game_winners: the sides with the best total
+    if compiled.rules.length.tie_break:  # game.game_winners, game by game
+        rules = compiled.rules
+        for k in np.flatnonzero(ok).tolist():
+            won = games[k, K.GM_WINS : K.GM_WINS + seats].tolist()
+            dealer = int(games[k, K.GM_LAST_DEALER])
+            for s in game_winners(rules, seats, played.net[k].tolist(), won, dealer):
+                tally.wins[s] += 1
+        return [start + k for k in np.flatnonzero(~ok).tolist()]
+    totals = net @ member.T  # game.game_winners: the sides with the best total
     best = totals == totals.max(axis=1, initial=-INT64 + 1, keepdims=True)
     wins = best.astype(np.int64) @ member
     for s in range(seats):

@@ -18,6 +18,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "if_unfinished"): engine.UNFINISHED,
     (ir.Settlement, "method"): engine.METHODS,
     (ir.Settlement, "tie"): engine.TIES,
+    (ir.Settlement, "winner"): engine.WINNERS,
     (ir.Settlement, "team_cards"): engine.TEAM_CARDS,
     (ir.Ruleset, "setup"): engine.STEPS,
     (ir.Fold, "start"): engine.FOLD_START,

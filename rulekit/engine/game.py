@@ -8,9 +8,10 @@ shuffles.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rulekit import ir
 from rulekit.engine.ledger import Amount
 from rulekit.engine.round import Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
@@ -94,6 +95,47 @@ NEXT_SITTERS: dict[str, Callable[[RoundResult, int], int]] = {
 }
 
 
+def game_winners(
+    rules: ir.Ruleset, seated: int, net: Sequence[Amount], round_wins: Sequence[int], dealer: int
+) -> list[int]:
+    """The seats that win the game: the side (a player, or every member of a team) with the
+    best total; a tie broken by the file's `tie break`, in order (the rounds each seat won,
+    `dealer` the last round's), and shared by the sides still tied."""
+    units = rules.teams_for(seated) or [[s] for s in range(seated)]
+    totals = [sum(net[s] for s in u) for u in units]
+    top = max(totals)
+    tied = [u for u, t in enumerate(totals) if t == top]
+    for rule in rules.length.tie_break:
+        tied = TIE_BREAKS[rule](tied, units, round_wins, dealer, seated)
+    return [s for u in tied for s in units[u]]
+
+
+def _most_round_wins(
+    tied: list[int], units: list[list[int]], wins: Sequence[int], dealer: int, seated: int
+) -> list[int]:
+    """The tied sides that won the most rounds (a team: the rounds it won)."""
+    won = {u: max(wins[s] for s in units[u]) for u in tied}
+    best = max(won.values())
+    return [u for u in tied if won[u] == best]
+
+
+def _dealer_order(
+    tied: list[int], units: list[list[int]], wins: Sequence[int], dealer: int, seated: int
+) -> list[int]:
+    """The tied side first in play order from the last round's dealer (he first)."""
+    return [min(tied, key=lambda u: min((s - dealer) % seated for s in units[u]))]
+
+
+# ir.Length.tie_break -> the tied sides it keeps: (tied sides, sides, each seat's round wins,
+# the last round's dealer, seats) -> the sides still tied
+TIE_BREAKS: dict[
+    str, Callable[[list[int], list[list[int]], Sequence[int], int, int], list[int]]
+] = {
+    "round_wins": _most_round_wins,
+    "dealer_order": _dealer_order,
+}
+
+
 @dataclass
 class GameResult:
     seated: int
@@ -115,6 +157,19 @@ class GameResult:
     def totals(self) -> list[Amount]:
         """Each seat's score at the end: the starting score plus its net."""
         return [self.start + v for v in self.net]
+
+    @property
+    def round_wins(self) -> list[int]:
+        """The rounds each seat won (with his team, a team's win)."""
+        wins = [0] * self.seated
+        for r in self.rounds:
+            for s in r.winners:
+                wins[s] += 1
+        return wins
+
+    @property
+    def last_dealer(self) -> int:
+        return self.rounds[-1].dealer if self.rounds else self.first_dealer
 
 
 class Game:
@@ -202,6 +257,12 @@ class Game:
         self.draws = self.draws + 1 if result.winner is None else 0
         out = self.seated - self.c.rules.seats.playing(self.seated)
         self.sitters = NEXT_SITTERS[self.c.rules.seats.sit_out](result, out)
+
+    def winners(self) -> list[int]:
+        """The seats that win the game so far (game_winners: the best total, the file's tie
+        break)."""
+        g = self.result()
+        return game_winners(self.c.rules, self.seated, g.net, g.round_wins, g.last_dealer)
 
     def result(self) -> GameResult:
         start = self.c.rules.length.start

@@ -18,6 +18,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
     (ir.Settlement, "method"): scoring.METHODS,
     (ir.Settlement, "tie"): scoring.TIES,
+    (ir.Settlement, "winner"): scoring.WINNERS,
     (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,
     (ir.Ruleset, "setup"): setup.STEPS,
     (ir.Fold, "start"): setup.FOLD_START,

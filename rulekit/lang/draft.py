@@ -569,6 +569,7 @@ STATEMENT_WORDS = {
     "dealer_captures": "'the dealer captures'",
     "liable": "'liable'",
     "sit_out": "'sit out'",
+    "tie_break": "'tie break'",
 }
 
 
@@ -641,6 +642,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "fold": _drop_mechanic("fold"),
     "sit out": _drop_mechanic("sit_out"),
+    "tie break": _drop_mechanic("tie_break"),
     "continue": _drop_mechanic("continuation"),
     "first dealer": _drop_mechanic("first_dealer"),
     "liability": _drop_attr("liable"),

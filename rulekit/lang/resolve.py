@@ -781,7 +781,7 @@ class Resolver:
             "fold": self.fold(),
             "first_dealer": ir.FirstDealer(**self.options("first_dealer")),
             "continuation": self.continuation(),
-            "count": ir.Settlement(**self.options("count")),
+            "count": self.settlement(),
         }
         deal = self.deal()
         if deal:
@@ -792,7 +792,7 @@ class Resolver:
                 "rounds 0: a game has at least one round", rounds.loc, "for example: rounds 12"
             )
         else:
-            result["length"] = ir.Length(**self.options("rounds"))
+            result["length"] = ir.Length(**self.options("rounds"), tie_break=self.tie_break())
         if "joker" in self.d.mechanics:
             result["joker"] = ir.Joker(**self.options("joker"))
             setup = result["setup"]
@@ -997,6 +997,35 @@ class Resolver:
                 )
                 return seats
         return seats.model_copy(update={"sit_out": opt.value})
+
+    def settlement(self) -> ir.Settlement:
+        """`count: ...`; the best net wins a round of players, not of teams."""
+        opts = self.options("count")
+        best_net = self.d.mechanics.get("count", {}).get("winner")
+        if opts.get("winner") == "net" and self.d.teams and best_net is not None:
+            self.error(
+                "'the best net wins': a round played in teams is won by a side, not by a net",
+                best_net.loc,
+                "drop 'the best net wins', or remove the teams (remove teams)",
+            )
+            opts.pop("winner")
+        return ir.Settlement(**opts)
+
+    def tie_break(self) -> tuple[str, ...]:
+        """`tie break: ...`: its parts in order, each once."""
+        opt = self.d.mechanics.get("tie_break", {}).get("tie_break")
+        if opt is None:
+            return ()
+        parts = tuple(str(opt.value).split(","))
+        if len(set(parts)) < len(parts):
+            self.error(
+                "'tie break' names a part twice: the second would never decide",
+                opt.loc,
+                "for example: tie break: the most rounds won, then the first in play order from"
+                " the dealer",
+            )
+            return tuple(dict.fromkeys(parts))
+        return parts
 
     def fold(self) -> ir.Fold:
         """The fold phase; a declaration before the deal needs players who choose to fold."""

@@ -53,6 +53,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "teams_apart": ("team_cards", "apart"),
     "tie_draw": ("tie", "draw"),
     "tie_first": ("tie", "first"),
+    "best_net_wins": ("winner", "net"),
+    "best_count_wins": ("winner", "count"),
     "winner_deals": ("winner_deals", True),
     "drawn_keeps": ("drawn_keeps_dealer", True),
     "dealer_rotates": ("rotate", True),
@@ -525,6 +527,17 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def sit_out(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "sit_out", c)
+
+    @v_args(meta=True)
+    def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`tie break: A, then B`: one option, its parts in order (as `if beaten`'s)."""
+        return self.mechanic(meta, "tie_break", [self.opt(meta, "tie_break", ",".join(c))])
+
+    def tb_round_wins(self, c: list[Any]) -> str:
+        return "round_wins"
+
+    def tb_dealer_order(self, c: list[Any]) -> str:
+        return "dealer_order"
 
     @v_args(meta=True)
     def joker(self, meta: Meta, c: list[Token]) -> ast.Stmt:

@@ -107,6 +107,11 @@ class GameExpect(_Strict):
         description="true: the game is over after the rounds written (its rounds played, or a"
         " target score reached); false: it goes on",
     )
+    winners: list[SeatRef] | None = Field(
+        None,
+        description="exactly the seats that win the game: the best total, a tie broken by the"
+        " file's `tie break` (several: a tie shared, or a team)",
+    )
 
 
 class PlaySpec(_Strict):

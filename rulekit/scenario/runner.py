@@ -213,6 +213,13 @@ class ScenarioRun:
             totals = game.result().totals
             named = self.named(expect.totals, ("game", "totals"))
             self.compare(None, "game totals", named, totals)
+        if expect is not None and expect.winners is not None:
+            path = ("game", "winners")
+            want = sorted({self.seat(x, (*path, k)) for k, x in enumerate(expect.winners)})
+            won = sorted(game.winners())
+            if want != won:
+                names = [", ".join(self.seats[s] for s in x) for x in (want, won)]
+                self.fail(None, "the game's winners", *names)
         if expect is not None and expect.over is not None and expect.over != game.is_over:
             said = _game_over(game) if game.is_over else "the game goes on"
             self.fail(None, "the game over", "yes" if expect.over else "no", said)

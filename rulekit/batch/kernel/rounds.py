@@ -324,6 +324,9 @@ def play_games(
                         if S[LEDGER + 7, e]:
                             games[k, GM_FRACTIONS] |= 1 << who
             games[k, GM_TURNS] += S[SC, I_TURN]
+            games[k, GM_LAST_DEALER] = S[SC, I_DEALER]
+            for w in range(S[SC, I_NWINNERS]):
+                games[k, GM_WINS + S[P_WINNERS, w]] += 1
             for s in range(seated):
                 games[k, GM_CONTINUED] += S[P_CONTINUES, s]
             count_in(counts[k], GC_ENDED, S[SC, I_ENDED], 1, round_no)
