@@ -83,7 +83,8 @@ def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, 
         "ended_by": result.ended_by,
         "winners": sorted(result.winners),
         "teyaku": result.teyaku,
-        "yaku": {s: Counter(names) for s, names in result.yaku.items()},
+        # (a seat whose yaku were all lost is listed with none by the scalar engine: no yaku)
+        "yaku": {s: Counter(names) for s, names in result.yaku.items() if names},
         "choices": choices,
     }
 

@@ -68,6 +68,9 @@ METHODS = {
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
+# ir.Length.tie_break -> the play_games column it reads (tally_games breaks the tie with
+# game.game_winners, as the scalar engine does)
+TIE_BREAKS = {"round_wins": K.GM_WINS, "dealer_order": K.GM_LAST_DEALER}
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 # ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}

@@ -24,6 +24,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Fold, "start"): engine.FOLD_START,
     (ir.Fold, "payee"): engine.FOLD_PAYEES,
     (ir.Seats, "sit_out"): engine.SIT_OUT,
+    (ir.Length, "tie_break"): engine.TIE_BREAKS,
     (ir.YakuTable, "between_players"): engine.BETWEEN_PLAYERS,
     (ir.YakuTable, "policy"): tables.POLICIES,
     (ir.Continued, "who"): tables.CONTINUED_WHO,

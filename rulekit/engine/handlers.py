@@ -27,6 +27,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.YakuTable, "between_players"): setup.BETWEEN_PLAYERS,
     (ir.YakuTable, "policy"): tables.POLICIES,
     (ir.FirstDealer, "method"): game.FIRST_DEALER,
+    (ir.Length, "tie_break"): game.TIE_BREAKS,
     (ir.Continued, "who"): tables.CONTINUED_WHO,
     (ir.Factor, "on"): stage.FACTOR_ON,
     (ir.Award, "payee"): stage.AWARD_PAYEES,
