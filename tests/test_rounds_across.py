@@ -6,6 +6,7 @@ turn`), and a scoring step that reads the rounds before (`after a drawn round`).
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from pathlib import Path
 from typing import get_args
 
@@ -19,6 +20,7 @@ from rulekit.engine.game import NEXT_SITTERS, Game
 from rulekit.engine.playout import play_round
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
+from rulekit.sim.exercise import across_warning, exercised
 from tests.lang_helpers import errors_of, write
 from tests.test_batch_games import batch_game, scalar_game
 
@@ -179,3 +181,25 @@ def test_batch_plays_the_rounds_across_a_game_as_the_scalar_engine(
         assert len({sat for _, sat in seen}) == seats  # every seat sat out once at least
     for i in range(games):
         assert scalar_game(c, seats, team, i) == batch_game(c, seats, team, i), i
+
+
+# ---------------------------------------------------------------- what a comparison cannot see
+
+
+def test_compare_says_it_cannot_see_rules_across_rounds() -> None:
+    """A comparison plays single rounds: a rule across rounds that differs is named in its
+    mechanics and warned of; other comparisons' JSON is as it was (no key)."""
+    none: Counter[str] = Counter()
+    sloper = load_rules("koikoi/sloper")
+    drawn = exercised(sloper, load_rules(DRAWS), none, none)
+    assert drawn["across_rounds"] == ["after a drawn round"]
+    said = across_warning(drawn)
+    assert said is not None and "act across rounds (after a drawn round)" in said
+    assert "simulate --games" in said
+    assert "across_rounds" not in exercised(sloper, load_rules("koikoi/house/oya-ken"), none, none)
+    loser = load_rules(LOSER)
+    folding = loser.model_copy(update={"seats": loser.seats.model_copy(update={"sit_out": "fold"})})
+    sits = exercised(folding, loser, none, none)
+    assert sits["across_rounds"] == ["who sits out by the last round"]
+    ties = exercised(load_rules("sakura/hawaii"), load_rules("sakura/house/tie-break"), none, none)
+    assert ties["across_rounds"] == ["the game's tie break"]
