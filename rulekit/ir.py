@@ -357,6 +357,10 @@ class Seats(_Frozen):
             raise ValueError(f"max ({self.max}) is less than min ({self.min})")
         if self.active is not None and self.active > self.min:
             raise ValueError(f"active ({self.active}) is more than min ({self.min})")
+        if self.sit_out in ("loser", "winner") and any(
+            n - self.playing(n) != 1 for n in range(self.min, self.max + 1)
+        ):
+            raise ValueError(f"sit_out {self.sit_out}: one player sits out each round, no more")
         return self
 
     def playing(self, seated: int) -> int:

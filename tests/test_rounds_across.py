@@ -203,3 +203,10 @@ def test_compare_says_it_cannot_see_rules_across_rounds() -> None:
     assert sits["across_rounds"] == ["who sits out by the last round"]
     ties = exercised(load_rules("sakura/hawaii"), load_rules("sakura/house/tie-break"), none, none)
     assert ties["across_rounds"] == ["the game's tie break"]
+
+
+def test_a_json_ir_with_more_than_one_loser_out_is_refused() -> None:
+    """The JSON IR, which the resolver's check does not see, is refused by the IR itself."""
+    with pytest.raises(ValueError, match="one player sits out each round"):
+        ir.Seats(min=4, max=4, active=2, sit_out="loser")
+    assert ir.Seats(min=4, max=4, active=2, sit_out="in_turn").sit_out == "in_turn"
