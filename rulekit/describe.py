@@ -128,6 +128,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"the field had {condition_text(c.item, rules)}"
     if isinstance(c, ir.NobodyWon):
         return "nobody won"
+    if isinstance(c, ir.DrawnBefore):
+        return "after a drawn round" if c.n == 1 else f"after {c.n} drawn rounds"
     raise AssertionError(f"unhandled condition {c!r}")
 
 
@@ -420,6 +422,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append("A team makes its yaku from its members' cards together.")
     if k.method in ("points", "round_wins") and k.tie == "draw":
         out.append("A tie for the best score is a drawn round.")
+    if k.winner == "net":
+        out.append(
+            "The best net of the round (yaku, teyaku and the count) wins it; a tie goes to the"
+            " first in play order, and when nobody paid another the winner stands."
+        )
     n = rules.length
     if n.rotate:
         deals = "; the deal passes to the next player."
@@ -441,6 +448,20 @@ FEE_PAYEES = {
 }
 
 
+# ir.Length.tie_break -> how a tie for the game is broken, in words
+TIE_BREAK_WORDS = {
+    "round_wins": "the most rounds won",
+    "dealer_order": "the first in play order from the last round's dealer",
+}
+
+# ir.Seats.sit_out by the last round's result -> who sits the next round out
+BY_RESULT = {
+    "loser": "The loser of a round (his net the lowest; a tie: the tied player last in play order)",
+    "winner": "The winner of a round (his net the highest; a tie: the tied player last in play"
+    " order)",
+}
+
+
 def _sit_out_sentence(rules: ir.Ruleset) -> str:
     """Who sits a round out: in turn (no choice, no fee), or those who fold (and what for)."""
     s, f = rules.seats, rules.fold
@@ -448,6 +469,16 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
         return "The players after the dealer sit the round out, in turn (no fee)."
     if s.sit_out == "dealer":
         return "The dealer sits the round out, then the players after him (no fee)."
+    if s.sit_out in BY_RESULT:
+        return (
+            f"{BY_RESULT[s.sit_out]} sits the next round out (no fee); in the first round, the"
+            " last in play order from the dealer."
+        )
+    if s.sit_out == "in_turn":
+        return (
+            "Each seat sits a round out in turn, whoever deals (no fee); in the first round, the"
+            " last in play order from the dealer."
+        )
     fee = f"{f.fee}" + (" x multiplier" if f.times_multiplier else "")
     forced = "free" if not f.forced_fee else f"{f.forced_fee}"
     start = "the dealer" if f.start == "dealer" else "the player after the dealer"
@@ -580,4 +611,7 @@ def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(f"Every player starts the game with {n.start}.")
     if n.target is not None:
         out.append(f"The game ends early when a player (or a team) reaches {n.target} in all.")
+    if n.tie_break:
+        parts = ", then ".join(TIE_BREAK_WORDS[x] for x in n.tie_break)
+        out.append(f"A tie for the best total at the game's end goes to {parts}.")
     return out

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from rulekit import ir
 from rulekit.describe import (
+    TIE_BREAK_WORDS,
     card_names,
     condition_text,
     declaration_sentence,
@@ -437,6 +438,8 @@ LABELS = {
     "length.rotate": "the deal passes to the next player each round",
     "length.target": "the game also ends when a player (or team) reaches a total of",
     "length.start": "every player starts the game with",
+    "length.tie_break": "a tie for the best total at the game's end goes to",
+    "count.winner": "who wins the round (and deals next, with 'winner deals')",
     "instant_win": "a dealt hand that wins the round at once",
     "instant_wins": "dealt hands that win the round at once",
     "instant_win.value": "a hand that wins at once is paid by each other player",
@@ -461,6 +464,9 @@ WORDS = {
         "fold": "those who fold",
         "after_dealer": "the players after the dealer, in turn",
         "dealer": "the dealer, then the players after him",
+        "loser": "the loser of the last round",
+        "winner": "the winner of the last round",
+        "in_turn": "each seat in turn, whoever deals",
     },
     "fold.payee": {
         "winner": "the round winner",
@@ -497,6 +503,10 @@ WORDS = {
         "earn_half": "earns only half",
         "forfeit": "forfeits it",
     },
+    "count.winner": {
+        "count": "the yaku's maker, or the count's best",
+        "net": "the best net of the round, yaku included",
+    },
     "count.method": {
         "par": "points over par, times the multiplier",
         "difference": "the lower card total pays the difference",
@@ -508,6 +518,7 @@ WORDS = {
 
 ABSENT = {
     "length.target": "none (the rounds only)",
+    "length.tie_break": "every tied player (shared)",
     "continuation.label": "unnamed (a plain continue)",
     "continuation.if_other_stops": "as when the round ends with no new yaku",
     "seats.active": "everyone seated",
@@ -536,6 +547,8 @@ def _said(key: str, v: Any, rules: ir.Ruleset) -> str:
         return "yes" if v else "no"
     if isinstance(v, str) and key in WORDS:
         return WORDS[key].get(v, v)
+    if key == "length.tie_break":
+        return ", then ".join(TIE_BREAK_WORDS[x] for x in v)
     if key == "deal":
         return "; ".join(_deal(d) for d in v)
     if key == "teams":

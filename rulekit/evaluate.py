@@ -23,6 +23,7 @@ UNKNOWABLE: dict[type, str] = {
     ir.Continued: "the continues called this round",
     ir.ScoreCmp: "the score in the round",
     ir.NobodyWon: "how the round ended",
+    ir.DrawnBefore: "how the rounds before ended",
     ir.Everyone: "the other players' piles",
     ir.Dealt: "the teyaku dealt",
 }
@@ -55,6 +56,7 @@ class _Context:
         self.continued = self.opponent_continued = self.score = 0
         self.field_at_deal = field_at_deal
         self.nobody_won = False
+        self.draws_before = 0
         self.piles: Sequence[int] = ()
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:

@@ -212,6 +212,15 @@ class NobodyWon(_Frozen):
     kind: Literal["nobody_won"] = "nobody_won"
 
 
+class DrawnBefore(_Frozen):
+    """The `n` rounds just before this one (at least) ended with no winner, in a row: `after a
+    drawn round` (n 1), `after 2 drawn rounds`. A void deal is no round; the game's first
+    round follows none (scoring steps)."""
+
+    kind: Literal["drawn_before"] = "drawn_before"
+    n: int = 1
+
+
 class And(_Frozen):
     kind: Literal["and"] = "and"
     items: tuple[Condition, ...]
@@ -242,6 +251,7 @@ Condition = Annotated[
     | ScoreCmp
     | OnField
     | NobodyWon
+    | DrawnBefore
     | And
     | Or
     | Not,
@@ -332,11 +342,13 @@ class Seats(_Frozen):
     min: int = Field(3, ge=2)
     max: int = Field(3, ge=2)
     active: int | None = Field(None, ge=2)
-    sit_out: Literal["fold", "after_dealer", "dealer"] = Field(
+    sit_out: Literal["fold", "after_dealer", "dealer", "loser", "winner", "in_turn"] = Field(
         "fold",
         description="who sits a round out when more are seated than play: those who fold (the"
-        " fold phase), the players after the dealer in turn, or the dealer (then the players"
-        " after him in turn)",
+        " fold phase), the players after the dealer in turn, the dealer (then the players"
+        " after him in turn), the loser or the winner of the last round (the lowest or highest"
+        " net; a tie: the tied player last in play order), or each seat in turn whoever deals"
+        " (the first round: the last in play order from the dealer)",
     )
 
     @model_validator(mode="after")
@@ -345,6 +357,10 @@ class Seats(_Frozen):
             raise ValueError(f"max ({self.max}) is less than min ({self.min})")
         if self.active is not None and self.active > self.min:
             raise ValueError(f"active ({self.active}) is more than min ({self.min})")
+        if self.sit_out in ("loser", "winner") and any(
+            n - self.playing(n) != 1 for n in range(self.min, self.max + 1)
+        ):
+            raise ValueError(f"sit_out {self.sit_out}: one player sits out each round, no more")
         return self
 
     def playing(self, seated: int) -> int:
@@ -537,7 +553,10 @@ class Settlement(_Frozen):
     team_cards: with teams, a yaku is made from each member's pile alone ("apart") or from the
       team's piles together ("pooled").
     tie: a tie for the best score (score-style counts) goes to the tied side first in play order
-      from the dealer ("first"), or nobody wins the round ("draw")."""
+      from the dealer ("first"), or nobody wins the round ("draw").
+    winner: who wins the round: the yaku's maker or the count's best ("count"), or the player
+      with the best net of the round, yaku and count included ("net": Hana-Awase, Mushi and
+      Min-Hwatu deal next to him)."""
 
     method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
     par: int = 88
@@ -548,6 +567,12 @@ class Settlement(_Frozen):
     opponents_lose: bool = False
     team_cards: Literal["apart", "pooled"] = "apart"
     tie: Literal["first", "draw"] = "first"
+    winner: Literal["count", "net"] = Field(
+        "count",
+        description="the round's winner: the yaku's maker or the count's best (count), or the"
+        " best net of the round's payments so far, the first in play order from the dealer on"
+        " a tie, the winner unchanged when every player's net is the same (net)",
+    )
 
     def par_for(self, seated: int) -> int:
         """The par at this many seated players."""
@@ -563,6 +588,12 @@ class Length(_Frozen):
         None, description="the game also ends when a player (or team) has this total"
     )
     start: int = Field(0, description="every player's score when the game starts")
+    tie_break: tuple[Literal["round_wins", "dealer_order"], ...] = Field(
+        (),
+        description="how a tie for the best total at the game's end is broken, in order: the"
+        " most rounds won, then the first in play order from the last round's dealer; a tie"
+        " left (none written: every tie) is shared, every tied side wins",
+    )
 
 
 # ---------------------------------------------------------------- the scoring stage

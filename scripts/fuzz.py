@@ -214,13 +214,15 @@ ROUND_ATOMS = (
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
+END_ATOMS += ("after a drawn round", "after {n} drawn rounds")
 COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")
 KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats", "void hand", "show scores", "declare",
+    "teams at 6 seats", "void hand", "show scores", "declare", "tie break",
 )  # fmt: skip
+TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
 
 
@@ -304,7 +306,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 7:
         return "sit out: " + rng.choice(
             ("by folding", "the players after the dealer, in turn", "the dealer",
-             "the dealer, then the players after him")
+             "the dealer, then the players after him", "the loser of the last round",
+             "the winner", "each in turn")
         )  # fmt: skip
     if kind == 8:
         return "remove " + ", ".join(rng.sample(REMOVABLE, rng.randint(1, 2)))
@@ -313,6 +316,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 10:
         show = rng.choice(("", "", "\nshow scores in kan", "\nshow scores in kanz"))
         return f"unit kan = {n(rng)} points{show}"
+    if kind == 11 and rng.random() < 0.3:
+        return "tie break: " + ", then ".join(rng.sample(TIE_BREAKS, rng.randint(1, 2)))
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",
@@ -344,7 +349,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
-             "a tie goes to the first in play order"],
+             "a tie goes to the first in play order", "the best net wins", "the best count wins"],
             rng.randint(0, 2),
         )  # fmt: skip
         return "; ".join([f"count: {method}", *opts])

@@ -22,7 +22,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.playout import play_round
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
-from rulekit.sim.simulate import choose_engine, game_winners, simulate
+from rulekit.sim.simulate import choose_engine, simulate
 from rulekit.stats.tally import Tally
 from tests.test_batch_identity import cases
 
@@ -43,7 +43,7 @@ def scalar_game(c: CompiledRules, seats: int, bots: tuple[str, ...], i: int) -> 
         tally.add_round(result)
         game.record(result)
     net = game.result().net
-    tally.add_unit(net, game_winners(net, c.rules.teams_for(seats)))
+    tally.add_unit(net, game.winners())
     return {"net": net, "rounds": game.round_no, "voids": game.voids, "tally": vars(tally)}
 
 

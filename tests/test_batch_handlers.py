@@ -85,6 +85,7 @@ SAMPLES: list[ir.Condition] = [
     ir.ScoreCmp(op=">", n=5),
     ir.OnField(item=ir.AnyOf(cards=(10, 11, 12, 13))),
     ir.NobodyWon(),
+    ir.DrawnBefore(n=2),
     ir.And(items=(ir.AnyOf(cards=(10,)), ir.IsDealer())),
     ir.Or(items=(ir.AnyOf(cards=(10,)), ir.NobodyWon())),
     ir.Not(item=ir.IsDealer()),

@@ -51,6 +51,7 @@ ROUND_KINDS = (
     ir.ScoreCmp,
     ir.OnField,
     ir.NobodyWon,
+    ir.DrawnBefore,
 )
 
 
@@ -99,6 +100,7 @@ class RoundCtx:
     score: Any = 0
     field_at_deal: int = 0
     nobody_won: bool = False
+    draws_before: int = 0
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
         raise AssertionError("not asked here")
@@ -117,6 +119,7 @@ class RoundCtx:
             (bt.CTX_SCALE, scale),
             (bt.CTX_FIELD, self.field_at_deal),
             (bt.CTX_NOBODY_WON, self.nobody_won),
+            (bt.CTX_DRAWS, self.draws_before),
         ):
             arr[slot] = int(value)
         return arr
@@ -135,6 +138,7 @@ def random_round(ix: CardIndex, piles: list[int], rng: random.Random) -> RoundCt
         score=rng.choice((0, 1, 3, 5, 7, 12, 40, Fraction(7, 2))),
         field_at_deal=rng.getrandbits(len(ix.ids)) & rng.getrandbits(len(ix.ids)),
         nobody_won=rng.random() < 0.5,
+        draws_before=rng.randrange(4),
     )
 
 
@@ -334,6 +338,7 @@ round_leaves = st.one_of(
     st.builds(ir.ScoreCmp, op=st.sampled_from(OPS), n=st.integers(0, 13)),
     st.builds(ir.OnField, item=leaves),
     st.builds(ir.NobodyWon),
+    st.builds(ir.DrawnBefore, n=st.integers(1, 3)),
 )
 round_conds = st.recursive(
     leaves | round_leaves,

@@ -36,6 +36,7 @@ ATOMS = {
     "score": "score >= 1",
     "the field had": "the field had any of crane",
     "nobody won": "nobody won",
+    "after a drawn round": "after a drawn round",
 }
 CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "points")
 
@@ -66,6 +67,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "score": frozenset({"scoring", "choice"}),
     "the field had": EVERYWHERE | {"everyone has"},
     "nobody won": frozenset({"scoring", "everyone has"}),
+    "after a drawn round": frozenset({"scoring", "everyone has"}),
     "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
     "dealt": frozenset({"yaku at count", "scoring"}),
     "captured dealt": frozenset({"yaku at count", "scoring"}),

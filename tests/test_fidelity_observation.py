@@ -43,7 +43,8 @@ NO_CARDS = frozenset(
     joined joker_bit last_maker ledger liable_for made_entries made_value declared_value months
     multiplier next_dealer order paid_base pending_teyaku phase pos prepaid round_no rules
     seated stake stake_flat step steps teams teyaku_counted total_turns track_feeders turn void
-    wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers""".split()
+    wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
+    sitters_in""".split()
 )
 
 

@@ -40,7 +40,7 @@ from rulekit.batch.tables import (
     shown_array,
     void_hand_at,
 )
-from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer
+from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer, game_winners
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
@@ -76,8 +76,13 @@ METHODS = {
     "round_wins": K.M_ROUND_WINS,
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
+WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
+# ir.Length.tie_break -> the play_games column it reads (tally_games breaks the tie with
+# game.game_winners, as the scalar engine does)
+TIE_BREAKS = {"round_wins": K.GM_WINS, "dealer_order": K.GM_LAST_DEALER}
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
-SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2}
+# ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
+SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}
 PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
 FOLD_START = {"dealer": 0, "after_dealer": 1}  # ir.Fold.start -> cfg C_FOLD_START
 BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_TEYAKU_HIGHEST
@@ -236,6 +241,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_VOID_HAND_AT: void_hand_at(compiled),
         K.G_VOID_HAND_SEES: compiled.void_hand_sees_round,
         K.G_AFTER_LOSS: AFTER_LOSS[cont.after_loss],
+        K.G_WINNER_BY_NET: WINNERS[r.count.winner],
     }.items():
         stage[key] = int(value)
     pieces = [tables.teyaku, tables.yaku, tables.multiplier, tables.void, tables.instant]
@@ -649,7 +655,15 @@ def tally_games(
     member = np.zeros((len(teams), seats), dtype=np.int64)
     for t, seats_of in enumerate(teams):
         member[t, seats_of] = 1
-    totals = net @ member.T  # simulate.game_winners: the sides with the best total
+    if compiled.rules.length.tie_break:  # game.game_winners, game by game
+        rules = compiled.rules
+        for k in np.flatnonzero(ok).tolist():
+            won = games[k, K.GM_WINS : K.GM_WINS + seats].tolist()
+            dealer = int(games[k, K.GM_LAST_DEALER])
+            for s in game_winners(rules, seats, played.net[k].tolist(), won, dealer):
+                tally.wins[s] += 1
+        return [start + k for k in np.flatnonzero(~ok).tolist()]
+    totals = net @ member.T  # game.game_winners: the sides with the best total
     best = totals == totals.max(axis=1, initial=-INT64 + 1, keepdims=True)
     wins = best.astype(np.int64) @ member
     for s in range(seats):

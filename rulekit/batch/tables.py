@@ -45,6 +45,7 @@ builder checks):
     OP_CONTINUED who op n   the continues he (who 0) or an opponent (who 1) called <op> n
     OP_SCORE op n       his score <op> n (scaled: the context's score against n * its scale)
     OP_NOBODY_WON       the round ended with no winner
+    OP_DRAWN_BEFORE n   at least n drawn rounds in a row just before this one
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
 (rulekit.hands.shape_demands), as engine/tables.py reads it.
@@ -128,6 +129,7 @@ OP_DEALER = 17
 OP_CONTINUED = 18
 OP_SCORE = 19
 OP_NOBODY_WON = 20
+OP_DRAWN_BEFORE = 21
 # segment kinds: a part tested over every pile, over the field as laid, the condition itself
 SEG_EVERYONE = 0
 SEG_FIELD = 1
@@ -144,7 +146,8 @@ CTX_SCORE = 71  # his score, scaled by CTX_SCALE
 CTX_SCALE = 72
 CTX_FIELD = 73  # the field as laid at the deal (0: not laid yet)
 CTX_NOBODY_WON = 74
-CTX_WORDS = 75  # a context array's length
+CTX_DRAWS = 75  # drawn rounds in a row just before this one
+CTX_WORDS = 76  # a context array's length
 NO_PILES = -1  # npiles of a context whose round has no player in play yet
 G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
 G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
@@ -303,6 +306,8 @@ class _Emitter:
             return [OP_SCORE, OPS[c.op], c.n]
         if isinstance(c, ir.NobodyWon):
             return [OP_NOBODY_WON]
+        if isinstance(c, ir.DrawnBefore):
+            return [OP_DRAWN_BEFORE, c.n]
         raise Unsupported(f"has a condition the batch tables do not know ({c.kind})")
 
     def dealt(self, c: ir.Dealt) -> list[int]:
@@ -851,6 +856,9 @@ def _run(
         elif op == OP_NOBODY_WON:
             b = 1 if piles[CTX_NOBODY_WON] else 0
             p += 1
+        elif op == OP_DRAWN_BEFORE:
+            b = 1 if piles[CTX_DRAWS] >= prog[p + 1] else 0
+            p += 2
         else:  # a word no builder writes: stop rather than read on
             return False
         s = (s << 1) | b

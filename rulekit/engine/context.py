@@ -28,6 +28,7 @@ class RoundView:
         self.month_mask = month_of_round(r.ix.month_masks, r.round_no)
         self.field_at_deal = r.laid_field  # 0 while the field is not laid yet
         self.nobody_won = nobody_won
+        self.draws_before = r.draws_before  # drawn rounds in a row just before this one
         self.look_from(seat)
 
     def look_from(self, seat: int) -> None:

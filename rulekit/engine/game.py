@@ -8,9 +8,10 @@ shuffles.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rulekit import ir
 from rulekit.engine.ledger import Amount
 from rulekit.engine.round import Round, RoundResult, StackedDeal
 from rulekit.engine.tables import CompiledRules
@@ -57,6 +58,84 @@ FIRST_DEALER: dict[str, Callable[[CompiledRules, random.Random, list[int]], list
 }
 
 
+def _lowest_net(result: RoundResult, out: int) -> int:
+    return _ranked(result, out, 1)
+
+
+def _highest_net(result: RoundResult, out: int) -> int:
+    return _ranked(result, out, -1)
+
+
+def _ranked(result: RoundResult, out: int, sign: int) -> int:
+    """The `out` players of the round with the lowest net (sign 1) or the highest (-1), as
+    bits; among tied nets, the last in play order from the round's dealer first (the dealer
+    keeps his place: a drawn round sits out the others first)."""
+    seated = result.seated
+    players = [s % seated for s in range(result.dealer, result.dealer + seated)]
+    players = [s for s in players if s in result.active]
+    ranked = sorted(players, key=lambda s: (sign * result.net[s], -players.index(s)))
+    return sum(1 << s for s in ranked[:out])
+
+
+def _in_turn(result: RoundResult, out: int) -> int:
+    """The seats after those who sat the round out (each seat in turn, whoever deals)."""
+    seated = result.seated
+    return sum(1 << ((s + out) % seated) for s in range(seated) if s not in result.active)
+
+
+# ir.Seats.sit_out -> who sits the next round out, from a round's result and how many must
+# (bits; -1: the round's own rule, setup.SIT_OUT, decides)
+NEXT_SITTERS: dict[str, Callable[[RoundResult, int], int]] = {
+    "fold": lambda result, out: -1,
+    "after_dealer": lambda result, out: -1,
+    "dealer": lambda result, out: -1,
+    "loser": _lowest_net,
+    "winner": _highest_net,
+    "in_turn": _in_turn,
+}
+
+
+def game_winners(
+    rules: ir.Ruleset, seated: int, net: Sequence[Amount], round_wins: Sequence[int], dealer: int
+) -> list[int]:
+    """The seats that win the game: the side (a player, or every member of a team) with the
+    best total; a tie broken by the file's `tie break`, in order (the rounds each seat won,
+    `dealer` the last round's), and shared by the sides still tied."""
+    units = rules.teams_for(seated) or [[s] for s in range(seated)]
+    totals = [sum(net[s] for s in u) for u in units]
+    top = max(totals)
+    tied = [u for u, t in enumerate(totals) if t == top]
+    for rule in rules.length.tie_break:
+        tied = TIE_BREAKS[rule](tied, units, round_wins, dealer, seated)
+    return [s for u in tied for s in units[u]]
+
+
+def _most_round_wins(
+    tied: list[int], units: list[list[int]], wins: Sequence[int], dealer: int, seated: int
+) -> list[int]:
+    """The tied sides that won the most rounds (a team: the rounds it won)."""
+    won = {u: max(wins[s] for s in units[u]) for u in tied}
+    best = max(won.values())
+    return [u for u in tied if won[u] == best]
+
+
+def _dealer_order(
+    tied: list[int], units: list[list[int]], wins: Sequence[int], dealer: int, seated: int
+) -> list[int]:
+    """The tied side first in play order from the last round's dealer (he first)."""
+    return [min(tied, key=lambda u: min((s - dealer) % seated for s in units[u]))]
+
+
+# ir.Length.tie_break -> the tied sides it keeps: (tied sides, sides, each seat's round wins,
+# the last round's dealer, seats) -> the sides still tied
+TIE_BREAKS: dict[
+    str, Callable[[list[int], list[list[int]], Sequence[int], int, int], list[int]]
+] = {
+    "round_wins": _most_round_wins,
+    "dealer_order": _dealer_order,
+}
+
+
 @dataclass
 class GameResult:
     seated: int
@@ -78,6 +157,19 @@ class GameResult:
     def totals(self) -> list[Amount]:
         """Each seat's score at the end: the starting score plus its net."""
         return [self.start + v for v in self.net]
+
+    @property
+    def round_wins(self) -> list[int]:
+        """The rounds each seat won (with his team, a team's win)."""
+        wins = [0] * self.seated
+        for r in self.rounds:
+            for s in r.winners:
+                wins[s] += 1
+        return wins
+
+    @property
+    def last_dealer(self) -> int:
+        return self.rounds[-1].dealer if self.rounds else self.first_dealer
 
 
 class Game:
@@ -101,6 +193,8 @@ class Game:
         self.round_no = round_no  # from 0; a scenario may start later in the game
         self.deal_no = 0
         self.carry = 1
+        self.draws = 0  # drawn rounds in a row, the last just played (`after a drawn round`)
+        self.sitters = -1  # who sits the next round out by the last's result (bits; -1: none)
         self.voids = 0
         self._voids_in_a_row = 0
         self.results: list[RoundResult] = []
@@ -139,6 +233,8 @@ class Game:
             round_no=self.round_no,
             carry=self.carry,
             deal=deal,
+            draws_before=self.draws,
+            sitters=self.sitters,
         )
 
     def record(self, result: RoundResult) -> None:
@@ -158,6 +254,15 @@ class Game:
         self.round_no += 1
         self.dealer = result.next_dealer
         self.carry = result.carry
+        self.draws = self.draws + 1 if result.winner is None else 0
+        out = self.seated - self.c.rules.seats.playing(self.seated)
+        self.sitters = NEXT_SITTERS[self.c.rules.seats.sit_out](result, out)
+
+    def winners(self) -> list[int]:
+        """The seats that win the game so far (game_winners: the best total, the file's tie
+        break)."""
+        g = self.result()
+        return game_winners(self.c.rules, self.seated, g.net, g.round_wins, g.last_dealer)
 
     def result(self) -> GameResult:
         start = self.c.rules.length.start

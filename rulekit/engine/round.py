@@ -75,6 +75,8 @@ class Round(RoundState):
         round_no: int = 0,
         carry: int = 1,
         deal: StackedDeal | None = None,
+        draws_before: int = 0,
+        sitters: int = -1,
     ) -> None:
         # the table's prototype, made on its first round (a lookup here: a round is cheap)
         make = compiled.round_prototypes.get(seated) or _prototype(compiled, seated)
@@ -82,7 +84,9 @@ class Round(RoundState):
             raise UsageError(f"the dealer is a seat from 0 to {seated - 1}, not {dealer}")
         key = f"{seed}:{deal_no}"  # the deal's seed
         # its own lists and dicts, and the deal's fields (_GIVEN's order)
-        self.__dict__ = make(dealer, round_no, carry, f"{key}:setup", deal, dealer, dealer)
+        self.__dict__ = make(
+            dealer, round_no, carry, f"{key}:setup", deal, dealer, dealer, draws_before, sitters
+        )
         # the deal as dealt, so that a round can be written down and replayed (scenario recording)
         if deal is None:
             shuffle(self, key)  # sets initial_stock
@@ -232,6 +236,8 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[..., dict[str, 
         dealer=0,
         round_no=0,
         carry_in=1,
+        draws_before=0,
+        sitters_in=-1,
         _setup_seed="",
         hand_size=size.hand,
         field_size=size.field,
@@ -268,7 +274,17 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[..., dict[str, 
 # empty in the prototype, so a shallow copy is enough)
 _FRESH = RoundState._LISTS + RoundState._DICTS + RoundState._DICTS_OF_LISTS
 # the fields each round is given (Round.__init__ passes them in this order)
-_GIVEN = ("dealer", "round_no", "carry_in", "_setup_seed", "stacked", "current", "next_dealer")
+_GIVEN = (
+    "dealer",
+    "round_no",
+    "carry_in",
+    "_setup_seed",
+    "stacked",
+    "current",
+    "next_dealer",
+    "draws_before",
+    "sitters_in",
+)
 
 
 def setup_steps(r: ir.Ruleset) -> list[str]:

@@ -290,9 +290,27 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
         count_winner = count(r)
         if end.winner is None:
             end.winner = count_winner
+    WINNERS[r.rules.count.winner](r, end)
     r.winner = end.winner
     if not r.winners and end.winner is not None:
         r.winners = [end.winner]
+
+
+def _best_net(r: RoundState, end: RoundEnd) -> None:
+    """The best net of the round so far wins it (yaku, teyaku and the count; the fold fees and
+    awards follow, to him): the first in play order from the dealer on a tie; when every
+    player's net is the same (nobody paid another), the winner stands."""
+    nets = ledger.net(r.ledger, r.seated)
+    players = [
+        s % r.seated for s in range(r.dealer, r.dealer + r.seated) if not r.folded[s % r.seated]
+    ]
+    best = players[0]
+    for s in players:
+        if nets[s] > nets[best]:
+            best = s
+    if any(nets[s] != nets[best] for s in players):
+        end.winner = best
+        r.winners = [best]
 
 
 def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
@@ -377,6 +395,11 @@ METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
 TIES: dict[str, Callable[[list[Amount], int], bool]] = {
     "first": lambda totals, best: False,
     "draw": lambda totals, best: totals.count(totals[best]) > 1,
+}
+# ir.Settlement.winner -> who wins the round, once counted (the count's or the yaku's stands)
+WINNERS: dict[str, Callable[[RoundState, RoundEnd], None]] = {
+    "count": lambda r, end: None,
+    "net": _best_net,
 }
 # ir.Settlement.team_cards -> the piles a side's yaku are made from
 TEAM_CARDS: dict[str, Callable[[RoundState, list[int]], list[tuple[int, int]]]] = {

@@ -418,12 +418,26 @@ FOLD_START: dict[str, Callable[[RoundState], int]] = {
     "dealer": lambda r: r.dealer,
     "after_dealer": lambda r: (r.dealer + 1) % r.seated,
 }
+
+
+def _by_the_last_round(r: RoundState, out: int) -> list[int]:
+    """The seats the game chose from the last round (game.NEXT_SITTERS); in the first round
+    (or a single round), the last `out` in play order from the dealer: he and the players
+    after him play."""
+    if r.sitters_in >= 0:
+        return [s for s in range(r.seated) if r.sitters_in >> s & 1]
+    return [(r.dealer + r.seated - out + i) % r.seated for i in range(out)]
+
+
 # ir.Seats.sit_out -> who sits the round out, given how many must (None: each chooses, in the
 # fold phase)
 SIT_OUT: dict[str, Callable[[RoundState, int], list[int] | None]] = {
     "fold": lambda r, out: None,
     "after_dealer": lambda r, out: [(r.dealer + 1 + i) % r.seated for i in range(out)],
     "dealer": lambda r, out: [(r.dealer + i) % r.seated for i in range(out)],
+    "loser": lambda r, out: _by_the_last_round(r, out),
+    "winner": lambda r, out: _by_the_last_round(r, out),
+    "in_turn": lambda r, out: _by_the_last_round(r, out),
 }
 # ir.YakuTable.between_players (teyaku) -> whose teyaku are paid
 BETWEEN_PLAYERS: dict[str, Callable[[dict[int, Made]], dict[int, Made]]] = {

@@ -67,6 +67,10 @@ class RoundState:
     dealer: int = dc.field(metadata=SHARED)
     round_no: int = dc.field(metadata=SHARED)
     carry_in: int = dc.field(metadata=SHARED)
+    # the game so far: drawn rounds in a row just before this one, and the seats that sit this
+    # round out by the last round's result (bits; -1: no last round, setup.SIT_OUT's own rule)
+    draws_before: int = dc.field(metadata=SHARED)
+    sitters_in: int = dc.field(metadata=SHARED)
     _setup_seed: str = dc.field(metadata=SHARED)  # the fold reshuffle's RNG, made when needed
     hand_size: int = dc.field(metadata=SHARED)
     field_size: int = dc.field(metadata=SHARED)

@@ -58,6 +58,7 @@ class RoundContext(Protocol):
     score: int
     field_at_deal: int
     nobody_won: bool
+    draws_before: int
 
 
 _ROUND_KINDS = (
@@ -68,6 +69,7 @@ _ROUND_KINDS = (
     ir.ScoreCmp,
     ir.OnField,
     ir.NobodyWon,
+    ir.DrawnBefore,
 )
 
 
@@ -309,6 +311,8 @@ class _Codegen:
             return f"{name}(ctx.field_at_deal, ctx)"
         if isinstance(c, ir.NobodyWon):
             return "ctx.nobody_won"
+        if isinstance(c, ir.DrawnBefore):
+            return f"ctx.draws_before >= {c.n}"
         raise AssertionError(f"unhandled condition {c!r}")
 
     def packed(self, entries: dict[int, ir.Condition]) -> str:

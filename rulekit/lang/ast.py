@@ -195,6 +195,14 @@ class CNobodyWon:
 
 
 @dataclass(frozen=True)
+class CDrawnBefore:
+    """`after a drawn round`, `after 2 drawn rounds`: the rounds just before this one."""
+
+    n: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CAnd:
     items: tuple[Cond, ...]
     loc: Loc
@@ -230,6 +238,7 @@ Cond = (
     | CScore
     | CFieldHad
     | CNobodyWon
+    | CDrawnBefore
     | CAnd
     | COr
     | CNot

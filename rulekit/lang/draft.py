@@ -587,6 +587,7 @@ STATEMENT_WORDS = {
     "sit_out": "'sit out'",
     "void_hand": "'void if a hand has'",
     "show_scores": "'show scores in'",
+    "tie_break": "'tie break'",
 }
 
 
@@ -673,6 +674,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "fold": _drop_mechanic("fold"),
     "sit out": _drop_mechanic("sit_out"),
+    "tie break": _drop_mechanic("tie_break"),
     "continue": _drop_mechanic("continuation"),
     "first dealer": _drop_mechanic("first_dealer"),
     "declare": _drop_mechanic("declare"),

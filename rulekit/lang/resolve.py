@@ -71,6 +71,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
+    ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
@@ -487,6 +488,15 @@ class Resolver:
             return ir.OnField(item=self.cond(c.item, classes))
         if isinstance(c, ast.CNobodyWon):
             return ir.NobodyWon()
+        if isinstance(c, ast.CDrawnBefore):
+            if c.n < 1:
+                self.error(
+                    "'after 0 drawn rounds' always holds",
+                    c.loc,
+                    "for example: after a drawn round, or after 2 drawn rounds",
+                )
+                raise _Unresolved
+            return ir.DrawnBefore(n=c.n)
         raise AssertionError(f"unhandled condition {c!r}")
 
     def month_size(self) -> int:
@@ -804,7 +814,7 @@ class Resolver:
                 "rounds 0: a game has at least one round", rounds.loc, "for example: rounds 12"
             )
         else:
-            result["length"] = ir.Length(**self.options("rounds"))
+            result["length"] = ir.Length(**self.options("rounds"), tie_break=self.tie_break())
         if "joker" in self.d.mechanics:
             result["joker"] = ir.Joker(**self.options("joker"))
             setup = result["setup"]
@@ -849,7 +859,8 @@ class Resolver:
 
     def count(self) -> ir.Settlement:
         """The count; a par per table size (`par 88 at 3 seats, 66 at 4 seats`): each at a
-        size the game seats, and without a bare par one at every size it seats."""
+        size the game seats, and without a bare par one at every size it seats; the best net
+        wins a round of players only."""
         opts = self.options("count")
         written = self.d.mechanics.get("count", {})
         pars: dict[int, int] = {}
@@ -871,6 +882,7 @@ class Resolver:
         opts["par_at"] = tuple(
             ir.ParAt(seats=n, par=p) for n, p in sorted(pars.items()) if p != opts.get("par")
         )
+        self.best_net_of_players(opts)
         return ir.Settlement(**opts)
 
     def seats_at(self, n: int, loc: Loc, what: str) -> bool:
@@ -1099,7 +1111,46 @@ class Resolver:
                 "seat more than play: seats 4, 3 play",
             )
             return seats
+        if opt.value in ("loser", "winner"):
+            many = [n for n in range(seats.min, seats.max + 1) if n - seats.playing(n) != 1]
+            if many:
+                n = many[0]
+                self.error(
+                    f"'sit out: the {opt.value}': one player sits out a round, but at {n} seats"
+                    f" {n - seats.playing(n)} do",
+                    opt.loc,
+                    f"seat one more than play: seats {seats.playing(n) + 1}, {seats.playing(n)}"
+                    " play; or 'sit out: each in turn'",
+                )
+                return seats
         return seats.model_copy(update={"sit_out": opt.value})
+
+    def best_net_of_players(self, opts: dict[str, Any]) -> None:
+        """The best net wins a round of players, not of teams (drops the option if so)."""
+        best_net = self.d.mechanics.get("count", {}).get("winner")
+        if opts.get("winner") == "net" and self.d.teams and best_net is not None:
+            self.error(
+                "'the best net wins': a round played in teams is won by a side, not by a net",
+                best_net.loc,
+                "drop 'the best net wins', or remove the teams (remove teams)",
+            )
+            opts.pop("winner")
+
+    def tie_break(self) -> tuple[str, ...]:
+        """`tie break: ...`: its parts in order, each once."""
+        opt = self.d.mechanics.get("tie_break", {}).get("tie_break")
+        if opt is None:
+            return ()
+        parts = tuple(str(opt.value).split(","))
+        if len(set(parts)) < len(parts):
+            self.error(
+                "'tie break' names a part twice: the second would never decide",
+                opt.loc,
+                "for example: tie break: the most rounds won, then the first in play order from"
+                " the dealer",
+            )
+            return tuple(dict.fromkeys(parts))
+        return parts
 
     def fold(self) -> ir.Fold:
         """The fold phase; a declaration before the deal needs players who choose to fold."""

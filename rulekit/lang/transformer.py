@@ -54,6 +54,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "teams_apart": ("team_cards", "apart"),
     "tie_draw": ("tie", "draw"),
     "tie_first": ("tie", "first"),
+    "best_net_wins": ("winner", "net"),
+    "best_count_wins": ("winner", "count"),
     "winner_deals": ("winner_deals", True),
     "drawn_keeps": ("drawn_keeps_dealer", True),
     "dealer_rotates": ("rotate", True),
@@ -65,6 +67,9 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),
     "sit_out_dealer": ("sit_out", "dealer"),
+    "sit_out_loser": ("sit_out", "loser"),
+    "sit_out_winner": ("sit_out", "winner"),
+    "sit_out_in_turn": ("sit_out", "in_turn"),
     "fee_to_winner": ("payee", "winner"),
     "fee_to_players": ("payee", "active"),
     "fee_to_dealer": ("payee", "dealer"),
@@ -448,6 +453,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def nobody_won(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CNobodyWon(self.loc(meta))
 
+    @v_args(meta=True)
+    def drawn_before(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CDrawnBefore(c[0], self.loc(meta))
+
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:
         return ast.SName(self.name(c[0]))
@@ -548,6 +557,16 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
             else:
                 opts.append(item)
         return self.mechanic(meta, "declare", opts)
+
+    def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`tie break: A, then B`: one option, its parts in order (as `if beaten`'s)."""
+        return self.mechanic(meta, "tie_break", [self.opt(meta, "tie_break", ",".join(c))])
+
+    def tb_round_wins(self, c: list[Any]) -> str:
+        return "round_wins"
+
+    def tb_dealer_order(self, c: list[Any]) -> str:
+        return "dealer_order"
 
     @v_args(meta=True)
     def joker(self, meta: Meta, c: list[Token]) -> ast.Stmt:

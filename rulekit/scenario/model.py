@@ -81,6 +81,9 @@ class Expect(_Strict):
         None, description="exactly the cards each seat showed for its teyaku"
     )
     winner: SeatRef | None = Field(None, description="a seat, or 'none' for a drawn round")
+    sat_out: list[SeatRef] | None = Field(
+        None, description="exactly the seats that do not play the round (sat out or folded)"
+    )
     next_dealer: SeatRef | None = None
     ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None
     declared: SeatRef | None = Field(
@@ -106,6 +109,11 @@ class GameExpect(_Strict):
         None,
         description="true: the game is over after the rounds written (its rounds played, or a"
         " target score reached); false: it goes on",
+    )
+    winners: list[SeatRef] | None = Field(
+        None,
+        description="exactly the seats that win the game: the best total, a tie broken by the"
+        " file's `tie break` (several: a tie shared, or a team)",
     )
 
 

@@ -213,6 +213,13 @@ class ScenarioRun:
             totals = game.result().totals
             named = self.named(expect.totals, ("game", "totals"))
             self.compare(None, "game totals", named, totals)
+        if expect is not None and expect.winners is not None:
+            path = ("game", "winners")
+            want = sorted({self.seat(x, (*path, k)) for k, x in enumerate(expect.winners)})
+            won = sorted(game.winners())
+            if want != won:
+                names = [", ".join(self.seats[s] for s in x) for x in (want, won)]
+                self.fail(None, "the game's winners", *names)
         if expect is not None and expect.over is not None and expect.over != game.is_over:
             said = _game_over(game) if game.is_over else "the game goes on"
             self.fail(None, "the game over", "yes" if expect.over else "no", said)
@@ -408,6 +415,12 @@ class ScenarioRun:
             self.check_piles(rnd, e.captured, n, (*path, "captured"))
         if e.shown is not None:
             self.check_shown(rnd, e.shown, n, (*path, "shown"))
+        if e.sat_out is not None:
+            want = sorted({self.seat(x, (*path, "sat_out", k)) for k, x in enumerate(e.sat_out)})
+            sitting = [s for s in range(rnd.seated) if rnd.folded[s]]
+            if want != sitting:
+                said = [", ".join(self.seats[s] for s in x) or "nobody" for x in (want, sitting)]
+                self.fail(n, "sat out", *said)
         needs_end = [
             k
             for k in ("net", "points", "winner", "next_dealer", "ended_by")

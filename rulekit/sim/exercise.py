@@ -144,7 +144,31 @@ def exercised(
             "taken": [base_counts[m.key], counts[m.key]],
         }
     unseen = [k for k, r in rows.items() if not any(r["taken"])]
-    return {"differing": rows, "unseen": unseen}
+    out: dict[str, Any] = {"differing": rows, "unseen": unseen}
+    across = across_rounds(base, other)
+    if across:  # (a key only then: the JSON of every other comparison as it was)
+        out["across_rounds"] = across
+    return out
+
+
+def _across_terms(rules: ir.Ruleset) -> dict[str, object]:
+    """What the rules say of the rounds before a round, or of the whole game, by its words."""
+    return {
+        "after a drawn round": [
+            s.name for s in rules.scoring if "drawn_before" in s.model_dump_json()
+        ],
+        "who sits out by the last round": rules.seats.sit_out
+        if rules.seats.sit_out in ("loser", "winner", "in_turn")
+        else None,
+        "the game's tie break": rules.length.tie_break,
+    }
+
+
+def across_rounds(base: ir.Ruleset, other: ir.Ruleset) -> list[str]:
+    """The rules acting across rounds in which the variants differ: a comparison plays single
+    rounds, each the first of its game, so it can never see them."""
+    a, b = _across_terms(base), _across_terms(other)
+    return [k for k in a if a[k] != b[k]]
 
 
 ADVICE = "Try other bots (--bots), more rounds, or another table size."
@@ -166,3 +190,15 @@ def warning(mechanics: dict[str, Any], rounds: int, advice: str = ADVICE) -> str
         f"CANNOT SEE: the variants differ in rules the bots never exercised ({said}); the"
         f" figures cannot show what these rules do. {advice}"
     ).rstrip()
+
+
+def across_warning(mechanics: dict[str, Any]) -> str | None:
+    """The warning a report shows when the variants differ in rules across rounds."""
+    across = mechanics.get("across_rounds") or []
+    if not across:
+        return None
+    return (
+        f"CANNOT SEE: the variants differ in rules that act across rounds ({', '.join(across)});"
+        " a comparison plays single rounds, each the first of its game, so the figures cannot"
+        " show what these rules do. Simulate each variant's whole games (simulate --games)."
+    )

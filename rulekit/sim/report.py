@@ -17,7 +17,7 @@ from typing import Any
 
 from rulekit.errors import UsageError
 from rulekit.output import check_writable, write_atomic
-from rulekit.sim.exercise import warning
+from rulekit.sim.exercise import across_warning, warning
 from rulekit.sim.simulate import MAX_COUNT
 from rulekit.sim.summary import corrected, summary
 from rulekit.sim.summary import variant_names as variant_names  # where callers have read it
@@ -192,6 +192,9 @@ def warnings(result: dict[str, Any]) -> list[str]:
         said = warning(mechanics, result["rounds"], advice(result, _offered(mechanics)))
         if said:
             out.append(f"{d['rules']} against {d['against']}: {said}")
+        across = across_warning(mechanics)
+        if across:
+            out.append(f"{d['rules']} against {d['against']}: {across}")
     return out
 
 

@@ -119,8 +119,7 @@ def _play_game(
             written.append(recorder.round(rnd, moves))
     if recorder:
         recorder.write(f"game-{i:06d}", f"game {i} of seed {plan.seed}", written)
-    net = game.result().net
-    tally.add_unit(net, game_winners(net, c.rules.teams_for(plan.seats)))
+    tally.add_unit(game.result().net, game.winners())
 
 
 def _play_rounds(
@@ -162,7 +161,8 @@ class _Recorder:
 
 
 def game_winners(net: list[Any], teams: list[list[int]] | None) -> list[int]:
-    """The seats with the best total (every member of the best team, in team play)."""
+    """The seats with the best total (every member of the best team, in team play), a tie
+    shared: a game without a `tie break` (Game.winners breaks one as the file says)."""
     units = teams or [[s] for s in range(len(net))]
     totals = [sum(net[s] for s in u) for u in units]
     top = max(totals)

@@ -9,6 +9,7 @@ from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, fo
 from rulekit.batch.tables import (
     CTX_CONTINUED,
     CTX_DEALER,
+    CTX_DRAWS,
     CTX_FIELD,
     CTX_MONTH,
     CTX_NOBODY_WON,
@@ -44,6 +45,7 @@ def look_from(S: Array, Q: Array, seat: int, score: int, nobody_won: bool) -> in
     ctx[CTX_SCALE] = Q[CFG, C_SCALE]
     ctx[CTX_FIELD] = S[SC, I_LAID]
     ctx[CTX_NOBODY_WON] = 1 if nobody_won else 0
+    ctx[CTX_DRAWS] = S[SC, I_DRAWS_BEFORE]
     ctx[DEALT_SLOT] = S[P_TEYAKU, seat] if seat >= 0 else 0
     ctx[DEALT_SLOT + 1] = S[P_DEALT, seat] if seat >= 0 else 0
     return int(n) if n else NO_PILES

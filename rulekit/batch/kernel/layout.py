@@ -25,7 +25,8 @@ C_HAND = 2
 C_FIELD = 3
 C_NCARDS = 4  # cards dealt: the deck, plus the joker at its table size
 C_JOKER = 5  # the joker's bit, or -1
-C_SIT_OUT = 6  # 0 each chooses (fold phase), 1 after the dealer, 2 from the dealer
+C_SIT_OUT = 6  # 0 each chooses (fold phase), 1 after the dealer, 2 from the dealer, 3 the
+# loser of the last round, 4 its winner, 5 each seat in turn (SIT_BY_RESULT on: I_SITTERS)
 C_FOLD_FEE = 7
 C_FORCED_FEE = 8
 C_FOLD_TIMES = 9
@@ -410,7 +411,16 @@ G_VOID_HAND_SEES = G_SIZE + 8
 G_AFTER_LOSS = G_SIZE + 9
 G_T_OFFERS = G_SIZE + 10
 G_T_OFFER_CONDS = G_SIZE + 12
-G_STAGE_END = G_SIZE + 14
+# state across rounds (issue 23, the rounds slice): set by play_games from the rounds before
+# (play_deals: a single round follows none), kept across the tries at a deal
+I_DRAWS_BEFORE = I_SIZE + 16  # drawn rounds in a row just before this one (RoundState's)
+I_SITTERS = I_SIZE + 17  # the seats that sit this round out, as bits (-1: the first round)
+SIT_BY_RESULT = 3  # C_SIT_OUT from here on: who sits out is chosen from the last round
+SIT_LOSER = 3
+SIT_WINNER = 4
+SIT_IN_TURN = 5
+G_WINNER_BY_NET = G_SIZE + 14  # the STAGE row: 1, the round's best net wins it (Settlement)
+G_STAGE_END = G_WINNER_BY_NET + 1  # the STAGE row's columns in use
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1
@@ -418,7 +428,9 @@ GM_VOIDS = 2
 GM_TURNS = 3
 GM_CONTINUED = 4
 GM_FRACTIONS = 5  # the seats whose net is a Fraction in the scalar engine, as bits
-GM_SIZE = 6
+GM_LAST_DEALER = 6  # the dealer of the game's last round (a game's tie break)
+GM_WINS = 7  # GM_WINS + s: the rounds seat s won (with his team: its wins)
+GM_SIZE = GM_WINS + SEATS
 GC_ENDED = 0  # rounds ended by each way (ENDINGS' codes)
 GC_TEYAKU = 1  # teyaku counted, by entry
 GC_YAKU = 2  # yaku listed as made, by entry

@@ -179,6 +179,8 @@ def play_deals(
             S[SC, I_GAME] = 0
             S[SC, I_ROUND_NO] = i
             S[SC, I_CARRY_IN] = 1
+            S[SC, I_DRAWS_BEFORE] = 0  # (a single round follows none)
+            S[SC, I_SITTERS] = -1
             reset(S, Q, T, F)
             S[SC, I_WILD_OWNER] = -1
             S[SC, I_WILD_MONTH] = 0
@@ -290,6 +292,8 @@ def play_games(
         S[SC, I_NUMBER] = i
         S[SC, I_VOIDS] = 0
         S[SC, I_CARRY_IN] = 1
+        S[SC, I_DRAWS_BEFORE] = 0
+        S[SC, I_SITTERS] = -1
         S[RW, RW_READY] = 0  # (no bot's chance hashed yet this game)
         dealer = dealers[k]
         round_no = 0
@@ -332,6 +336,9 @@ def play_games(
                         if S[LEDGER + 7, e]:
                             games[k, GM_FRACTIONS] |= 1 << who
             games[k, GM_TURNS] += S[SC, I_TURN]
+            games[k, GM_LAST_DEALER] = S[SC, I_DEALER]
+            for w in range(S[SC, I_NWINNERS]):
+                games[k, GM_WINS + S[P_WINNERS, w]] += 1
             for s in range(seated):
                 games[k, GM_CONTINUED] += S[P_CONTINUES, s]
             count_in(counts[k], GC_ENDED, S[SC, I_ENDED], 1, round_no)
@@ -354,7 +361,48 @@ def play_games(
             else:
                 dealer = d
             S[SC, I_CARRY_IN] = S[SC, I_CARRY_OUT]
+            S[SC, I_DRAWS_BEFORE] = S[SC, I_DRAWS_BEFORE] + 1 if winner < 0 else 0
+            S[SC, I_SITTERS] = next_sitters(S, Q)
         games[k, GM_ROUNDS] = round_no
+
+
+@inline
+def next_sitters(S: Array, Q: Array) -> int:
+    """game.NEXT_SITTERS: who sits the next round out by this one's result, as bits (-1: the
+    round's own rule decides). By net (the loser: lowest; the winner: highest; ties: the last
+    in play order from the dealer first), or the seats after those who sat out (in turn)."""
+    mode = Q[CFG, C_SIT_OUT]
+    if mode < SIT_BY_RESULT:
+        return -1
+    seated = Q[CFG, C_SEATED]
+    out = seated - Q[CFG, C_PLAYING]
+    bits = 0
+    if mode == SIT_IN_TURN:
+        for s in range(seated):
+            if S[P_FOLDED, s]:
+                bits |= 1 << (s + out) % seated
+        return bits
+    net = S[TMP]  # this round's net per seat (scaled)
+    for s in range(seated):
+        net[s] = 0
+    for e in range(S[SC, I_NLEDGER]):
+        if S[LEDGER + 0, e] >= 0:
+            net[S[LEDGER + 0, e]] -= S[LEDGER + 2, e]
+        if S[LEDGER + 1, e] >= 0:
+            net[S[LEDGER + 1, e]] += S[LEDGER + 2, e]
+    sign = 1 if mode == SIT_LOSER else -1
+    d = S[SC, I_DEALER]
+    for _ in range(out):  # the best-ranked player not chosen yet, each time
+        pick = -1
+        for i in range(seated - 1, -1, -1):  # the last in play order first: ties keep him
+            s = (d + i) % seated
+            if S[P_FOLDED, s] or bits >> s & 1:
+                continue
+            if pick < 0 or sign * net[s] < sign * net[pick]:
+                pick = s
+        if pick >= 0:
+            bits |= 1 << pick
+    return bits
 
 
 @inline

@@ -25,6 +25,37 @@ from rulekit.batch.tables import value as t_value
 
 
 @entry
+def best_net(S: Array, Q: Array, winner: int) -> int:
+    """scoring._best_net: the best net of the round so far (the first in play order from the
+    dealer on a tie) wins it, the only winner; when every player's net is the same, `winner`."""
+    seated = Q[CFG, C_SEATED]
+    nets = S[TMP]
+    for s in range(seated):
+        nets[s] = 0
+    for e in range(S[SC, I_NLEDGER]):
+        if S[LEDGER + 0, e] >= 0:
+            nets[S[LEDGER + 0, e]] -= S[LEDGER + 2, e]
+        if S[LEDGER + 1, e] >= 0:
+            nets[S[LEDGER + 1, e]] += S[LEDGER + 2, e]
+    d = S[SC, I_DEALER]
+    best = -1
+    same = True
+    for i in range(seated):
+        s = (d + i) % seated
+        if S[P_FOLDED, s]:
+            continue
+        if best >= 0 and nets[s] != nets[best]:
+            same = False
+        if best < 0 or nets[s] > nets[best]:
+            best = s
+    if same or best < 0:
+        return winner
+    S[P_WINNERS, 0] = best
+    S[SC, I_NWINNERS] = 1
+    return int(best)
+
+
+@entry
 def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) -> None:
     """scoring.finish: the count when counted (its winner if none yet), the fold fees, then
     the rule file's awards (its factors are applied by the ledger)."""
@@ -32,6 +63,8 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
         cw = count(S, Q, T, F)
         if winner < 0:
             winner = cw
+    if Q[STAGE, G_WINNER_BY_NET]:
+        winner = best_net(S, Q, winner)
     S[SC, I_WINNER] = winner
     if S[SC, I_NWINNERS] == 0 and winner >= 0:
         S[P_WINNERS, 0] = winner

@@ -125,8 +125,15 @@ def fold_phase(S: Array, Q: Array, T: Array, F: Floats) -> bool:
     if out <= 0:
         return False
     mode = Q[CFG, C_SIT_OUT]
+    if mode >= SIT_BY_RESULT and S[SC, I_SITTERS] >= 0:  # (setup._by_the_last_round)
+        for s in range(seated):
+            S[P_FOLDED, s] = S[SC, I_SITTERS] >> s & 1
+        end_fold(S, Q, T, F)
+        return False
     if mode != 0:
         first = S[SC, I_DEALER] + 1 if mode == 1 else S[SC, I_DEALER]
+        if mode >= SIT_BY_RESULT:  # the first round: the last in play order sit out
+            first = S[SC, I_DEALER] + seated - out
         for i in range(out):
             S[P_FOLDED, (first + i) % seated] = 1
         end_fold(S, Q, T, F)
