@@ -558,6 +558,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
                 opts.append(item)
         return self.mechanic(meta, "declare", opts)
 
+    @v_args(meta=True)
     def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         """`tie break: A, then B`: one option, its parts in order (as `if beaten`'s)."""
         return self.mechanic(meta, "tie_break", [self.opt(meta, "tie_break", ",".join(c))])
