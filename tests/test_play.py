@@ -111,6 +111,9 @@ def test_ctrl_c_saves_the_game_and_says_how_to_resume(tmp_path: Path) -> None:
             seen += chunk
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
+    # the interrupt alone ends it: its input stays open until then, so that the end of input
+    # (communicate closes it) cannot reach the prompt before the interrupt on a busy machine
+    proc.wait(timeout=60)
     rest, err = proc.communicate(timeout=60)
     text = (seen + rest).decode()
     assert proc.returncode == 130, err.decode()  # saved, then the interrupt's own status
