@@ -98,6 +98,9 @@ def test_ctrl_c_saves_the_game_and_says_how_to_resume(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         cwd=tmp_path,
         env={**os.environ, "COLUMNS": "120"},
+        # Ctrl-C's own handling, even where the tests run in the background of a shell, which
+        # starts them with the interrupt ignored (and a child inherits that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"1\n")
