@@ -1,6 +1,7 @@
 """What rulekit keeps between runs: small results that cost a command part of a second each
-time (the bots' calibration of a variant), kept in the user's cache folder under this version
-of rulekit's code, so that a new version never reads what an older one computed.
+time (the bots' calibration of a variant, a rule file loaded: rulekit.lang.kept), kept in the
+user's cache folder under this version of rulekit's code, so that a new version never reads
+what an older one computed.
 
 Keeping is best effort: a folder that cannot be written, or a file that cannot be read (another
 version's, a half-written one), only means the result is computed again.
