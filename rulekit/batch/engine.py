@@ -651,23 +651,23 @@ def tally_games(
         _add_counts(counter, names, counts[:, row], counts[:, K.GC_FIRST + row])
     net = played.net[ok]
     _add_nets(tally, net, games[ok, K.GM_FRACTIONS], plan.scale)
-    teams = compiled.rules.teams_for(seats) or [[s] for s in range(seats)]
-    member = np.zeros((len(teams), seats), dtype=np.int64)
-    for t, seats_of in enumerate(teams):
-        member[t, seats_of] = 1
-    if compiled.rules.length.tie_break:  # game.game_winners, game by game
-        rules = compiled.rules
+    rules = compiled.rules
+    if rules.length.tie_break:  # game.game_winners, game by game
         for k in np.flatnonzero(ok).tolist():
             won = games[k, K.GM_WINS : K.GM_WINS + seats].tolist()
             dealer = int(games[k, K.GM_LAST_DEALER])
             for s in game_winners(rules, seats, played.net[k].tolist(), won, dealer):
                 tally.wins[s] += 1
-        return [start + k for k in np.flatnonzero(~ok).tolist()]
-    totals = net @ member.T  # game.game_winners: the sides with the best total
-    best = totals == totals.max(axis=1, initial=-INT64 + 1, keepdims=True)
-    wins = best.astype(np.int64) @ member
-    for s in range(seats):
-        tally.wins[s] += int(wins[:, s].sum())
+    else:  # game.game_winners without a tie break: every side with the best total, at once
+        teams = rules.teams_for(seats) or [[s] for s in range(seats)]
+        member = np.zeros((len(teams), seats), dtype=np.int64)
+        for t, seats_of in enumerate(teams):
+            member[t, seats_of] = 1
+        totals = net @ member.T
+        best = totals == totals.max(axis=1, initial=-INT64 + 1, keepdims=True)
+        wins = best.astype(np.int64) @ member
+        for s in range(seats):
+            tally.wins[s] += int(wins[:, s].sum())
     return [start + k for k in np.flatnonzero(~ok).tolist()]
 
 

@@ -562,7 +562,12 @@ def stage_conditions(compiled: CompiledRules, seats: int | None = None) -> Array
         prog = condition_program(cond, index, compiled.rules.teyaku, tuple(known))
         known.append((cond, i))
         records += [i, 0, len(prog), *prog]
-    n = len(steps)
+    return _condition_table(len(steps), records)
+
+
+def _condition_table(n: int, records: list[int]) -> Array:
+    """n condition programs (records of [entry, 0, length, program...]) as a table in
+    table_arrays' layout, matched all at once by `match`: no values, bonuses or groups."""
     words = [0] * T_HEADER
     words[T_N] = n
     for slot, part in (
@@ -607,20 +612,7 @@ def offer_conditions(compiled: CompiledRules) -> Array:
         cond = o.condition if o.condition is not None else ir.And(items=())
         prog = condition_program(cond, index, compiled.rules.teyaku)
         records += [i, 0, len(prog), *prog]
-    n = len(offers)
-    words = [0] * T_HEADER
-    words[T_N] = n
-    for slot, part in (
-        (T_PLAY, [n, *records]),
-        (T_COUNT, [0]),
-        (T_VALUES, [0] * n),
-        (T_BONUS, [0] * 3 * n),
-        (T_UNLESS, [0] * n),
-        (T_GROUPS, []),
-    ):
-        words[slot] = len(words)
-        words += part
-    return _array(words)
+    return _condition_table(len(offers), records)
 
 
 @dataclass(frozen=True)

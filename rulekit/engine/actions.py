@@ -22,7 +22,7 @@ STOP = 8194
 CONTINUE = 8195
 SWAP = 8196
 KEEP = 8197
-DECLARE = 8198  # make the rule file's declaration (before the deal: mizuten)
+DECLARE = 8198  # make the rule file's declaration (`declare NAME: ...`)
 PASS = 8199  # do not
 HIKI = 8320
 
