@@ -146,6 +146,16 @@ def holds_on_counts(c: ir.Condition, index: CardIndex, count: dict[int, int]) ->
     return compare(c.op, n, c.n)
 
 
+def _sets_read(c: ir.Condition, index: CardIndex) -> tuple[int, ...]:
+    """The card sets whose counts a condition that `thresholds` reads depends on, in order."""
+    if isinstance(c, ir.And | ir.Or):
+        return tuple(dict.fromkeys(m for i in c.items for m in _sets_read(i, index)))
+    if isinstance(c, ir.Not):
+        return _sets_read(c.item, index)
+    assert isinstance(c, ir.AllOf | ir.AnyOf | ir.Count)
+    return (index.mask(c.cards),)
+
+
 # Packed.of's tables, by deck and entries (bounded: the oldest goes first)
 _PACKED: dict[tuple[object, ...], Packed] = {}
 _PACKED_MAX = 64
@@ -194,15 +204,24 @@ class Packed:
         self, index: CardIndex, entries: dict[int, ir.Condition], wanted: dict[int, set[int]]
     ) -> dict[int, int]:
         """The hits for each combination of the sets' counts, keyed by its flags (a count
-        stands for every count up to its set's next threshold)."""
+        stands for every count up to its set's next threshold). Each entry is worked out once
+        per combination of the counts it reads, not once per combination of them all."""
         states = [(m, [0, *sorted(ks)]) for m, ks in wanted.items()]
+        reads = {i: _sets_read(cond, index) for i, cond in entries.items()}
+        known: dict[tuple[int, tuple[int, ...]], bool] = {}
         out: dict[int, int] = {}
         for combo in itertools.product(*(counts for _, counts in states)):
             count = {m: n for (m, _), n in zip(states, combo, strict=True)}
             flags = sum(1 << (s + w - 1) for m, k, s, w in self.lanes if count[m] >= k)
-            out[flags] = sum(
-                1 << i for i, cond in entries.items() if holds_on_counts(cond, index, count)
-            )
+            hits = 0
+            for i, cond in entries.items():
+                key = (i, tuple(count[m] for m in reads[i]))
+                held = known.get(key)
+                if held is None:
+                    held = known[key] = holds_on_counts(cond, index, count)
+                if held:
+                    hits |= 1 << i
+            out[flags] = hits
         return out
 
     @classmethod
