@@ -724,6 +724,12 @@ class Ruleset(_Frozen):
     def card_points(self, card_id: int) -> int:
         return self.points.get(self.card(card_id).classes[0], 0)
 
+    def card_points_count(self) -> bool:
+        """Whether the captured cards' points count for anything: a count that reads them, or
+        a condition on them (a special hand at the count). Where they do not (a game settled
+        by yaku alone), a screen does not show them."""
+        return self.count.method != "none" or _reads_points(self)
+
     def teams_for(self, seated: int) -> list[list[int]] | None:
         """The teams at this many players (seat lists), or None if each plays for himself."""
         for t in self.teams:
@@ -839,3 +845,16 @@ def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[st
     elif isinstance(node, list | tuple):
         for i, item in enumerate(node):
             _walk(item, f"{path}/{i}", ids, months, out)
+
+
+def _reads_points(node: object) -> bool:
+    """Whether a condition on the captured card points (PointsCmp) is anywhere in `node`."""
+    if isinstance(node, PointsCmp):
+        return True
+    if isinstance(node, BaseModel):
+        return any(_reads_points(getattr(node, f)) for f in type(node).model_fields)
+    if isinstance(node, tuple | list):
+        return any(_reads_points(i) for i in node)
+    if isinstance(node, dict):
+        return any(_reads_points(v) for v in node.values())
+    return False

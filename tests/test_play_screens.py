@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECIDE, Round
+from rulekit.engine.round import DECIDE, PLAY, Round
 from rulekit.engine.view import PlayerView
 from rulekit.play import screen
 from rulekit.play.session import Move, Session
@@ -202,3 +202,114 @@ def test_narrated_captures_are_the_captures(seed: int, game: str) -> None:
         assert said == new, (move, new)
         if move.draw_waits:
             assert rnd.drawn >= 0 and c.index.ids[rnd.drawn] == move.drawn
+
+
+def _two_match_turn(game: str) -> tuple[Session, PlayerView, int]:
+    """A session at the person's turn to play a card that matches two field cards: the view,
+    and that card's position in the hand (1, 2, ...)."""
+    c = compiled(game)
+    for seed in range(100):
+        session = Session.new(c, game, seed=seed, bots=["greedy"])
+        rnd = session.start_round()
+        while not rnd.is_terminal:
+            if rnd.current != session.human:
+                session.apply(session.bot_action())
+                continue
+            view = session.views[rnd.current]
+            if view.phase == PLAY:
+                hand = screen.hand_ids(view)
+                for pos, cid in enumerate(hand, start=1):
+                    bit = c.index.bit[cid]
+                    plays = [a for a in view.legal_actions() if A.is_play(a)]
+                    if sum(A.played_card(a) == bit for a in plays) == 2:
+                        return session, view, pos
+            session.apply(view.legal_actions()[0])
+    raise AssertionError(f"no two-match play in {game}")
+
+
+def test_the_take_which_prompt_answers_why_and_hint_and_plays_no_card_for_them(
+    tmp_path: Path,
+) -> None:
+    """At "take which?", `why` and `hint` are answered (they were read as cards, and the next
+    answer as a hand position: a misplay), a bad answer is asked again, and the card chosen
+    is the one played."""
+    session, view, pos = _two_match_turn("koikoi")
+    answers = iter([str(pos), "why", "hint", "nonsense", "2"])
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    term = Terminal(session, Console(file=out, width=100), read, tmp_path / "x.toml", hint_ms=5)
+    action = term.ask(view)
+    shown = out.getvalue()
+    assert [p.endswith("take which? ") for p in asked] == [False, True, True, True, True]
+    assert "no payments yet" in shown or "payments this round" in shown  # why
+    assert "the search bot would" in shown  # hint
+    assert "✗" in shown and "nonsense" in shown  # said, then asked again
+    card = view.compiled.index.bit[screen.hand_ids(view)[pos - 1]]
+    options = [a for a in view.legal_actions() if A.is_play(a) and A.played_card(a) == card]
+    assert action == options[1]  # the second field card, as answered
+
+
+def test_watching_marks_no_seat_as_you(tmp_path: Path) -> None:
+    result = rulekit(
+        ["play", "koikoi", "--watch", "--delay", "0", "--seed", "3", "--save",
+         str(tmp_path / "w.toml")],
+        [],
+        tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Bob plays" in result.stdout and "(you)" not in result.stdout
+
+
+@pytest.mark.parametrize(("game", "shown"), [("koikoi", False), ("hachihachi", True)])
+def test_card_points_are_shown_only_where_they_count(game: str, shown: bool) -> None:
+    """Koi-Koi settles by yaku alone: its table shows no card points (from the rule file's
+    count, not the game's name)."""
+    c = compiled(game)
+    assert c.rules.card_points_count() is shown
+    session = Session.new(c, game, seed=1, bots=["greedy"])
+    session.start_round()
+    out = io.StringIO()
+    view = session.views[0]
+    Console(file=out, width=120).print(screen.table(view, session.names, session.totals(), 1, 1))
+    assert ("pts" in out.getvalue()) is shown
+
+
+def test_play_lines_wrap_by_words_at_80_columns(tmp_path: Path) -> None:
+    env_args = ["play", "koikoi", "--watch", "--delay", "0", "--seed", "3", "--save",
+                str(tmp_path / "w.toml")]  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "rulekit", *env_args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "80"},
+        timeout=240,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    said = [ln for ln in lines if " plays " in ln]
+    assert said and all(len(ln) <= 80 for ln in lines if "saved" not in ln)
+    words = set(result.stdout.split())
+    assert "chrysanthemum_plain_2" in words  # a long name is never cut in two
+
+
+def test_list_fits_80_columns_by_words() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rulekit", "list"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80"},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert all(len(ln) <= 80 for ln in lines) and "…" not in result.stdout
+    assert "hachihachi/fudawiki  (= hachihachi)" in lines
+    assert any(ln.startswith("    Hachi-Hachi (kirisame)") for ln in lines)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+import textwrap
 
 import click
+from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from rulekit.cli.common import (
     bold,
@@ -40,13 +44,33 @@ def list_cmd(as_json: bool) -> None:
         return
     table = RichTable(header_style="bold")
     table.add_column("name", no_wrap=True)  # to copy onto a command line whole
-    table.add_column("title")
+    table.add_column("title", no_wrap=True)
     table.add_column("players", no_wrap=True)
-    table.add_column("source")
+    table.add_column("source", no_wrap=True)
     for v in variants:
         name = v["name"] + "".join(f"\n= {d}" for d in v["default_for"])
         table.add_row(name, v["title"], v["table_sizes"], v["source"] or "-")
-    stdout().print(table)
+    console = stdout()
+    if _natural_width(table) <= console.width:
+        console.print(table)
+        return
+    for v in variants:  # too narrow for the table: a block each, wrapped by words
+        default = "".join(f"  (= {d})" for d in v["default_for"])
+        console.print(Text(v["name"], style="bold") + Text(default), soft_wrap=True)
+        details = f"{v['title']} · {v['table_sizes']} · {v['source'] or 'no source'}"
+        indent = " " * 4
+        wrapped = textwrap.fill(
+            details, console.width, initial_indent=indent, subsequent_indent=indent
+        )
+        console.print(wrapped, soft_wrap=True)
+
+
+def _natural_width(table: RichTable) -> int:
+    """The columns a table takes when nothing in it is wrapped or cut."""
+    wide = Console(width=10_000, file=io.StringIO(), color_system=None)
+    with wide.capture() as drawn:
+        wide.print(table)
+    return max(len(line) for line in drawn.get().splitlines())
 
 
 @command()

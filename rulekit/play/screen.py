@@ -88,38 +88,42 @@ def scores_line(
 
 
 def table(
-    view: PlayerView, names: Sequence[str], totals: Sequence[Amount], round_no: int, rounds: int
+    view: PlayerView,
+    names: Sequence[str],
+    totals: Sequence[Amount],
+    round_no: int,
+    rounds: int,
+    you: bool = True,
 ) -> RenderableType:
-    """Everything the player may see, in one block."""
+    """Everything the player may see, in one block; `you`: the seat seen is the person's (a
+    bot's, watched, is not marked "you")."""
     rules = view.compiled.rules
     header = Text(
         f"{rules.title}  ·  round {round_no} of {rounds}  ·  dealer {names[view.dealer]}  ·  "
         f"x{view.multiplier}  ·  stock {view.stock_count}",
         style="bold cyan",
     )
+    points = rules.card_points_count()  # (not shown where they count for nothing)
     piles = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     piles.add_column("player")
-    piles.add_column("pts", justify="right")
+    if points:
+        piles.add_column("pts", justify="right")
     piles.add_column("captured")
     piles.add_column("yaku")
     for s, name in enumerate(names):
         if view.folded[s]:
-            piles.add_row(Text(name, style="dim"), "", Text("folded", style="dim"), "")
+            piles.add_row(Text(name, style="dim"), *[""] * points, Text("folded", style="dim"), "")
             continue
         mark = " (dealer)" if s == view.dealer else ""
-        you = " (you)" if s == view.seat else ""
+        me = " (you)" if you and s == view.seat else ""
         pile = sorted_ids(view, view.captured[s])
         made = ", ".join(labels(rules, view.yaku_made.get(s, [])))
         going = progress_text(view, s)
         yaku = Text(made, style="bold green")
         if going:
             yaku.append(("  " if made else "") + going, style="dim")
-        piles.add_row(
-            name + mark + you,
-            str(view.compiled.index.points(view.captured[s])),
-            cards_line(rules, pile),
-            yaku,
-        )
+        pts = [str(view.compiled.index.points(view.captured[s]))] if points else []
+        piles.add_row(name + mark + me, *pts, cards_line(rules, pile), yaku)
     lines: list[RenderableType] = [header, scores_line(names, totals, rules.unit), Text("")]
     lines.append(Text("field: ", style="bold") + cards_line(rules, sorted_ids(view, view.field)))
     if view.drawn >= 0:

@@ -183,7 +183,7 @@ class Terminal:
                 action = s.bot_action() if bot else self.ask(s.views[seat])
                 move = s.apply(action)
                 said = screen.narrate(s.compiled.rules, rnd.ix, s.names, move)
-                self.console.print(said, style="dim" if bot else "bold", soft_wrap=True)
+                self.console.print(said, style="dim" if bot else "bold")  # wrapped by words
                 if bot and self.watch_delay is not None:  # the board after the move it shows
                     self._show(s.views[seat])
                     time.sleep(self.watch_delay)
@@ -216,12 +216,18 @@ class Terminal:
 
     def _show(self, view: PlayerView) -> None:
         s = self.s
+        person = s.seats[view.seat].bot is None
         self.console.print(
             screen.table(
-                view, s.names, s.totals(), s.game.round_no + 1, s.compiled.rules.length.rounds
+                view,
+                s.names,
+                s.totals(),
+                s.game.round_no + 1,
+                s.compiled.rules.length.rounds,
+                you=person,
             )
         )
-        if s.seats[view.seat].bot is None:
+        if person:
             self.console.print(screen.hand_block(view))
 
     # ------------------------------------------------------------ the person's turn
@@ -236,8 +242,13 @@ class Terminal:
             )
         else:
             self._show(view)
+        return self._answer(view, self._question(view), lambda line: self._parse(view, line))
+
+    def _answer(self, view: PlayerView, question: str, parse: Callable[[str], int]) -> int:
+        """Ask until an answer parses: every prompt also takes the commands (help, rules, why,
+        hint, quit), and a bad answer is said and asked again, never played."""
         while True:
-            line = self.read(self._question(view)).strip()
+            line = self.read(question).strip()
             if not line:
                 continue
             word = line.lower()
@@ -256,7 +267,7 @@ class Terminal:
                 self._hint(view)
                 continue
             try:
-                return self._parse(view, line)
+                return parse(line)
             except UsageError as err:
                 self.console.print(
                     f"✗ {err.message}" + (f" ({err.hint})" if err.hint else ""), style="red"
@@ -356,8 +367,8 @@ class Terminal:
             return options[0]
         if len(words) == 2:
             return self._pick_target(view, options, words[1])
-        line2 = self.read(f"{self._options(view, options)}: take which? ").strip()
-        return self._pick_target(view, options, line2)
+        question = f"{self._options(view, options)}: take which? "
+        return self._answer(view, question, lambda line: self._pick_target(view, options, line))
 
     def _hand_card(self, view: PlayerView, word: str) -> int:
         ix = view.compiled.index
@@ -374,6 +385,7 @@ class Terminal:
 
     def _pick_target(self, view: PlayerView, options: list[int], word: str) -> int:
         ix = view.compiled.index
+        word = word.removeprefix("take ").strip()  # "take 11" as the TAKE prompt takes it
         targets = [chosen_card(a) for a in options]
         if word.isdigit() and 1 <= int(word) <= len(options) and int(word) < 10:
             return options[int(word) - 1]
