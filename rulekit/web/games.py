@@ -28,6 +28,7 @@ from rulekit.play.session import Session, resume
 from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
 from rulekit.web.catalog import Catalog, Said
+from rulekit.web.faces import face
 from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_of
 
 BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
@@ -171,6 +172,7 @@ class WebGame:
             "log": self.log,
             "last_round": self.last_round,
             "months": {m.number: m.label or m.name for m in rules.deck.months},
+            "points_count": rules.card_points_count(),  # else the page shows no card points
             "call": screen.call_word(rules),
             "table": None,
         }
@@ -247,6 +249,7 @@ def _card(rules: Any, cid: int) -> dict[str, Any]:
         "class": card.classes[0],
         "tags": list(card.tags),
         "points": rules.card_points(cid),
+        "face": face(cid),
     }
 
 

@@ -10,18 +10,49 @@ const EMBLEM = {
   ribbon: '<rect x="8" y="8" width="24" height="12" rx="2" fill="#b22"/>',
   plain: '<path d="M6 22 Q20 2 34 22" stroke="#555" stroke-width="3" fill="none"/>',
 };
+const CLASS_MARK = { light: "L", animal: "A", ribbon: "R", plain: "P" };
 
+// A card: its face (the deck's art; a drawn face in the same frame for a card beyond the 48),
+// a corner index (month, class) readable at a glance, and its points where they count.
 function card(c, extra) {
   const el = document.createElement("div");
   el.className = `card cls-${c.class} ${extra || ""}`;
   c.tags.forEach((t) => el.classList.add(`tag-${t}`));
   el.dataset.card = c.id;
-  el.title = `${c.id} ${c.label} (${c.class}, ${c.points} points)`;
   const month = game.months[c.month] || c.month;
-  el.innerHTML =
-    `<span class="month">${esc(c.month)}</span><span class="mname">${esc(month)}</span>` +
-    `<svg viewBox="0 0 40 28" aria-hidden="true">${Object.hasOwn(EMBLEM, c.class) ? EMBLEM[c.class] : ""}</svg>` +
-    `<span class="cname">${esc(c.label)}</span><span class="pts">${esc(c.points)}</span>`;
+  const points = game.points_count ? `, ${c.points} points` : "";
+  el.title = `${c.id} ${c.label} (${month}, ${c.class}${points})`;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", `${c.label}, ${month}, ${c.class}${points}`);
+  const mark = Object.hasOwn(CLASS_MARK, c.class) ? CLASS_MARK[c.class] : c.class.slice(0, 1).toUpperCase();
+  const index = `<span class="idx">${esc(c.month)}<b>${esc(mark)}</b></span>`;
+  const pts = game.points_count ? `<span class="pts">${esc(c.points)}</span>` : "";
+  if (c.face) {
+    el.innerHTML = `<img src="/static/cards/${esc(c.face)}.svg" alt="" draggable="false">${index}${pts}`;
+  } else {
+    el.classList.add("drawn-face");
+    el.innerHTML = index + `<span class="mname">${esc(month)}</span>` +
+      `<svg viewBox="0 0 40 28" aria-hidden="true">${Object.hasOwn(EMBLEM, c.class) ? EMBLEM[c.class] : ""}</svg>` +
+      `<span class="cname">${esc(c.label)}</span>${pts}`;
+  }
+  return el;
+}
+
+// Face-down cards: `n` backs (a hidden hand, the stock), with the count said.
+function backs(n, label) {
+  const el = document.createElement("div");
+  el.className = "backs";
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", `${n} ${label}`);
+  for (let i = 0; i < Math.min(n, 8); i++) {
+    const b = document.createElement("div");
+    b.className = "card back small";
+    el.appendChild(b);
+  }
+  const count = document.createElement("span");
+  count.className = "count";
+  count.textContent = `${n}`;
+  el.appendChild(count);
   return el;
 }
 
@@ -86,12 +117,15 @@ function renderPlayers(t) {
     const you = seat === game.you && p.name !== "You";  // "You (you)" says it twice
     const tags = [p.dealer ? "dealer" : "", you ? "you" : "", p.folded ? "folded" : ""]
       .filter(Boolean).join(", ");
-    el.innerHTML = `<h3>${esc(p.name)}${tags ? ` (${tags})` : ""} · ${esc(p.points)} pts · ${p.hand_size} in hand</h3>`;
+    const pts = game.points_count ? ` · ${esc(p.points)} pts` : "";
+    el.innerHTML = `<h3>${esc(p.name)}${tags ? ` (${tags})` : ""}${pts} · ${p.hand_size} in hand</h3>`;
+    if (seat !== game.you && p.hand_size) el.appendChild(backs(p.hand_size, "cards in hand"));
     p.captured.forEach((g) => {
       const row = document.createElement("div");
       row.className = "pile";
       const points = g.cards.reduce((s, c) => s + c.points, 0);
-      row.innerHTML = `<span class="group">${esc(g.class)} (${g.cards.length}, ${esc(points)} pts)</span>`;
+      const pts = game.points_count ? `, ${esc(points)} pts` : "";
+      row.innerHTML = `<span class="group">${esc(g.class)} (${g.cards.length}${pts})</span>`;
       g.cards.forEach((c) => row.appendChild(card(c, "small")));
       el.appendChild(row);
     });
@@ -134,6 +168,7 @@ function renderField(t) {
     if (m) el.addEventListener("click", () => send(m.action));
     box.appendChild(el);
   });
+  if (t.stock) box.appendChild(backs(t.stock, "cards in the stock"));
   if (t.drawn) {
     $("drawn-box").append("· drawn: ");
     $("drawn-box").appendChild(card(t.drawn, "small"));
