@@ -22,6 +22,7 @@ def test_the_page_resumes_a_saved_game(server: str, browser: Any, tmp_path: Path
     before = browser.execute_script("return game;")
     path = tmp_path / "saved.scenario.toml"
     path.write_text(browser.execute_async_script(SAVED), encoding="utf-8")
+    browser.find_element(By.ID, "new").click()  # the setup dialog, closed once a game started
     browser.find_element(By.ID, "saved").send_keys(str(path))
     browser.find_element(By.ID, "resume").click()
     for _ in range(200):

@@ -100,7 +100,7 @@ function render(state) {
     links.appendChild(a);
   }
   $("log").innerHTML = "";
-  state.log.slice(-12).forEach((line) => {
+  state.log.slice(-60).forEach((line) => {
     const li = document.createElement("li");
     li.textContent = line;
     $("log").appendChild(li);
@@ -120,6 +120,8 @@ function renderPlayers(t) {
     const pts = game.points_count ? ` · ${esc(p.points)} pts` : "";
     el.innerHTML = `<h3>${esc(p.name)}${tags ? ` (${tags})` : ""}${pts} · ${p.hand_size} in hand</h3>`;
     if (seat !== game.you && p.hand_size) el.appendChild(backs(p.hand_size, "cards in hand"));
+    const piles = document.createElement("div");
+    piles.className = "piles";  // each class's captures side by side, overlapped
     p.captured.forEach((g) => {
       const row = document.createElement("div");
       row.className = "pile";
@@ -127,8 +129,9 @@ function renderPlayers(t) {
       const pts = game.points_count ? `, ${esc(points)} pts` : "";
       row.innerHTML = `<span class="group">${esc(g.class)} (${g.cards.length}${pts})</span>`;
       g.cards.forEach((c) => row.appendChild(card(c, "small")));
-      el.appendChild(row);
+      piles.appendChild(row);
     });
+    el.appendChild(piles);
     const lines = [];
     if (p.yaku.length) lines.push(`yaku: ${p.yaku.join(", ")}`);
     if (p.progress) lines.push(`toward: ${p.progress}`);
@@ -183,6 +186,17 @@ function renderHand(t) {
     const plays = t.moves.filter((m) => m.kind === "play" && m.card === c.id);
     const el = card(c, plays.length ? "playable" : "");
     if (pending === c.id) el.classList.add("selected");
+    el.tabIndex = plays.length ? 0 : -1;
+    const matched = (on) => $("field").querySelectorAll(".card").forEach((f) => {
+      if (game.months && t.field.some((x) => x.id === Number(f.dataset.card) && x.month === c.month)) {
+        f.classList.toggle("matches", on);
+      }
+    });
+    el.addEventListener("mouseenter", () => matched(true));
+    el.addEventListener("mouseleave", () => matched(false));
+    el.addEventListener("focus", () => matched(true));
+    el.addEventListener("blur", () => matched(false));
+    el.addEventListener("keydown", (e) => { if (e.key === "Enter" && plays.length) { e.stopPropagation(); el.click(); } });
     if (plays.length) {
       el.addEventListener("click", () => {
         if (plays.length === 1) { send(plays[0].action); return; }
@@ -251,16 +265,24 @@ async function start(event) {
   if ($("seats").value) spec.seats = Number($("seats").value);
   if ($("seed").value) spec.seed = Number($("seed").value);
   if ($("think").value) spec.think_ms = Number($("think").value);
-  try { pending = null; render(await api("POST", "/api/games", spec)); showError(null); }
-  catch (err) { showError(err); }
+  try {
+    pending = null;
+    render(await api("POST", "/api/games", spec));
+    $("setup").close();
+    showError(null);
+  } catch (err) { showError(err); }
 }
 
 async function resume(event) {
   event.preventDefault();
   const file = $("saved").files[0];
   if (!file) { showError(new Error("choose a saved game first")); return; }
-  try { pending = null; render(await api("POST", "/api/resume", await file.text(), true)); showError(null); }
-  catch (err) { showError(err); }
+  try {
+    pending = null;
+    render(await api("POST", "/api/resume", await file.text(), true));
+    $("setup").close();
+    showError(null);
+  } catch (err) { showError(err); }
 }
 
 async function why() {
@@ -291,8 +313,33 @@ async function init() {
   $("resume-game").addEventListener("submit", resume);
   $("why").addEventListener("click", why);
   $("hint").addEventListener("click", hint);
+  $("new").addEventListener("click", () => $("setup").show());
+  $("close-setup").addEventListener("click", () => $("setup").close());
+  document.addEventListener("keydown", key);
   const opened = /^#game=([\w-]+)$/.exec(location.hash);  // a game started elsewhere (the editor)
   if (opened) render(await api("GET", `/api/games/${opened[1]}`));
+  else $("setup").show();  // the setup first, then the board alone
+}
+
+// Keyboard play: 1-9 click the hand card at that position (or, when two field cards match, the
+// field card offered at that position), Enter the first button offered, Escape undoes a
+// half-made play.
+function key(event) {
+  if (!game || !game.table || $("setup").open || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA", "BUTTON", "A"].includes(document.activeElement.tagName) &&
+      event.key === "Enter") return;  // Enter on a focused control is that control's
+  if (event.key === "Escape" && pending !== null) { pending = null; render(game); return; }
+  if (event.key === "Enter") {
+    const first = $("decision").querySelector("button") || $("round-over").querySelector("button");
+    if (first) { event.preventDefault(); first.click(); }
+    return;
+  }
+  if (!/^[1-9]$/.test(event.key)) return;
+  const n = Number(event.key) - 1;
+  const choices = $("field").querySelectorAll(".card.choice");
+  const cards = choices.length ? choices : $("hand").querySelectorAll(".card.playable");
+  const all = choices.length ? choices : $("hand").querySelectorAll(".card");
+  if (n < all.length && [...cards].includes(all[n])) { event.preventDefault(); all[n].click(); }
 }
 
 init().catch(showError);
