@@ -4,6 +4,7 @@ Selenium (`.ci/run` installs them). The Hachi-Hachi round: test_web_browser_hach
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.browser_support import (
@@ -47,3 +48,30 @@ def test_cards_show_their_faces_and_hidden_hands_their_backs(server: str, browse
     index = browser.find_element(By.CSS_SELECTOR, "#hand .card .idx").text
     assert index[:-1].isdigit() and index[-1] in "LARP"  # month and class at a glance
     assert "Louie Mantia" in browser.find_element(By.ID, "credits").text
+
+
+def test_the_games_end_shows_every_round_and_plays_again(server: str, browser: Any) -> None:
+    """A one-round game from the editor's text: at its end the final piles stay, the rounds'
+    table gives each round and the totals, and "Play again" starts the same rules anew."""
+    browser.get(server)
+    state = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "api('POST', '/api/games', {text: 'extends \"koikoi\"\\nrounds 1', bots: ['greedy'],"
+        " seed: 7}).then((s) => { render(s); $('setup').close(); done(s); });"
+    )
+    assert state["rounds"] == 1
+    play_round_by_clicking(browser)
+    over = browser.find_element(By.ID, "round-over")
+    assert "game over" in over.text
+    assert over.find_elements(By.CSS_SELECTOR, ".final-piles .card img")  # the piles stay
+    rows = over.find_elements(By.CSS_SELECTOR, "table.rounds tr")
+    assert len(rows) == 3 and rows[-1].text.startswith("total")  # head, round 1, total
+    before = browser.execute_script("return game.id;")
+    browser.find_element(By.ID, "play-again").click()
+    for _ in range(100):
+        if browser.execute_script("return game.id;") != before:
+            break
+        time.sleep(0.05)
+    assert browser.execute_script("return game.id;") != before
+    assert browser.execute_script("return game.round;") == 1
+    assert browser.execute_script("return game.rounds;") == 1  # the editor's rules, again

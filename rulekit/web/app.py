@@ -118,6 +118,13 @@ def create_app(
 
         return JSONResponse(await _locked(game, deal))
 
+    async def again(request: Request) -> Response:
+        game = game_of(request)
+        await read_json(request)
+        cookie = browser(request) or new_browser()
+        fresh = await run_in_threadpool(games.again, cookie, game)
+        return with_cookie(JSONResponse(await _locked(fresh, fresh.state)), cookie)
+
     async def hint(request: Request) -> Response:
         game = game_of(request)
         await read_json(request)
@@ -147,6 +154,7 @@ def create_app(
         Route(api + "/move", guarded(move), methods=["POST"]),
         Route(api + "/next", guarded(next_round), methods=["POST"]),
         Route(api + "/hint", guarded(hint), methods=["POST"]),
+        Route(api + "/again", guarded(again), methods=["POST"]),
         Route(api + "/scenario", guarded(scenario)),
         *editor_routes(catalog),
         *compare_routes(catalog),

@@ -29,6 +29,7 @@ from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
 from rulekit.web.catalog import Catalog, Said
 from rulekit.web.faces import face
+from rulekit.web.round_end import round_end
 from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_of
 
 BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
@@ -108,6 +109,7 @@ class WebGame:
                 s.compiled.rules, result.ledger, names, empty="no payments"
             ),
             "net": [amount_text(v) for v in result.net],
+            **round_end(s.views[self.seat], result, names, lambda c: _card(s.compiled.rules, c)),
         }
         self._say(
             f"round over ({result.ended_by}); it goes to {winner or 'nobody (a drawn round)'}"
@@ -171,6 +173,8 @@ class WebGame:
             "waiting": self.waiting,
             "log": self.log,
             "last_round": self.last_round,
+            # each finished round's net, by seat (a void deal is no round)
+            "history": [[amount_text(v) for v in r.net] for r in s.game.results if not r.void],
             "months": {m.number: m.label or m.name for m in rules.deck.months},
             "points_count": rules.card_points_count(),  # else the page shows no card points
             "call": screen.call_word(rules),
@@ -215,6 +219,7 @@ class WebGame:
                         if ids
                     ],
                     "yaku": screen.labels(rules, view.yaku_made.get(seat, [])),
+                    "calls": view.continues[seat],  # koi-koi or sage called this round
                     "progress": screen.progress_text(view, seat),
                     "teyaku": screen.labels(rules, view.teyaku.get(seat, [])),
                     "shown": [
@@ -365,6 +370,25 @@ class Games:
             think_ms=think,
         )
         session.house_rules = house
+        return self._add(browser, session)
+
+    def again(self, browser: str, game: WebGame) -> WebGame:
+        """A new game like `game`: the same rules (house rules from the editor included), the
+        same seats, bots and budget, the person in the same seat, a new seed."""
+        old = game.session
+        person = old.human
+        assert person is not None
+        session = Session.new(
+            old.compiled,
+            old.rules_ref,
+            seed=secrets.randbelow(10**6),
+            seats=len(old.seats),
+            bots=[seat.bot for seat in old.seats if seat.bot is not None] or ["search"],
+            seat=person,
+            name=old.seats[person].name,
+            think_ms=old.think_ms,
+        )
+        session.house_rules = old.house_rules
         return self._add(browser, session)
 
     def _from_text(self, spec: dict[str, Any]) -> tuple[CompiledRules, str, str | None]:

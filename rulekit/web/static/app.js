@@ -75,6 +75,7 @@ async function send(action) {
 }
 
 function render(state) {
+  if (!game || state.id !== game.id || state.log.length !== game.log.length) $("explain").hidden = true;
   game = state;
   $("board").hidden = false;
   $("title").textContent = `${state.title} · seed ${state.seed}`;
@@ -115,7 +116,8 @@ function renderPlayers(t) {
     const el = document.createElement("div");
     el.className = "player" + (seat === game.you ? " you" : "") + (t.current === seat ? " turn" : "");
     const you = seat === game.you && p.name !== "You";  // "You (you)" says it twice
-    const tags = [p.dealer ? "dealer" : "", you ? "you" : "", p.folded ? "folded" : ""]
+    const called = p.calls ? `called ${game.call}${p.calls > 1 ? ` x${p.calls}` : ""}` : "";
+    const tags = [p.dealer ? "dealer" : "", you ? "you" : "", p.folded ? "folded" : "", called]
       .filter(Boolean).join(", ");
     const pts = game.points_count ? ` · ${esc(p.points)} pts` : "";
     el.innerHTML = `<h3>${esc(p.name)}${tags ? ` (${tags})` : ""}${pts} · ${p.hand_size} in hand</h3>`;
@@ -227,6 +229,9 @@ function renderDecision(state, t) {
     .forEach((m) => box.appendChild(button(m.words, m.action, t.stakes)));
 }
 
+// The round's end: the final piles stay, each player's count against the par, each yaku and
+// teyaku with its value, the payments in words with their factors, the forfeits; at the game's
+// end, every round's result and "play again".
 function renderRoundOver(state) {
   const box = $("round-over");
   box.innerHTML = "";
@@ -237,6 +242,14 @@ function renderRoundOver(state) {
   head.textContent = last.void ? `round ${last.number}: void` :
     `round ${last.number} over (${last.ended_by}): it goes to ${last.winner || "nobody"}`;
   box.appendChild(head);
+  if (!last.void && last.players) box.appendChild(finalPiles(last));
+  const said = [...(last.explained || []), ...(last.forfeits || [])];
+  if (said.length) {
+    const ul = document.createElement("ul");
+    ul.className = "explained";
+    said.forEach((line) => { const li = document.createElement("li"); li.textContent = line; ul.appendChild(li); });
+    box.appendChild(ul);
+  }
   const pre = document.createElement("pre");
   pre.textContent = last.payments.join("\n");
   box.appendChild(pre);
@@ -245,6 +258,13 @@ function renderRoundOver(state) {
     p.id = "final";
     p.textContent = "game over: " + state.final.map((f) => `${f.name} ${f.score_text ?? f.score}`).join(", ");
     box.appendChild(p);
+    box.appendChild(roundsTable(state));
+    const again = document.createElement("button");
+    again.id = "play-again";
+    again.type = "button";
+    again.textContent = "Play again";
+    again.addEventListener("click", playAgain);
+    box.appendChild(again);
   } else {
     const next = document.createElement("button");
     next.id = "next-round";
@@ -256,6 +276,56 @@ function renderRoundOver(state) {
     });
     box.appendChild(next);
   }
+}
+
+function finalPiles(last) {
+  const wrap = document.createElement("div");
+  wrap.className = "final-piles";
+  last.players.forEach((p) => {
+    const el = document.createElement("div");
+    el.className = "player final";
+    const count = p.points === null ? "" : p.par === null ? ` · ${p.points} points` :
+      ` · ${p.points} points, ${p.over_par >= 0 ? `${p.over_par} over` : `${-p.over_par} under`} the par of ${p.par}`;
+    const calls = p.calls ? ` · called ${game.call} ${p.calls > 1 ? `${p.calls} times` : "once"}` : "";
+    const h = document.createElement("h3");
+    h.textContent = `${p.name}${p.folded ? " (folded)" : ""} · net ${p.net}${count}${calls}`;
+    el.appendChild(h);
+    const row = document.createElement("div");
+    row.className = "pile";
+    p.cards.forEach((c) => row.appendChild(card(c, "small")));
+    el.appendChild(row);
+    const made = [...p.teyaku.map((e) => `teyaku ${e.label} (${e.value})`),
+      ...p.yaku.map((e) => `${e.label} (${e.value})`)];
+    if (made.length) {
+      const info = document.createElement("p");
+      info.className = "yaku";
+      info.textContent = made.join(" · ");
+      el.appendChild(info);
+    }
+    wrap.appendChild(el);
+  });
+  return wrap;
+}
+
+function roundsTable(state) {
+  const table = document.createElement("table");
+  table.className = "rounds";
+  const head = table.insertRow();
+  ["round", ...state.names].forEach((n) => { const th = document.createElement("th"); th.textContent = n; head.appendChild(th); });
+  state.history.forEach((nets, i) => {
+    const row = table.insertRow();
+    [String(i + 1), ...nets].forEach((v) => { row.insertCell().textContent = v; });
+  });
+  const total = table.insertRow();
+  total.className = "total";
+  ["total", ...state.scores].forEach((v) => { total.insertCell().textContent = v; });
+  return table;
+}
+
+// A new game of the same rules (the editor's house rules too), seats and bots; a new seed.
+async function playAgain() {
+  try { pending = null; render(await api("POST", `/api/games/${game.id}/again`, {})); showError(null); }
+  catch (err) { showError(err); }
 }
 
 async function start(event) {
