@@ -118,3 +118,25 @@ def test_play_again_keeps_the_rules_seats_and_bots_with_a_new_seed() -> None:
     assert again["bots"] == first["bots"] and again["you"] == first["you"]
     other = TestClient(app)  # another browser (its own cookie) does not find the game
     assert other.post(f"/api/games/{first['id']}/again", json={}).status_code == 404
+
+
+def test_each_players_last_move_is_marked() -> None:
+    """The cards a bot's last move laid on the field or took are named for the page to mark
+    (issue 24, item 2): laid cards are on the field, taken ones in its pile."""
+    state = (
+        client()
+        .post("/api/games", json={"rules": "hachihachi", "bots": ["greedy"], "seed": 7})
+        .json()
+    )
+    table = state["table"]
+    field = {c["id"] for c in table["field"]}
+    seen = 0
+    for p in table["players"]:
+        if p["last"] is None:
+            continue
+        seen += 1
+        pile = {c["id"] for g in p["captured"] for c in g["cards"]}
+        assert set(p["last"]["laid"]) <= field and set(p["last"]["took"]) <= pile
+        assert p["last"]["laid"] or p["last"]["took"]
+        assert p["name"] in p["last"]["said"]
+    assert seen == 2  # both bots moved before the person's first turn

@@ -24,7 +24,7 @@ from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError, UsageError
 from rulekit.output import amount_text, plain_amount, score_text
 from rulekit.play import screen
-from rulekit.play.session import Session, resume
+from rulekit.play.session import Move, Session, resume
 from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
 from rulekit.web.catalog import Catalog, Said
@@ -51,6 +51,7 @@ class WebGame:
     log: list[str] = field(default_factory=list)
     last_round: dict[str, Any] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    last_moves: dict[int, Move] = field(default_factory=dict)  # each seat's, this round
 
     @property
     def seat(self) -> int:
@@ -70,9 +71,10 @@ class WebGame:
             return
         rnd = s.round or s.start_round()
         if not s.moves:
+            self.last_moves = {}
             self._say(f"round {s.game.round_no + 1}: {screen.says(s.names[rnd.dealer], 'deal')}")
         while not rnd.is_terminal and rnd.current != self.seat:
-            self._say(screen.narrate(s.compiled.rules, rnd.ix, s.names, s.apply(s.bot_action())))
+            self._moved(s.apply(s.bot_action()))
         if rnd.is_terminal:
             self._round_over()
 
@@ -85,8 +87,15 @@ class WebGame:
         legal = s.views[self.seat].legal_actions()
         if action not in legal:
             raise UsageError(f"{action} is not a legal move now", hint="click a highlighted card")
-        self._say(screen.narrate(s.compiled.rules, rnd.ix, s.names, s.apply(action)))
+        self._moved(s.apply(action))
         self.advance()
+
+    def _moved(self, move: Move) -> None:
+        """A move made: said in the log, and kept as its player's last (the page marks it)."""
+        s = self.session
+        assert s.round is not None
+        self._say(screen.narrate(s.compiled.rules, s.round.ix, s.names, move))
+        self.last_moves[move.seat] = move
 
     def next_round(self) -> None:
         if not self.waiting:
@@ -194,6 +203,25 @@ class WebGame:
             out["table"] = self._table(s.views[self.seat])
         return out
 
+    def _last(self, seat: int) -> dict[str, Any] | None:
+        """A seat's last move this round, for the page to mark: the cards it laid on the field
+        (a play or a draw that took nothing) and those it took, and the move in words."""
+        move = self.last_moves.get(seat)
+        s = self.session
+        if move is None or s.round is None:
+            return None
+        ix = s.round.ix
+        laid = []
+        if A.is_play(move.action) and not move.took:
+            laid.append(ix.ids[A.played_card(move.action)])
+        if move.drawn is not None and (move.draw_to_field or move.draw_waits):
+            laid.append(move.drawn)
+        return {
+            "laid": laid,
+            "took": [*move.took, *move.draw_took],
+            "said": screen.narrate(s.compiled.rules, ix, s.names, move),
+        }
+
     def _table(self, view: PlayerView) -> dict[str, Any]:
         s = self.session
         rules = view.compiled.rules
@@ -220,6 +248,7 @@ class WebGame:
                     ],
                     "yaku": screen.labels(rules, view.yaku_made.get(seat, [])),
                     "calls": view.continues[seat],  # koi-koi or sage called this round
+                    "last": self._last(seat),
                     "progress": screen.progress_text(view, seat),
                     "teyaku": screen.labels(rules, view.teyaku.get(seat, [])),
                     "shown": [

@@ -130,10 +130,12 @@ function renderPlayers(t) {
       const points = g.cards.reduce((s, c) => s + c.points, 0);
       const pts = game.points_count ? `, ${esc(points)} pts` : "";
       row.innerHTML = `<span class="group">${esc(g.class)} (${g.cards.length}${pts})</span>`;
-      g.cards.forEach((c) => row.appendChild(card(c, "small")));
+      const took = p.last ? p.last.took : [];
+      g.cards.forEach((c) => row.appendChild(card(c, took.includes(c.id) ? "small fresh" : "small")));
       piles.appendChild(row);
     });
     el.appendChild(piles);
+    if (p.last) el.title = `last move: ${p.last.said}`;  // its cards are marked; the log says it
     const lines = [];
     if (p.yaku.length) lines.push(`yaku: ${p.yaku.join(", ")}`);
     if (p.progress) lines.push(`toward: ${p.progress}`);
@@ -167,9 +169,10 @@ function renderField(t) {
   $("drawn-box").innerHTML = "";
   if (!t) return;
   const choices = targets(t);
+  const laid = new Set(t.players.flatMap((p) => (p.last ? p.last.laid : [])));
   t.field.forEach((c) => {
     const m = choices.find((x) => x.target === c.id);
-    const el = card(c, m ? "choice" : "");
+    const el = card(c, (m ? "choice" : "") + (laid.has(c.id) ? " fresh" : ""));
     if (m) el.addEventListener("click", () => send(m.action));
     box.appendChild(el);
   });
