@@ -48,6 +48,7 @@ def test_cards_show_their_faces_and_hidden_hands_their_backs(server: str, browse
     index = browser.find_element(By.CSS_SELECTOR, "#hand .card .idx").text
     assert index[:-1].isdigit() and index[-1] in "LARP"  # month and class at a glance
     assert "Louie Mantia" in browser.find_element(By.ID, "credits").text
+    start_game(browser, server, "hachihachi", 7)  # (Alice deals: both bots move first)
     assert browser.find_elements(By.CSS_SELECTOR, "#field .fresh, #players .fresh")  # bots' last
 
 
