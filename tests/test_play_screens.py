@@ -313,3 +313,28 @@ def test_list_fits_80_columns_by_words() -> None:
     assert all(len(ln) <= 80 for ln in lines) and "…" not in result.stdout
     assert "hachihachi/fudawiki  (= hachihachi)" in lines
     assert any(ln.startswith("    Hachi-Hachi (kirisame)") for ln in lines)
+
+
+def test_why_gives_each_payment_its_value_and_factor(tmp_path: Path) -> None:
+    """`why` says each payment in words: what for, each teyaku or yaku with its value, and
+    the factor (issue 24, item 6); the terminal listed only the entries' names."""
+    c = compiled("hachihachi")
+    for seed in range(300):
+        session = Session.new(c, "hachihachi", seed=seed, bots=["greedy"])
+        rnd = session.start_round()
+        while not rnd.is_terminal and rnd.phase != PLAY:
+            session.apply(rnd.legal_actions()[0])
+        view = session.views[rnd.current] if not rnd.is_terminal else None
+        if view is None or not any(p.reason == "teyaku" for p in view.ledger):
+            continue
+        out = io.StringIO()
+        term = Terminal(session, Console(file=out, width=200), input, tmp_path / "x.toml")
+        term._why(view)
+        said = out.getvalue()
+        p = next(p for p in view.ledger if p.reason == "teyaku")
+        entry = next(e for e in c.rules.teyaku.entries if e.name == p.detail.split(",")[0])
+        assert f"for teyaku {entry.label or entry.name} ({entry.value})" in said, said
+        if p.multiplier != 1:
+            assert f"x{p.multiplier}" in said
+        return
+    raise AssertionError("no teyaku paid in 300 deals")

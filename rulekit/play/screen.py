@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -13,8 +14,9 @@ from rich.text import Text
 from rulekit import ir, output
 from rulekit.cards import CardIndex
 from rulekit.engine import actions as A
-from rulekit.engine.ledger import Amount, Payment
+from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import Round
+from rulekit.engine.tables import CompiledTable
 from rulekit.engine.view import PlayerView
 from rulekit.play.session import Move
 
@@ -322,3 +324,37 @@ def _labelled(rules: ir.Ruleset, p: Payment) -> Payment:
     if named == parts:
         return p
     return replace(p, detail=", ".join(named))
+
+
+def valued(
+    table: CompiledTable | None, made: Sequence[str], pile: int, rules: ir.Ruleset
+) -> list[dict[str, Any]]:
+    """Entries made, by label, each with its value (a bonus valued on `pile`)."""
+    if table is None:
+        return []
+    out = []
+    for name in made:
+        i = table.position.get(name)
+        value = table.value(i, pile) if i is not None else None
+        out.append({"label": label(rules, name), "value": value})
+    return out
+
+
+def payment_sentence(p: Payment, names: Sequence[str], view: PlayerView) -> str:
+    """One payment as a sentence: who pays whom, how much, for what (each yaku or teyaku with
+    its value), and the factor that multiplied it."""
+    rules = view.compiled.rules
+    who = {**dict(enumerate(names)), BANK: "the bank"}
+    what = p.reason
+    if p.detail and p.reason in ("yaku", "teyaku"):
+        table = view.compiled.yaku if p.reason == "yaku" else view.compiled.teyaku
+        pile = view.captured[p.payee] if p.reason == "yaku" and 0 <= p.payee < len(names) else 0
+        parts = valued(table, [n.strip() for n in p.detail.split(",")], pile, rules)
+        what += " " + ", ".join(
+            f"{e['label']} ({e['value']})" if e["value"] is not None else e["label"] for e in parts
+        )
+    elif p.detail:
+        what += f" ({label(rules, p.detail)})"
+    factor = f": {output.amount_text(p.base)} x{p.multiplier}" if p.multiplier != 1 else ""
+    verb = "pay" if is_you(who[p.payer]) else "pays"
+    return f"{who[p.payer]} {verb} {who[p.payee]} {output.amount_text(p.amount)} for {what}{factor}"

@@ -197,11 +197,12 @@ class Terminal:
             return
         winner = "nobody (a drawn round)" if result.winner is None else names[result.winner]
         self.console.print(f"round over ({result.ended_by}); it goes to {winner}", style="bold")
-        self.last_ledger = screen.ledger_lines(
+        for line in screen.ledger_lines(
             self.s.compiled.rules, result.ledger, names, empty="no payments"
-        )
-        for line in self.last_ledger:
+        ):
             self.console.print("  " + line)
+        view = self.s.views[0]  # (the finished round's piles are public: any seat's view)
+        self.last_ledger = [screen.payment_sentence(p, names, view) for p in result.ledger]
         unit = self.s.compiled.rules.unit
         self.console.print(screen.scores_line(names, self.s.totals(), unit))
 
@@ -410,8 +411,9 @@ class Terminal:
                 self.console.print(part)
 
     def _why(self, view: PlayerView) -> None:
-        rules = view.compiled.rules
-        lines = screen.ledger_lines(rules, view.ledger, self.s.names) if view.ledger else []
+        """The round's payments so far, each in words: what for (each yaku or teyaku with its
+        value) and the factor that multiplied it; else the last round's."""
+        lines = [screen.payment_sentence(p, self.s.names, view) for p in view.ledger]
         if lines:
             self.console.print("payments this round:")
         elif self.last_ledger:

@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulekit.engine.ledger import BANK, Payment
 from rulekit.engine.state import RoundResult
-from rulekit.engine.tables import CompiledTable
 from rulekit.engine.view import PlayerView
 from rulekit.output import amount_text
 from rulekit.play import screen
@@ -30,8 +28,8 @@ def round_end(
     players = []
     for seat, name in enumerate(names):
         pile = view.captured[seat]
-        yaku = _valued(compiled.yaku, result.yaku.get(seat, []), pile, rules)
-        teyaku = _valued(compiled.teyaku, result.teyaku.get(seat, []), 0, rules)
+        yaku = screen.valued(compiled.yaku, result.yaku.get(seat, []), pile, rules)
+        teyaku = screen.valued(compiled.teyaku, result.teyaku.get(seat, []), 0, rules)
         points = ix.points(pile)
         players.append(
             {
@@ -49,43 +47,10 @@ def round_end(
         )
     return {
         "players": players,
-        "explained": [_payment_words(p, names, rules, view) for p in result.ledger],
+        "explained": [screen.payment_sentence(p, names, view) for p in result.ledger],
         "forfeits": _forfeits(view, result, names),
         "field_multiplier": result.multiplier,
     }
-
-
-def _valued(
-    table: CompiledTable | None, made: list[str], pile: int, rules: Any
-) -> list[dict[str, Any]]:
-    """Entries made, by label, each with its value (a bonus valued on `pile`)."""
-    if table is None:
-        return []
-    out = []
-    for name in made:
-        i = table.position.get(name)
-        value = table.value(i, pile) if i is not None else None
-        out.append({"label": screen.label(rules, name), "value": value})
-    return out
-
-
-def _payment_words(p: Payment, names: list[str], rules: Any, view: PlayerView) -> str:
-    """One payment as a sentence: who pays whom, how much, for what (each yaku or teyaku with
-    its value), and the factor that multiplied it."""
-    who = {**dict(enumerate(names)), BANK: "the bank"}
-    what = p.reason
-    if p.detail and p.reason in ("yaku", "teyaku"):
-        table = view.compiled.yaku if p.reason == "yaku" else view.compiled.teyaku
-        pile = view.captured[p.payee] if p.reason == "yaku" and 0 <= p.payee < len(names) else 0
-        parts = _valued(table, [n.strip() for n in p.detail.split(",")], pile, rules)
-        what += " " + ", ".join(
-            f"{e['label']} ({e['value']})" if e["value"] is not None else e["label"] for e in parts
-        )
-    elif p.detail:
-        what += f" ({screen.label(rules, p.detail)})"
-    factor = f": {amount_text(p.base)} x{p.multiplier}" if p.multiplier != 1 else ""
-    verb = "pay" if screen.is_you(who[p.payer]) else "pays"
-    return f"{who[p.payer]} {verb} {who[p.payee]} {amount_text(p.amount)} for {what}{factor}"
 
 
 def _forfeits(view: PlayerView, result: RoundResult, names: list[str]) -> list[str]:
