@@ -203,7 +203,9 @@ def test_resume_refuses_what_the_server_does_not_offer(app: Any, tmp_path: Path)
     r = c.post("/api/resume", content=saved, headers=TOML)
     assert r.status_code == 400  # house rules resume within reach: test_web_editor_api.py
     r = c.post("/api/resume", content=b'rules = "koikoi"\nseats = ["A", "B"]\n', headers=TOML)
-    assert r.status_code == 400 and "saved.scenario.toml" in r.json()["error"]
+    said = r.json()["error"]
+    assert r.status_code == 400 and said.startswith("saved.scenario.toml:1:1:")
+    assert "rulekit-serve" not in said  # the server's folder is not shown (issue 24)
 
 
 def test_a_bad_rule_file_is_a_located_error(tmp_path: Path) -> None:

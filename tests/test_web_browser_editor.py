@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -99,3 +100,24 @@ def test_play_this_opens_the_game_on_the_play_page(server: str, browser: Any) ->
     assert "#game=" in browser.current_url
     wait_text(browser, "#title", "Edited (here) · seed")  # the play page, showing the game
     assert wait_for(browser, "#players .player")
+    assert browser.execute_script("return $('rules').value") == "koikoi"  # the list in step
+
+
+def test_the_editor_opens_and_downloads_rk_files(server: str, browser: Any, tmp_path: Path) -> None:
+    """A .rk file from disk into the editor, checked; the text back as a .rk download."""
+    mine = tmp_path / "my-table.rk"
+    mine.write_text('extends "koikoi"\ngame "Mine" variant "opened"\n', encoding="utf-8")
+    browser.get(server + "/editor")
+    wait_text(browser, "#status", "ok:")
+    browser.find_element(By.ID, "open-file").send_keys(str(mine))
+    wait_text(browser, "#status", "ok: Mine")
+    assert 'variant "opened"' in browser.execute_script("return editor.getValue()")
+    saved = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const real = URL.createObjectURL; let blob = null;"
+        "URL.createObjectURL = (b) => { blob = b; return real(b); };"
+        "HTMLAnchorElement.prototype.click = function () {"
+        "  blob.text().then((text) => done([this.download, text])); };"
+        "$('download').click();"
+    )
+    assert saved == ["house-rules.rk", mine.read_text(encoding="utf-8")]

@@ -105,3 +105,16 @@ def test_a_key_plays_the_hand_card_at_its_position(window: Any, server: str) -> 
     after_ids = {c["id"] for c in after["table"]["hand"]} if after["table"] else set()
     chosen = window.find_elements(By.CSS_SELECTOR, "#field .choice")
     assert played not in after_ids or chosen  # played, or its two-match choice is offered
+
+
+def test_the_editor_fits_a_phone(window: Any, server: str) -> None:
+    """The editor overflowed a phone's width (519 px at 390): now it and its panels fit."""
+    _size(window, 390, 844)
+    window.get(server + "/editor")
+    wait_for(window, "#editor .ace_content")
+    assert window.execute_script("return document.documentElement.scrollWidth") <= 390
+    right = window.execute_script(
+        "return Math.max(...['#editor', '#panels', '#toolbar'].map("
+        "(s) => document.querySelector(s).getBoundingClientRect().right))"
+    )
+    assert right <= 390

@@ -473,8 +473,8 @@ class Games:
             try:
                 with reaching_only(self.catalog.reach):
                     return resume(path)
-            except RulekitError as err:
-                raise Said(err.render()) from None
+            except RulekitError as err:  # located by the file's name, not our folder's path
+                raise Said(err.render().replace(str(path), SAVED)) from None
 
 
 def _text(spec: dict[str, Any], key: str, default: str) -> str:

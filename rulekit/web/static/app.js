@@ -77,6 +77,7 @@ async function send(action) {
 function render(state) {
   if (!game || state.id !== game.id || state.log.length !== game.log.length) $("explain").hidden = true;
   game = state;
+  if ([...$("rules").options].some((o) => o.value === state.rules)) $("rules").value = state.rules;
   $("board").hidden = false;
   $("title").textContent = `${state.title} · seed ${state.seed}`;
   const t = state.table;

@@ -19,7 +19,8 @@ async function api(method, url, body, raw) {
 // The page's role=alert box: the server's located message, or hidden.
 function showError(err) {
   const box = $("error");
-  box.textContent = err ? String(err.message || err) : "";
+  // (the box is the error: the CLI's "error: " before a message without a place is left out)
+  box.textContent = err ? String(err.message || err).replace(/^error: /, "") : "";
   box.hidden = !err;
 }
 

@@ -202,6 +202,35 @@ async function load(name) {
   } catch (err) { showError(err); }
 }
 
+// The text as a .rk file the browser saves: named after the file it started from, else
+// house-rules.rk.
+function download() {
+  const base = beside ? beside.split("/").pop().replace(/\.(rk|json)$/, "") : "house-rules";
+  const blob = new Blob([editor.getValue()], { type: "text/plain;charset=utf-8" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `${base}.rk`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// A .rk file from the person's disk, into the editor (its `extends` names an offered file).
+async function openFile() {
+  const file = $("open-file").files[0];
+  if (!file) return;
+  if (file.size > 48 * 1024) { showError(new Error(`${file.name} is larger than the 48 KiB of rule text a page may send`)); return; }
+  try {
+    const text = await file.text();
+    beside = null;
+    $("start-from").value = "";
+    editor.setValue(text, -1);  // a change: saved and checked
+    showError(null);
+  } catch (err) { showError(err); }
+  $("open-file").value = "";
+}
+
 async function init() {
   defineMode();
   Range = ace.require("ace/range").Range;
@@ -222,6 +251,8 @@ async function init() {
   $("play-this").addEventListener("click", playThis);
   $("compare-parent").addEventListener("click", compareWithParent);
   $("load").addEventListener("click", () => load($("start-from").value));
+  $("download").addEventListener("click", download);
+  $("open-file").addEventListener("change", openFile);
   const opts = await api("GET", "/api/options");
   opts.rules.forEach((name) => $("start-from").add(new Option(name, name)));
   let kept = null;
