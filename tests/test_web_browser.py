@@ -4,6 +4,7 @@ Selenium (`.ci/run` installs them). The Hachi-Hachi round: test_web_browser_hach
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -68,6 +69,11 @@ def test_the_games_end_shows_every_round_and_plays_again(server: str, browser: A
     assert over.find_elements(By.CSS_SELECTOR, ".final-piles .card img")  # the piles stay
     rows = over.find_elements(By.CSS_SELECTOR, "table.rounds tr")
     assert len(rows) == 3 and rows[-1].text.startswith("total")  # head, round 1, total
+    if os.environ.get("RULEKIT_SCREENSHOTS"):  # docs/serve-round-end.png
+        browser.execute_script("document.getElementById('round-over').scrollIntoView()")
+        browser.save_screenshot(
+            os.path.join(os.environ["RULEKIT_SCREENSHOTS"], "serve-round-end.png")
+        )
     before = browser.execute_script("return game.id;")
     browser.find_element(By.ID, "play-again").click()
     for _ in range(100):

@@ -5,6 +5,7 @@ the reason, without Chromium, its driver or Selenium."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -56,6 +57,10 @@ def test_the_board_fits_the_window_without_scrolling_to_the_hand(
         assert _bottom(window, part) <= inner, (part, _bottom(window, part), inner)
     wide = window.execute_script("return document.documentElement.scrollWidth")
     assert wide <= width  # nothing overflows sideways
+    shots = os.environ.get("RULEKIT_SCREENSHOTS")  # docs/serve-phone.png
+    if shots and width < 700 and rules == "hachihachi":
+        time.sleep(0.8)  # (the last move's cards have arrived)
+        window.save_screenshot(os.path.join(shots, "serve-phone.png"))
 
 
 def test_the_setup_comes_first_and_opens_again(window: Any, server: str) -> None:

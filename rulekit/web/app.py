@@ -38,6 +38,8 @@ from rulekit.web.comparing import compare_routes
 from rulekit.web.editor import editor_routes
 from rulekit.web.games import BOTS, THINK_MS, Games, WebGame
 from rulekit.web.origin import SameOrigin
+from rulekit.web.table_api import table_routes
+from rulekit.web.tables import WAIT_SECONDS, Tables
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_SAVED = 1024 * 1024  # a saved game sent back
@@ -55,11 +57,15 @@ async def _locked(game: WebGame, work: Callable[[], Any]) -> Any:
 
 
 def create_app(
-    rules: Sequence[str | Path] = (), allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost")
+    rules: Sequence[str | Path] = (),
+    allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost"),
+    table_wait: float = WAIT_SECONDS,
 ) -> Starlette:
-    """The app serving the bundled rule files and those given (files or folders)."""
+    """The app serving the bundled rule files and those given (files or folders); at a table
+    of friends, a bot stands in for a person away on his turn `table_wait` seconds."""
     catalog = Catalog(rules)
     games = Games(catalog)
+    tables = Tables(games, wait=table_wait)
 
     def game_of(request: Request) -> WebGame:
         game = games.get(browser(request), request.path_params["game"])
@@ -156,6 +162,7 @@ def create_app(
         Route(api + "/hint", guarded(hint), methods=["POST"]),
         Route(api + "/again", guarded(again), methods=["POST"]),
         Route(api + "/scenario", guarded(scenario)),
+        *table_routes(tables, STATIC / "index.html"),
         *editor_routes(catalog),
         *compare_routes(catalog),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -167,5 +174,6 @@ def create_app(
     app = Starlette(
         routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error}
     )
-    app.state.catalog, app.state.games = catalog, games  # what the server holds, for its tests
+    # what the server holds, for its tests
+    app.state.catalog, app.state.games, app.state.tables = catalog, games, tables
     return app

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulekit.agents import AGENTS
+from rulekit.agents import AGENTS, make_agent
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
@@ -35,6 +35,7 @@ from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_o
 BOTS = ("random", "greedy", "search")  # offered on the page; any of AGENTS is accepted
 THINK_MS = (10, 2000)  # the search bots' budget per decision, bounded
 HINT_MS = 150
+STAND_IN = "greedy"  # the bot that plays a person's seat while he is away
 GAMES_PER_BROWSER = 4  # the oldest is dropped beyond this
 GAMES = 64  # in all: the least recently seen browser's oldest is dropped beyond this
 SAVED = "saved.scenario.toml"  # how a saved game sent back is named in messages
@@ -52,12 +53,28 @@ class WebGame:
     last_round: dict[str, Any] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_moves: dict[int, Move] = field(default_factory=dict)  # each seat's, this round
+    stand_ins: set[int] = field(default_factory=set)  # people's seats a bot plays for now
 
     @property
     def seat(self) -> int:
+        """The person's seat (of a game with one person; a table's seats: rulekit.web.tables)."""
         human = self.session.human
         assert human is not None
         return human
+
+    def waits_for(self, seat: int) -> bool:
+        """Whether a person plays this seat now (no bot, nor a bot standing in)."""
+        return self.session.seats[seat].bot is None and seat not in self.stand_ins
+
+    def stand_in(self, seat: int, on: bool) -> None:
+        """A bot plays a person's seat while he is away (`on`), or hands it back."""
+        if on:
+            self.stand_ins.add(seat)
+            self.session.agents.setdefault(
+                seat, make_agent(STAND_IN, f"{self.session.seed}:{seat}")
+            )
+        else:
+            self.stand_ins.discard(seat)
 
     @property
     def waiting(self) -> bool:
@@ -73,18 +90,20 @@ class WebGame:
         if not s.moves:
             self.last_moves = {}
             self._say(f"round {s.game.round_no + 1}: {screen.says(s.names[rnd.dealer], 'deal')}")
-        while not rnd.is_terminal and rnd.current != self.seat:
+        while not rnd.is_terminal and not self.waits_for(rnd.current):
             self._moved(s.apply(s.bot_action()))
         if rnd.is_terminal:
             self._round_over()
 
-    def move(self, action: int) -> None:
-        """The person's move (a MoveError if it is not legal now), then the bots'."""
+    def move(self, action: int, seat: int | None = None) -> None:
+        """A person's move (the game's person, or `seat` at a table; a UsageError if it is not
+        his turn or the move is not legal now), then the bots'."""
         s = self.session
         rnd = s.round
-        if rnd is None or rnd.is_terminal or rnd.current != self.seat:
+        seat = self.seat if seat is None else seat
+        if rnd is None or rnd.is_terminal or rnd.current != seat or not self.waits_for(seat):
             raise UsageError("it is not your turn", hint="start the next round, or wait")
-        legal = s.views[self.seat].legal_actions()
+        legal = s.views[seat].legal_actions()
         if action not in legal:
             raise UsageError(f"{action} is not a legal move now", hint="click a highlighted card")
         self._moved(s.apply(action))
@@ -118,7 +137,7 @@ class WebGame:
                 s.compiled.rules, result.ledger, names, empty="no payments"
             ),
             "net": [amount_text(v) for v in result.net],
-            **round_end(s.views[self.seat], result, names, lambda c: _card(s.compiled.rules, c)),
+            **round_end(s.views[0], result, names, lambda c: _card(s.compiled.rules, c)),
         }
         self._say(
             f"round over ({result.ended_by}); it goes to {winner or 'nobody (a drawn round)'}"
@@ -164,9 +183,13 @@ class WebGame:
             doc["rounds"] = doc["rounds"][:rounds]
         return to_toml(doc)
 
-    def state(self) -> dict[str, Any]:
+    def state(self, seat: int | None = None) -> dict[str, Any]:
+        """What the page shows the game's person, or the person at `seat` of a table; with
+        seat -1, a spectator: no hand, no move, nothing hidden from the table."""
         s = self.session
         rules = s.compiled.rules
+        seat = self.seat if seat is None else seat
+        watching = seat < 0
         out: dict[str, Any] = {
             "id": self.id,
             "title": rules.title,
@@ -174,7 +197,7 @@ class WebGame:
             "seed": s.seed,
             "names": s.names,
             "bots": [seat.bot for seat in s.seats],
-            "you": self.seat,
+            "you": None if watching else seat,
             "round": s.game.round_no + (0 if s.round is None else 1),
             "rounds": rules.length.rounds,
             "scores": [score_text(v, rules.unit) for v in s.totals()],
@@ -200,7 +223,7 @@ class WebGame:
                 for i in sorted(range(len(totals)), key=lambda i: -totals[i])
             ]
         if s.round is not None:
-            out["table"] = self._table(s.views[self.seat])
+            out["table"] = self._table(s.views[max(seat, 0)], watching)
         return out
 
     def _last(self, seat: int) -> dict[str, Any] | None:
@@ -222,12 +245,14 @@ class WebGame:
             "said": screen.narrate(s.compiled.rules, ix, s.names, move),
         }
 
-    def _table(self, view: PlayerView) -> dict[str, Any]:
+    def _table(self, view: PlayerView, watching: bool = False) -> dict[str, Any]:
+        """The table as `view`'s seat sees it; `watching`: as a spectator (no hand, no move)."""
         s = self.session
         rules = view.compiled.rules
         ix = view.compiled.index
-        mine = view.current_player == view.seat and view.phase is not None
-        hidden = view.phase == SWAP and mine  # the hand is asked about before it is seen
+        mine = view.current_player == view.seat and view.phase is not None and not watching
+        mine = mine and self.waits_for(view.seat)
+        hidden = (view.phase == SWAP and mine) or watching  # a hand asked about unseen
         players = []
         for seat, name in enumerate(s.names):
             pile = sorted(ix.ids_of(view.captured[seat]))
@@ -375,6 +400,11 @@ class Games:
 
     def start(self, browser: str, spec: dict[str, Any]) -> WebGame:
         """A new game from the page's choices: rules (a name offered), seats, bots, budget."""
+        return self._add(browser, self.session_of(spec))
+
+    def session_of(self, spec: dict[str, Any]) -> Session:
+        """The session the page's choices describe (rules or the editor's text, seats, bots,
+        budget, seed), the person in the first seat."""
         rules = _text(spec, "rules", "hachihachi")
         seats = _int(spec, "seats", None, 2, 8)
         seed = _int(spec, "seed", None, 0, 2**31 - 1)
@@ -399,7 +429,7 @@ class Games:
             think_ms=think,
         )
         session.house_rules = house
-        return self._add(browser, session)
+        return session
 
     def again(self, browser: str, game: WebGame) -> WebGame:
         """A new game like `game`: the same rules (house rules from the editor included), the

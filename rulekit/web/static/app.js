@@ -68,6 +68,7 @@ function button(text, action, stakes) {
 
 async function send(action) {
   pending = null;
+  if (table) { table.send({ action }); return; }  // at a table, the server pushes the result
   try {
     render(await api("POST", `/api/games/${game.id}/move`, { action }));
     showError(null);
@@ -75,6 +76,7 @@ async function send(action) {
 }
 
 function render(state) {
+  if (table && game && state.version < game.version) return;  // an older push, overtaken
   if (!game || state.id !== game.id || state.log.length !== game.log.length) $("explain").hidden = true;
   game = state;
   if ([...$("rules").options].some((o) => o.value === state.rules)) $("rules").value = state.rules;
@@ -90,6 +92,7 @@ function render(state) {
   renderHand(t);
   renderDecision(state, t);
   renderRoundOver(state);
+  if (table) renderPlaces(state);
   $("save").href = `/api/games/${state.id}/scenario`;
   const links = $("round-downloads");
   links.innerHTML = "";
@@ -263,6 +266,7 @@ function renderRoundOver(state) {
     p.textContent = "game over: " + state.final.map((f) => `${f.name} ${f.score_text ?? f.score}`).join(", ");
     box.appendChild(p);
     box.appendChild(roundsTable(state));
+    if (table) return;  // a table plays one game: open another from New game…
     const again = document.createElement("button");
     again.id = "play-again";
     again.type = "button";
@@ -275,6 +279,7 @@ function renderRoundOver(state) {
     next.type = "button";
     next.textContent = "Next round";
     next.addEventListener("click", async () => {
+      if (table) { table.send({ next: true }); return; }
       try { render(await api("POST", `/api/games/${game.id}/next`)); showError(null); }
       catch (err) { showError(err); }
     });
@@ -376,7 +381,106 @@ async function hint() {
   } catch (err) { showError(err); }
 }
 
+// ---------------------------------------------------------------- a table of friends
+// At /table/ID the page plays one seat of a table (or watches it): the seat's token is kept in
+// this browser, the server pushes the seat's view over a WebSocket after every change, and the
+// moves go back the same way. Closing the tab and coming back finds the same seat.
+let table = null;
+
+function tableKey(id) { return `rulekit-table-${id}`; }
+
+function openSocket(id, token) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const url = `${proto}://${location.host}/ws/tables/${encodeURIComponent(id)}` +
+    (token ? `?token=${encodeURIComponent(token)}` : "");
+  const ws = new WebSocket(url);
+  table = { id, token, ws, send: (m) => { if (ws.readyState === 1) ws.send(JSON.stringify(m)); } };
+  ws.onmessage = (event) => {
+    const m = JSON.parse(event.data);
+    if (m.error) { showError(new Error(m.error)); return; }
+    showError(null);
+    render(m.state);
+  };
+  ws.onclose = (event) => {
+    if (event.code === 4404) { showError(new Error("no such table (it may have expired), or this seat's token is not one of its seats")); return; }
+    if (event.code === 4403) { showError(new Error("this page is not the server's own")); return; }
+    setTimeout(() => { if (table && table.ws === ws) openSocket(id, token); }, 1000);  // back
+  };
+}
+
+function renderPlaces(state) {
+  const box = $("places");
+  box.hidden = false;
+  box.innerHTML = "";
+  const link = `${location.origin}/table/${state.table_id}`;
+  const invite = document.createElement("p");
+  invite.innerHTML = `Friends join with this link: <a id="invite" href="${esc(link)}">${esc(link)}</a> `;
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(link));
+  invite.appendChild(copy);
+  box.appendChild(invite);
+  const list = document.createElement("ul");
+  state.places.forEach((p) => {
+    const li = document.createElement("li");
+    const who = !p.person ? "a bot" : !p.joined ? "free: waiting for a friend" :
+      p.bot_playing ? "away: a bot plays for now" : p.here ? "here" : "away";
+    li.textContent = `${p.name}${p.seat === state.you ? " (you)" : ""}: ${who}`;
+    list.appendChild(li);
+  });
+  box.appendChild(list);
+  if (state.you === null) box.append("You are watching: no hand is shown.");
+}
+
+async function joinTable(id, watch) {
+  if (watch) { $("join").close(); openSocket(id, null); return; }
+  try {
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name: $("join-name").value });
+    localStorage.setItem(tableKey(id), answer.token);
+    $("join").close();
+    openSocket(id, answer.token);
+  } catch (err) { showError(err); }
+}
+
+async function openTable() {
+  const bots = [...$("bots").selectedOptions].map((o) => o.value);
+  const spec = { rules: $("rules").value, bots: bots.length ? bots : ["search"],
+    people: Number($("people").value || 2), name: $("your-name").value || "You" };
+  if ($("seats").value) spec.seats = Number($("seats").value);
+  if ($("seed").value) spec.seed = Number($("seed").value);
+  if ($("think").value) spec.think_ms = Number($("think").value);
+  try {
+    const answer = await api("POST", "/api/tables", spec);
+    localStorage.setItem(tableKey(answer.table), answer.token);
+    location.href = `/table/${encodeURIComponent(answer.table)}`;
+  } catch (err) { showError(err); }
+}
+
+async function initTable(id) {
+  document.body.classList.add("at-table");
+  $("setup").close();
+  const given = /^#seat=([\w-]+)$/.exec(location.hash);  // the opener's link (rulekit serve --table)
+  if (given) {
+    localStorage.setItem(tableKey(id), given[1]);
+    history.replaceState(null, "", location.pathname);  // the token leaves the address bar
+  }
+  const token = localStorage.getItem(tableKey(id));
+  if (token) { openSocket(id, token); return; }
+  try {
+    const seats = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    $("join-title").textContent = `Join ${seats.title}`;
+    $("join-free").textContent = seats.places.filter((p) => p.person && !p.joined).length ?
+      "" : "Every seat is taken: you may watch.";
+  } catch (err) { showError(err); return; }
+  $("join").show();
+}
+
 async function init() {
+  const atTable = /^\/table\/([\w-]+)$/.exec(location.pathname);
+  $("join-form").addEventListener("submit", (e) => { e.preventDefault(); joinTable(atTable[1], false); });
+  $("watch").addEventListener("click", () => joinTable(atTable[1], true));
+  $("open-table").addEventListener("click", openTable);
   const opts = await api("GET", "/api/options");
   opts.rules.forEach((name) => $("rules").add(new Option(name, name)));
   opts.bots.forEach((name) => $("bots").add(new Option(name, name, false, name === "search")));
@@ -391,7 +495,8 @@ async function init() {
   $("close-setup").addEventListener("click", () => $("setup").close());
   document.addEventListener("keydown", key);
   const opened = /^#game=([\w-]+)$/.exec(location.hash);  // a game started elsewhere (the editor)
-  if (opened) render(await api("GET", `/api/games/${opened[1]}`));
+  if (atTable) await initTable(atTable[1]);
+  else if (opened) render(await api("GET", `/api/games/${opened[1]}`));
   else $("setup").show();  // the setup first, then the board alone
 }
 
