@@ -402,7 +402,16 @@ function openSocket(id, token) {
     render(m.state);
   };
   ws.onclose = (event) => {
-    if (event.code === 4404) { showError(new Error("no such table (it may have expired), or this seat's token is not one of its seats")); return; }
+    if (event.code === 4404) {
+      if (token) {  // a seat this browser held at a table gone, or at a server started again
+        localStorage.removeItem(tableKey(id));
+        table = null;
+        initTable(id);
+      } else {
+        showError(new Error("no such table: it may have expired"));
+      }
+      return;
+    }
     if (event.code === 4403) { showError(new Error("this page is not the server's own")); return; }
     setTimeout(() => { if (table && table.ws === ws) openSocket(id, token); }, 1000);  // back
   };
