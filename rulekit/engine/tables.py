@@ -417,8 +417,16 @@ class CompiledTable:
         self.match_play_inline = (play_gen.inline(play), play_gen.helpers)
         count, count_gen = self._body(index, [i for i, e in enumerate(self.entries) if e.at_count])
         self.match_count: Callable[..., int] = count_gen.compile("match", [*count, "    return h"])
+        # (amount, cards, over, the cards counted once more: one mask per time listed)
         self._bonus = [
-            (e.bonus.amount, index.mask(e.bonus.cards), e.bonus.over) if e.bonus else None
+            (
+                e.bonus.amount,
+                index.mask(e.bonus.cards),
+                e.bonus.over,
+                tuple(index.mask((c,)) for c in e.bonus.extra),
+            )
+            if e.bonus
+            else None
             for e in self.entries
         ]
         self._unless = [sum(1 << self.position[n] for n in e.unless) for e in self.entries]
@@ -467,8 +475,9 @@ class CompiledTable:
         bonus = self._bonus[i]
         if bonus is None:
             return self.values[i]
-        amount, mask, over = bonus
-        return self.values[i] + amount * max(0, (x & mask).bit_count() - over)
+        amount, mask, over, extra = bonus
+        held = (x & mask).bit_count() + sum(1 for m in extra if x & m)
+        return self.values[i] + amount * max(0, held - over)
 
     def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
         """Entry indices that count among `hits` (bonuses valued on the cards `x`)."""
@@ -501,8 +510,11 @@ class CompiledTable:
             if bonus is None:
                 total += values[i]
             else:
-                amount, mask, over = bonus
+                amount, mask, over, heavy = bonus
                 extra = (x & mask).bit_count() - over
+                for m in heavy:
+                    if x & m:
+                        extra += 1
                 total += values[i] + amount * (extra if extra > 0 else 0)
         return total
 
@@ -593,6 +605,17 @@ def referenced_cards(cond: ir.Condition) -> set[int]:
     return set()
 
 
+def _yaku_table(rules: ir.Ruleset, index: CardIndex) -> CompiledTable | None:
+    """The yaku table; with an owner's choice, read the way his cards are worth more."""
+    if rules.yaku is None:
+        return None
+    if rules.owners_choice is None:
+        return CompiledTable(rules.yaku, index)
+    from rulekit.engine.choice import ChoiceTable  # (it builds on CompiledTable)
+
+    return ChoiceTable(rules.yaku, rules.owners_choice, index)
+
+
 class CompiledRules:
     """Everything the engine and the evaluators need from a variant, compiled once."""
 
@@ -617,7 +640,7 @@ class CompiledRules:
         # the deal at each table size (engine.deal.shuffle fills it)
         self.dealers: dict[int, Deal] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
-        self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
+        self.yaku = _yaku_table(rules, self.index)
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
         self.void_field: Callable[..., bool] | None = (
             _Codegen(self.index).function(rules.void_field) if rules.void_field else None

@@ -225,6 +225,13 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Treat(self.loc(meta), c[0])
 
     @v_args(meta=True)
+    def owners_choice(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        expr, first, weight, second = c[0], c[1], c[2], c[3]
+        return ast.OwnersChoice(
+            self.loc(meta), expr, self.name(first), int(weight), self.name(second)
+        )
+
+    @v_args(meta=True)
     def view(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         name = self.name(c[0])
         rest = c[1:]
