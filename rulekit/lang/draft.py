@@ -223,6 +223,8 @@ class Applier:
         self.d.treats.append(s.reclass)
 
     def on_OwnersChoice(self, s: ast.OwnersChoice) -> None:
+        # a later file's choice replaces the files' before it; two in one file: an error
+        self.d.choices = [c for c in self.d.choices if c.loc.file == s.loc.file]
         self.d.choices.append(s)
 
     def on_ViewDecl(self, s: ast.ViewDecl) -> None:

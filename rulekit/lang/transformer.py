@@ -226,10 +226,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def owners_choice(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        expr, first, weight, second = c[0], c[1], c[2], c[3]
-        return ast.OwnersChoice(
-            self.loc(meta), expr, self.name(first), int(weight), self.name(second)
-        )
+        expr, first, second = c[0], c[1], c[-2]
+        weight = int(c[2]) if len(c) == 5 else 1  # `or 2 plains`; `or plain`: one
+        return ast.OwnersChoice(self.loc(meta), expr, self.name(first), weight, self.name(second))
 
     @v_args(meta=True)
     def view(self, meta: Meta, c: list[Any]) -> ast.Stmt:
