@@ -7,13 +7,16 @@ and tests/test_batch_games.py pick up rules/koikoi/house/sake-owners-choice.rk.)
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from rulekit import ir
+from rulekit.agents import make_agent
 from rulekit.batch import tables as bt
+from rulekit.batch.engine import CHOICES as KERNEL_CHOICES
 from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
 from rulekit.engine.choice import ChoiceTable
@@ -22,12 +25,14 @@ from rulekit.errors import RulekitError
 from rulekit.lang import load_rules
 from rulekit.lang.choice import weigh
 from rulekit.scenario.runner import run_scenario
+from rulekit.sim.exercise import count_readings, exercised
 from tests.lang_helpers import errors_of, write
 
 HOUSE = "koikoi/house/sake-owners-choice"
 SAKE = 90
 PLAINS = [12, 13, 22, 23, 32, 33, 42, 43, 52, 53, 62, 63]
 ANIMALS = [20, 40, 50, 60, 70, 81, 100, 111]  # the sake cup left out
+CHOICES_AT = {key: i for i, key in enumerate(KERNEL_CHOICES)}
 
 
 @pytest.fixture(scope="module")
@@ -217,3 +222,31 @@ def test_a_scenario_reading_that_is_no_reading_is_an_error(tmp_path: Path) -> No
     with pytest.raises(RulekitError) as info:
         run_scenario(_scenario(tmp_path, "koikoi/sloper", '{ Alice = "plain" }'))
     assert "this rule set has no owner's choice" in info.value.render()
+
+
+def test_compare_reports_an_owners_choice_never_exercised() -> None:
+    a, b = load_rules("koikoi/sloper"), load_rules(HOUSE)
+    report = exercised(a, b, Counter(), Counter({"owner offered": 5}))
+    assert report["differing"]["owner"]["taken"] == [0, 0]
+    assert report["unseen"] == ["owner"]
+    seen = exercised(a, b, Counter(), Counter({"owner offered": 5, "owner": 2}))
+    assert seen["unseen"] == []
+    assert "owner" not in exercised(b, b, Counter(), Counter())["differing"]
+
+
+def test_both_engines_count_the_piles_read_the_second_way(house: CompiledRules) -> None:
+    """The scalar engine's count (sim.exercise.count_readings) and the kernel's (its CH_OWNER
+    columns) on the same deals: the same piles offered a choice and read the second way."""
+    from rulekit.batch.engine import deals, plan_for
+    from rulekit.engine.playout import play_deal
+
+    batch = deals(plan_for(house, 2, ("greedy", "greedy"), 5), 0, 30)
+    offered = int(batch.choices[:, CHOICES_AT["owner offered"]].sum())
+    taken = int(batch.choices[:, CHOICES_AT["owner"]].sum())
+    counts: Counter[str] = Counter()
+    agents = [make_agent("greedy") for _ in range(2)]
+    for k in range(30):
+        rnd, _, _ = play_deal(house, 2, k, agents, seed=5)
+        count_readings(house, rnd.captured, counts)
+    assert (counts["owner offered"], counts["owner"]) == (offered, taken)
+    assert taken > 0

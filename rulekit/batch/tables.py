@@ -1020,6 +1020,21 @@ def _reading(tab: Array, x: int) -> int:
 
 
 @_entry
+def readings(tab: Array, x: int) -> int:
+    """How the owner's choice reads the pile `x` (ChoiceTable.readings): 0: it holds none of
+    its cards, or both readings are worth the same; 1: read the first way, the second worth
+    less; 2: read the second way."""
+    second = tab[T_SECOND]
+    if second == 0 or not x & tab[T_CHOICE]:
+        return 0
+    first_worth = _worth(tab, 0, x)
+    second_worth = _worth(tab, second, x)
+    if first_worth == second_worth:
+        return 0
+    return 2 if second_worth > first_worth else 1
+
+
+@_entry
 def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
     """The entries that hold for `x` as a bit mask (entry i: bit i): the play entries
     (CompiledTable.match_play), or with `at_count` the at-count ones (match_count)."""

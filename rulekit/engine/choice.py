@@ -43,10 +43,17 @@ class ChoiceTable(CompiledTable):
         if table is None:
             if len(self._read) >= MEMO:
                 self._read.clear()
-            first = self.first.counted_value(self.first.match_play(x), x)[1]
-            second = self.second.counted_value(self.second.match_play(x), x)[1]
+            first, second = self.worths(x)
             table = self._read[x] = self.second if second > first else self.first
         return table
+
+    def worths(self, x: int) -> tuple[int, int]:
+        """What the pile `x`'s counted yaku are worth read the first way and the second."""
+        if not x & self.choice:
+            return (0, 0)
+        first = self.first.counted_value(self.first.match_play(x), x)[1]
+        second = self.second.counted_value(self.second.match_play(x), x)[1]
+        return first, second
 
     def second_reading(self, x: int) -> bool:
         """Whether the pile `x` is read the second way (the count says so)."""
