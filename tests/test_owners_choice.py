@@ -250,3 +250,18 @@ def test_both_engines_count_the_piles_read_the_second_way(house: CompiledRules) 
         count_readings(house, rnd.captured, counts)
     assert (counts["owner offered"], counts["owner"]) == (offered, taken)
     assert taken > 0
+
+
+def test_the_table_shows_how_the_owners_choice_reads_each_pile(house: CompiledRules) -> None:
+    """The terminal's and the browser's yaku column (screen.progress_text) say the reading a
+    pile holding the cup is counted in: seed 0's Alice, eight plains and the cup."""
+    from rulekit.engine.game import Game
+    from rulekit.engine.playout import play_out
+    from rulekit.engine.view import PlayerView
+    from rulekit.play import screen
+
+    rnd = Game(house, 2, seed=0, dealer=0, round_no=0).new_round()
+    play_out(rnd, [make_agent("greedy", f"0:1:{s}") for s in range(2)])
+    view = PlayerView(rnd, 0)
+    assert screen.progress_text(view, 0).startswith("sake as 2 plains")
+    assert "sake" not in screen.progress_text(view, 1)
