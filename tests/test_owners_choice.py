@@ -19,8 +19,7 @@ from rulekit.batch import tables as bt
 from rulekit.batch.engine import CHOICES as KERNEL_CHOICES
 from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
-from rulekit.engine.choice import ChoiceTable
-from rulekit.engine.tables import CompiledRules, condition_test
+from rulekit.engine.tables import ChoiceTable, CompiledRules, condition_test
 from rulekit.errors import RulekitError
 from rulekit.lang import load_rules
 from rulekit.lang.choice import weigh
@@ -121,7 +120,7 @@ def test_owners_choice_reads_the_pile_the_way_its_yaku_are_worth_more(house: Com
 
 
 def test_the_kernel_reads_an_owners_choice_as_the_scalar_engine(house: CompiledRules) -> None:
-    """The kernel's table functions against engine/choice.ChoiceTable on random piles that hold
+    """The kernel's table functions against engine/tables.ChoiceTable on random piles that hold
     the cup: the same hits, values and counted entries, so the same reading."""
     table = house.yaku
     assert isinstance(table, ChoiceTable)

@@ -77,7 +77,7 @@ Table array (`table_arrays`), header words then sections at the offsets the head
     [T_SECOND]   0, or (a yaku table with an owner's choice) the offset of the same table read
                  the second way, laid out as this one with its offsets from its own start
     [T_CHOICE]   the owner's choice's cards: a pile holding one is read the way its counted
-                 entries are worth more (engine/choice.py; `_reading`)
+                 entries are worth more (engine/tables.ChoiceTable; `_reading`)
     section:     [k, then k records (i, need, len, program of len words)]: entry i, the
                  cards a mask holds at least when it holds (engine.tables.cards_needed)
 
@@ -107,9 +107,14 @@ from rulekit import ir
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import apart, by_types
 from rulekit.cards import CardIndex
-from rulekit.engine.choice import ChoiceTable
 from rulekit.engine.specialise import nibble_layout
-from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed, sees_round
+from rulekit.engine.tables import (
+    ChoiceTable,
+    CompiledRules,
+    CompiledTable,
+    cards_needed,
+    sees_round,
+)
 from rulekit.hands import shape_demands
 
 Array = npt.NDArray[np.int64]
@@ -1021,7 +1026,7 @@ def _reading(tab: Array, x: int) -> int:
 
 @_entry
 def readings(tab: Array, x: int) -> int:
-    """How the owner's choice reads the pile `x` (ChoiceTable.readings): 0: it holds none of
+    """How the owner's choice reads the pile `x` (ChoiceTable.worths): 0: it holds none of
     its cards, or both readings are worth the same; 1: read the first way, the second worth
     less; 2: read the second way."""
     second = tab[T_SECOND]

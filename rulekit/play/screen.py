@@ -13,9 +13,9 @@ from rich.text import Text
 from rulekit import ir, output
 from rulekit.cards import CardIndex
 from rulekit.engine import actions as A
-from rulekit.engine.choice import ChoiceTable
 from rulekit.engine.ledger import Amount, Payment
 from rulekit.engine.round import Round
+from rulekit.engine.tables import ChoiceTable
 from rulekit.engine.view import PlayerView
 from rulekit.play.session import Move
 
@@ -59,7 +59,7 @@ def progress(entry: ir.Yaku, pile: set[int]) -> tuple[int, int] | None:
 
 def reading_text(view: PlayerView, seat: int) -> str:
     """How the owner's choice reads the seat's pile, when it holds its cards (`sake as 2
-    plains`): the reading his yaku are counted in (engine/choice.py)."""
+    plains`): the reading his yaku are counted in (engine/tables.ChoiceTable)."""
     choice, table = view.compiled.rules.owners_choice, view.compiled.yaku
     pile = view.captured[seat]
     if choice is None or not isinstance(table, ChoiceTable) or not pile & table.choice:

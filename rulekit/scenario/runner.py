@@ -16,12 +16,11 @@ from pathlib import Path
 
 from rulekit.agents import make_agent
 from rulekit.engine import actions as A
-from rulekit.engine.choice import ChoiceTable
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
-from rulekit.engine.tables import CompiledRules
+from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.errors import (
     InternalError,
     Loc,
@@ -475,7 +474,7 @@ class ScenarioRun:
                 )
 
     def check_counted_as(self, rnd: Round, readings: dict[str, str], n: int, path: KeyPath) -> None:
-        """Which way each seat's pile read the owner's choice's cards (engine/choice.py)."""
+        """Which way each seat's pile read the owner's choice (engine/tables.ChoiceTable)."""
         choice = self.c.rules.owners_choice
         if choice is None or not isinstance(self.c.yaku, ChoiceTable):
             raise self.error(path, "counted_as: this rule set has no owner's choice")

@@ -18,9 +18,8 @@ from rulekit import ir
 from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
 from rulekit.engine.capture import PlainChoice
-from rulekit.engine.choice import ChoiceTable
 from rulekit.engine.round import Phase
-from rulekit.engine.tables import CompiledRules
+from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.engine.view import PlayerView
 
 
@@ -104,7 +103,7 @@ class Counting:
 
 
 def count_readings(compiled: CompiledRules, captured: Sequence[int], counts: Counter[str]) -> None:
-    """At the end of a round, the owner's choice (engine/choice.py): each pile holding its
+    """At the end of a round, the owner's choice (engine/tables.ChoiceTable): each pile holding its
     cards that its two readings value differently (the choice "offered", where a person would
     care which), and each read the second way (taken)."""
     table = compiled.yaku
