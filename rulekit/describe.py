@@ -212,10 +212,13 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
         n = sum(1 for c in rules.deck.cards if c.classes[0] == cls)
         counts.append(f"{n} {cls}{'s' if n != 1 else ''} at {rules.points.get(cls, 0)}")
     total = sum(rules.card_points(c.id) for c in rules.deck.cards)
+    cards_said = [f"{len(rules.deck.cards)} cards: {', '.join(counts)}; {total} points in all."]
+    if rules.owners_choice is not None:
+        cards_said.append(owners_choice_sentence(rules, rules.owners_choice))
     sections.append(
         Section(
             "Cards",
-            [f"{len(rules.deck.cards)} cards: {', '.join(counts)}; {total} points in all."],
+            cards_said,
             [Table(["id", "name", "card", "month", "class", "points", "tags"], card_rows)],
         )
     )
@@ -251,6 +254,19 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     if rules.yaku:
         sections.append(_table_section("Yaku", rules.yaku, rules))
     return sections
+
+
+def owners_choice_sentence(rules: ir.Ruleset, c: ir.OwnersChoice) -> str:
+    """`treat sake as animal or 2 plains, owner's choice`, as the rulebook says it."""
+    cards = card_names(rules, c.cards)
+    first, second = (f"{'an' if cls[:1] in 'aeiou' else 'a'} {cls}" for cls in (c.first, c.second))
+    second = f"{c.weight} {c.second}s" if c.weight > 1 else second
+    return (
+        f"{cards[0].upper()}{cards[1:]} counts as {first} or as {second}, at its owner's"
+        " choice: wherever his captured yaku are counted (in play, and at the end of the"
+        f" round), the reading whose yaku are worth more to him; worth the same, as {first}."
+        f" Card points count it as {first}."
+    )
 
 
 def tier_sentence(rules: ir.Ruleset, t: ir.Tier, carry: str = "") -> str:

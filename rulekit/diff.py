@@ -24,6 +24,7 @@ from rulekit.describe import (
     declaration_sentence,
     entry_options,
     offer_text,
+    owners_choice_sentence,
 )
 
 MECHANICS = (
@@ -324,6 +325,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
     for name in sorted((va.keys() | vb.keys()) - views.keys() - set(views.values())):
         if va.get(name) != vb.get(name):
             out.append(Change("views", name, va.get(name), vb.get(name)))
+    out += _owners_choice(a, b)
     out += _table("teyaku", a, b, pair_renamed)
     out += _table("yaku", a, b, pair_renamed)
     out += _scoring(a, b)
@@ -659,6 +661,27 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))
     return sorted(out, key=lambda c: c.what)
+
+
+def _choice_key(c: ir.OwnersChoice | None) -> tuple[object, ...] | None:
+    return None if c is None else (c.cards, c.first, c.second, c.weight)
+
+
+def _owners_choice(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The owner's choice added, removed or changed, said whole (its second reading's yaku
+    follow the yaku, diffed on their own)."""
+    x, y = a.owners_choice, b.owners_choice
+    if _choice_key(x) == _choice_key(y):
+        return []
+    before = owners_choice_sentence(a, x).rstrip(".") if x is not None else None
+    after = owners_choice_sentence(b, y).rstrip(".") if y is not None else None
+    if before is None:
+        words = f"an owner's choice: added: {after}"
+    elif after is None:
+        words = f"an owner's choice: removed (was: {before})"
+    else:
+        words = f"an owner's choice: {before} -> {after}"
+    return [Change("cards", "owner's choice", before, after, words)]
 
 
 def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:

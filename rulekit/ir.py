@@ -268,6 +268,9 @@ class Bonus(_Frozen):
     amount: int
     cards: tuple[int, ...]
     over: int
+    extra: tuple[int, ...] = Field(
+        (), description="cards of `cards` counted once more each time listed (one counting as 2)"
+    )
 
 
 class Yaku(_Frozen):
@@ -307,6 +310,22 @@ class YakuTable(_Frozen):
             if e.name == name:
                 return e
         raise KeyError(name)
+
+
+class OwnersChoice(_Frozen):
+    """Cards that count as `first`, or as `weight` cards each of `second`, at their owner's
+    choice (`treat sake as animal or 2 plains, owner's choice`). Wherever his captured yaku are
+    counted (in play, the stop or continue offer, the count), the reading whose counted yaku are
+    worth more to him is taken (equal: the first); `yaku` is the yaku table read the second
+    way: the same entries, their conditions and bonuses with the cards as `second`. Card points
+    (the count by par or by points, `points` conditions) count the cards as `first`."""
+
+    cards: tuple[int, ...] = Field(min_length=1)
+    first: str
+    second: str
+    weight: int = Field(1, ge=1, le=4, description="how many cards of `second` each counts as")
+    text: str = ""
+    yaku: YakuTable
 
 
 # ---------------------------------------------------------------- multipliers
@@ -697,6 +716,9 @@ class Ruleset(_Frozen):
     declarations: tuple[Declaration, ...] = Field(
         (), description="the declarations a player may make (at most one today)"
     )
+    owners_choice: OwnersChoice | None = Field(
+        None, description="cards that count one way or another at their owner's choice"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -812,6 +834,24 @@ def _unknown_names(rules: Ruleset) -> list[str]:
     if rules.liability is not None:
         yaku = {e.name for e in rules.yaku.entries} if rules.yaku else set()
         out.extend(f"liability/yaku: no yaku '{n}'" for n in rules.liability.yaku if n not in yaku)
+    out.extend(_choice_problems(rules))
+    return out
+
+
+def _choice_problems(rules: Ruleset) -> list[str]:
+    """Where JSON IR's owner's choice names a class the deck lacks, or reads other yaku than
+    the file's (the second reading has the same entries, in the same order)."""
+    choice = rules.owners_choice
+    if choice is None:
+        return []
+    out = [
+        f"owners_choice/{key}: no class '{cls}' in the deck"
+        for key, cls in (("first", choice.first), ("second", choice.second))
+        if cls not in rules.deck.classes
+    ]
+    names = [e.name for e in rules.yaku.entries] if rules.yaku else []
+    if [e.name for e in choice.yaku.entries] != names:
+        out.append("owners_choice/yaku: its entries are not the yaku's, in the yaku's order")
     return out
 
 
@@ -834,7 +874,7 @@ def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[st
     if isinstance(node, dict):
         for key, value in node.items():
             where = f"{path}/{key}" if path else str(key)
-            if key in ("cards", "per_card") and isinstance(value, list | tuple):
+            if key in ("cards", "per_card", "extra") and isinstance(value, list | tuple):
                 out.extend(f"{where}: no card {c} in the deck" for c in value if c not in ids)
             elif key == "card" and isinstance(value, int) and value not in ids:
                 out.append(f"{where}: no card {value} in the deck")

@@ -412,6 +412,19 @@ def declaration(rng: random.Random) -> str:
     return f"declare {rng.choice(('mizuten', 'shake'))}{label}: " + "; ".join(opts)
 
 
+CHOICE_CARDS = ("sake", "crane", "sake + boar", "animals", "willow", "90", "sak", "lights - moon")
+CHOICE_CLASSES = ("animal", "plain", "plains", "ribbons", "light", "animl")
+
+
+def owners_choice(rng: random.Random) -> str:
+    """`treat CARDS as CLASS or N CLASSES, owner's choice` (issue 23): cards, classes and a
+    weight drawn, some of them wrong."""
+    first, second = (rng.choice(CHOICE_CLASSES) for _ in range(2))
+    weight = rng.choice(("", "1 ", "2 ", "2 ", "4 ", "5 "))
+    cards = rng.choice(CHOICE_CARDS)
+    return f"treat {cards} as {first} or {weight}{second}, owner's choice"
+
+
 def house_file(rng: random.Random) -> str:
     """A house file: `extends` a bundled file, then one to four statements of any kind."""
     base = rng.choice(list(BASES))
@@ -420,6 +433,8 @@ def house_file(rng: random.Random) -> str:
         lines.append(statement(rng, BASES[base]))
     if rng.random() < 0.2:  # (drawn here: the statement kinds' draws stay as they were)
         lines.append(declaration(rng))
+    if rng.random() < 0.2:  # (after the declaration's draws: theirs stay as they were)
+        lines.append(owners_choice(rng))
     return "\n".join(lines) + "\n"
 
 

@@ -31,7 +31,7 @@ from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
 from rulekit.lang.loader import load_rules_text
 from rulekit.sim.compare import compare
-from rulekit.sim.exercise import Counting
+from rulekit.sim.exercise import Counting, count_readings
 from rulekit.sim.simulate import simulate
 
 # deals per case, bot set and seed: every bundled and house file at every table size, and the
@@ -74,7 +74,8 @@ def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, 
     for a in agents:
         a.counts = choices
     moves: list[tuple[int, int]] = []
-    _, result, voids = play_deal(c, seats, number, agents, seed=seed, moves=moves)
+    rnd, result, voids = play_deal(c, seats, number, agents, seed=seed, moves=moves)
+    count_readings(c, rnd.captured, choices)  # the owner's choice, as compare counts it
     return {
         "voids": voids,
         "moves": moves,

@@ -372,7 +372,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 21), dtype=np.int64)
+    info = z((n, 23), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -448,6 +448,8 @@ CHOICE_KEYS = ("continue offered", "continue", "fold offered", "fold", "swap off
 PLAY_CHOICE_KEYS = ("hiki offered", "hiki", "wild offered", "wild")  # info's columns 15..18
 DECLARE_CHOICE_KEYS = ("declare offered", "declare")  # info's columns 19..20
 I_DECLARE_CHOICES = 19
+OWNER_CHOICE_KEYS = ("owner offered", "owner")  # info's columns 21..22
+I_OWNER_CHOICES = 21
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -477,6 +479,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(DECLARE_CHOICE_KEYS):
             if info[I_DECLARE_CHOICES + c]:
                 choices[key] = int(info[I_DECLARE_CHOICES + c])
+        for c, key in enumerate(OWNER_CHOICE_KEYS):
+            if info[I_OWNER_CHOICES + c]:
+                choices[key] = int(info[I_OWNER_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -537,7 +542,7 @@ class Deals:
 
 ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
 REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
-CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS  # Deals.choices' columns
+CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS + OWNER_CHOICE_KEYS  # columns
 
 
 def deals(plan: Plan, start: int, stop: int) -> Deals:
@@ -555,6 +560,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_CHOICES : I_CHOICES + len(CHOICE_KEYS)],
             info[:, I_PLAY_CHOICES : I_PLAY_CHOICES + len(PLAY_CHOICE_KEYS)],
             info[:, I_DECLARE_CHOICES : I_DECLARE_CHOICES + len(DECLARE_CHOICE_KEYS)],
+            info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
         ],
         axis=1,
     )

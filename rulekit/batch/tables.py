@@ -69,9 +69,15 @@ Table array (`table_arrays`), header words then sections at the offsets the head
     [T_PLAY]     offset of the play section
     [T_COUNT]    offset of the at-count section
     [T_VALUES]   offset of n values
-    [T_BONUS]    offset of n bonus triples (amount, mask, over); (0, 0, 0): none
+    [T_BONUS]    offset of n bonus records of BONUS_WORDS (amount, mask, over, then BONUS_EXTRA
+                 masks of the cards counted once more: a card of weight w is in w - 1 of
+                 them); amount 0: none
     [T_UNLESS]   offset of n unless masks (bit j: entry j)
     [T_GROUPS]   offset of the exclusive groups' masks
+    [T_SECOND]   0, or (a yaku table with an owner's choice) the offset of the same table read
+                 the second way, laid out as this one with its offsets from its own start
+    [T_CHOICE]   the owner's choice's cards: a pile holding one is read the way its counted
+                 entries are worth more (engine/tables.ChoiceTable; `_reading`)
     section:     [k, then k records (i, need, len, program of len words)]: entry i, the
                  cards a mask holds at least when it holds (engine.tables.cards_needed)
 
@@ -102,7 +108,13 @@ from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import apart, by_types
 from rulekit.cards import CardIndex
 from rulekit.engine.specialise import nibble_layout
-from rulekit.engine.tables import CompiledRules, CompiledTable, cards_needed, sees_round
+from rulekit.engine.tables import (
+    ChoiceTable,
+    CompiledRules,
+    CompiledTable,
+    cards_needed,
+    sees_round,
+)
 from rulekit.hands import shape_demands
 
 Array = npt.NDArray[np.int64]
@@ -164,7 +176,11 @@ T_VALUES = 8
 T_BONUS = 9
 T_UNLESS = 10
 T_GROUPS = 11
-T_HEADER = 12
+T_SECOND = 12
+T_CHOICE = 13
+T_HEADER = 14
+BONUS_EXTRA = 3  # a card counts as 4 at most (ir.OwnersChoice.weight)
+BONUS_WORDS = 3 + BONUS_EXTRA
 
 MAX_DEPTH = 62  # the boolean stack is the bits of one int64
 MAX_BITS = 63  # cards of a deck, entries of a table, `everyone` parts of a condition
@@ -401,8 +417,7 @@ def table_arrays(
     count = _section(table, index, True, teyaku)
     bonus = []
     for e in entries:
-        b = e.bonus
-        bonus += [b.amount, index.mask(b.cards), b.over] if b else [0, 0, 0]
+        bonus += _bonus_words(e.bonus, index)
     unless = [sum(1 << position[u] for u in e.unless) for e in entries]
     groups = [sum(1 << position[g] for g in group) for group in table.table.exclusive]
     header = [0] * T_HEADER
@@ -423,7 +438,22 @@ def table_arrays(
     ):
         words[slot] = len(words)
         words = words + part
+    if isinstance(table, ChoiceTable):
+        words[T_SECOND] = len(words)
+        words[T_CHOICE] = table.choice
+        words = words + [int(w) for w in table_arrays(table.second, index, teyaku)]
     return _array(words)
+
+
+def _bonus_words(b: ir.Bonus | None, index: CardIndex) -> list[int]:
+    """A bonus record (the layout's T_BONUS): amount, mask, over, the extra masks."""
+    if b is None:
+        return [0] * BONUS_WORDS
+    extra = [0] * BONUS_EXTRA
+    for c in b.extra:  # each time listed: in the first extra mask that lacks it
+        level = next(k for k in range(BONUS_EXTRA) if not extra[k] & index.mask((c,)))
+        extra[level] |= index.mask((c,))
+    return [b.amount, index.mask(b.cards), b.over, *extra]
 
 
 def empty_table() -> Array:
@@ -574,7 +604,7 @@ def _condition_table(n: int, records: list[int]) -> Array:
         (T_PLAY, [n, *records]),
         (T_COUNT, [0]),
         (T_VALUES, [0] * n),
-        (T_BONUS, [0] * 3 * n),
+        (T_BONUS, [0] * BONUS_WORDS * n),
         (T_UNLESS, [0] * n),
         (T_GROUPS, []),
     ):
@@ -903,11 +933,10 @@ def points(parr: Array, start: int, x: int) -> int:
     return total
 
 
-@_entry
-def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
-    """The entries that hold for `x` as a bit mask (entry i: bit i): the play entries
-    (CompiledTable.match_play), or with `at_count` the at-count ones (match_count)."""
-    sec = tab[T_COUNT] if at_count else tab[T_PLAY]
+@_inline
+def _match_at(tab: Array, t: int, x: int, at_count: bool, piles: Array, npiles: int) -> int:
+    """match for the table read at `t` (0: the table; T_SECOND's offset: its second reading)."""
+    sec = t + (tab[t + T_COUNT] if at_count else tab[t + T_PLAY])
     p = sec + 1
     xc = popcount(x)
     hits = 0
@@ -919,19 +948,21 @@ def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
 
 
 @_inline
-def _value(tab: Array, i: int, x: int) -> int:
-    """Entry i's value for the cards `x` (its bonus included), as CompiledTable.value."""
-    v: int = tab[tab[T_VALUES] + i]
-    b = tab[T_BONUS] + 3 * i
+def _value(tab: Array, t: int, i: int, x: int) -> int:
+    """Entry i's value for the cards `x` (its bonus included) in the table read at `t`."""
+    v: int = tab[t + tab[t + T_VALUES] + i]
+    b = t + tab[t + T_BONUS] + BONUS_WORDS * i
     amount = tab[b]
     if amount == 0:
         return v
     extra = popcount(x & tab[b + 1]) - tab[b + 2]
+    for k in range(BONUS_EXTRA):
+        extra += popcount(x & tab[b + 3 + k])
     return v + amount * extra if extra > 0 else v
 
 
 @_inline
-def _best(tab: Array, members: int, x: int) -> int:
+def _best(tab: Array, t: int, members: int, x: int) -> int:
     """The member with the highest value, the lowest index among equals (max by (v, -i))."""
     best = -1
     best_value = 0
@@ -939,7 +970,7 @@ def _best(tab: Array, members: int, x: int) -> int:
     while rest:
         low = rest & -rest
         i = low_index(low)
-        v = _value(tab, i, x)
+        v = _value(tab, t, i, x)
         if best < 0 or v > best_value:
             best = i
             best_value = v
@@ -947,10 +978,79 @@ def _best(tab: Array, members: int, x: int) -> int:
     return best
 
 
+@_inline
+def _keep(tab: Array, t: int, hits: int, x: int) -> int:
+    """The entries that count among `hits` as a mask: CompiledTable.counted (unless, then
+    exclusive groups, then only the best if the table counts only the best)."""
+    keep = hits
+    unless = t + tab[t + T_UNLESS]
+    rest = hits
+    while rest:
+        low = rest & -rest
+        if tab[unless + low_index(low)] & hits:
+            keep &= ~low
+        rest ^= low
+    groups = t + tab[t + T_GROUPS]
+    for g in range(tab[t + T_NGROUPS]):
+        members = keep & tab[groups + g]
+        if members & (members - 1):
+            best = _best(tab, t, members, x)
+            keep &= ~(members & ~(1 << best))
+    if tab[t + T_BEST] and keep & (keep - 1):
+        keep = 1 << _best(tab, t, keep, x)
+    return keep
+
+
+@_inline
+def _worth(tab: Array, t: int, x: int) -> int:
+    """What the pile `x`'s counted play entries are worth in the table read at `t`."""
+    keep = _keep(tab, t, _match_at(tab, t, x, False, tab, 0), x)
+    total = 0
+    while keep:
+        low = keep & -keep
+        total += _value(tab, t, low_index(low), x)
+        keep ^= low
+    return total
+
+
+@_inline
+def _reading(tab: Array, x: int) -> int:
+    """Where the table that reads the pile `x` starts: its second reading when it has one, `x`
+    holds a card of the owner's choice and its counted entries are worth more read so
+    (ChoiceTable.reading; its entries read only the cards: no context is needed)."""
+    second = tab[T_SECOND]
+    if second == 0 or not x & tab[T_CHOICE]:
+        return 0
+    return second if _worth(tab, second, x) > _worth(tab, 0, x) else 0
+
+
+@_entry
+def readings(tab: Array, x: int) -> int:
+    """How the owner's choice reads the pile `x` (ChoiceTable.worths): 0: it holds none of
+    its cards, or both readings are worth the same; 1: read the first way, the second worth
+    less; 2: read the second way."""
+    second = tab[T_SECOND]
+    if second == 0 or not x & tab[T_CHOICE]:
+        return 0
+    first_worth = _worth(tab, 0, x)
+    second_worth = _worth(tab, second, x)
+    if first_worth == second_worth:
+        return 0
+    return 2 if second_worth > first_worth else 1
+
+
+@_entry
+def match(tab: Array, x: int, at_count: bool, piles: Array, npiles: int) -> int:
+    """The entries that hold for `x` as a bit mask (entry i: bit i): the play entries
+    (CompiledTable.match_play), or with `at_count` the at-count ones (match_count)."""
+    hits: int = _match_at(tab, _reading(tab, x), x, at_count, piles, npiles)
+    return hits
+
+
 @_entry
 def value(tab: Array, i: int, x: int) -> int:
     """Entry i's value for the cards `x` (its bonus included), as CompiledTable.value."""
-    v: int = _value(tab, i, x)
+    v: int = _value(tab, _reading(tab, x), i, x)
     return v
 
 
@@ -959,23 +1059,7 @@ def counted(tab: Array, hits: int, x: int, out: Array) -> int:
     """Writes the indices of the entries that count among `hits` (bonuses valued on `x`) into
     `out`, ascending, and returns how many: CompiledTable.counted (unless, then exclusive
     groups, then only the best if the table counts only the best)."""
-    keep = hits
-    unless = tab[T_UNLESS]
-    rest = hits
-    while rest:
-        low = rest & -rest
-        if tab[unless + low_index(low)] & hits:
-            keep &= ~low
-        rest ^= low
-    groups = tab[T_GROUPS]
-    for g in range(tab[T_NGROUPS]):
-        members = keep & tab[groups + g]
-        if members & (members - 1):
-            best = _best(tab, members, x)
-            keep &= ~(members & ~(1 << best))
-    if tab[T_BEST] and keep & (keep - 1):
-        out[0] = _best(tab, keep, x)
-        return 1
+    keep = _keep(tab, _reading(tab, x), hits, x)
     n = 0
     while keep:
         low = keep & -keep

@@ -436,8 +436,16 @@ class CompiledTable:
         self.match_play_inline = (play_gen.inline(play), play_gen.helpers)
         count, count_gen = self._body(index, [i for i, e in enumerate(self.entries) if e.at_count])
         self.match_count: Callable[..., int] = count_gen.compile("match", [*count, "    return h"])
+        # (amount, cards, over, the cards counted once more: one mask per time listed)
         self._bonus = [
-            (e.bonus.amount, index.mask(e.bonus.cards), e.bonus.over) if e.bonus else None
+            (
+                e.bonus.amount,
+                index.mask(e.bonus.cards),
+                e.bonus.over,
+                tuple(index.mask((c,)) for c in e.bonus.extra),
+            )
+            if e.bonus
+            else None
             for e in self.entries
         ]
         self._unless = [sum(1 << self.position[n] for n in e.unless) for e in self.entries]
@@ -486,8 +494,9 @@ class CompiledTable:
         bonus = self._bonus[i]
         if bonus is None:
             return self.values[i]
-        amount, mask, over = bonus
-        return self.values[i] + amount * max(0, (x & mask).bit_count() - over)
+        amount, mask, over, extra = bonus
+        held = (x & mask).bit_count() + sum(1 for m in extra if x & m)
+        return self.values[i] + amount * max(0, held - over)
 
     def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
         """Entry indices that count among `hits` (bonuses valued on the cards `x`)."""
@@ -520,8 +529,11 @@ class CompiledTable:
             if bonus is None:
                 total += values[i]
             else:
-                amount, mask, over = bonus
+                amount, mask, over, heavy = bonus
                 extra = (x & mask).bit_count() - over
+                for m in heavy:
+                    if x & m:
+                        extra += 1
                 total += values[i] + amount * (extra if extra > 0 else 0)
         return total
 
@@ -552,6 +564,78 @@ class CompiledTable:
     ) -> list[int]:
         """The indices of the entries that hold for a mask."""
         return bits(self.hits(x, ctx, at_count))
+
+
+# ---------------------------------------------------------------- an owner's choice
+# The yaku of a rule set with an owner's choice (`treat CARDS as CLASS or N CLASSES, owner's
+# choice`): two compiled tables, the same entries read the first way and the second
+# (ir.OwnersChoice.yaku); a pile that holds none of the choice's cards reads the same both
+# ways. The reading is a function of the pile alone (the yaku of such a file read only the
+# cards: lang/resolve.py checks it), so every question the engine asks of a pile (its hits in
+# play and at the count, an entry's value, which entries count) gets the same reading, and the
+# batch kernel makes the same choice (batch/tables.py: `_reading`).
+
+MEMO = 4096  # piles whose reading is kept (then forgotten at once: a round's piles repeat)
+
+
+class ChoiceTable(CompiledTable):
+    """A yaku table that reads each pile the way worth more to its owner: the first reading
+    unless the second's counted yaku are worth more."""
+
+    def __init__(self, table: ir.YakuTable, choice: ir.OwnersChoice, index: CardIndex) -> None:
+        super().__init__(table, index)
+        self.first = CompiledTable(table, index)
+        self.second = CompiledTable(choice.yaku, index)
+        self.choice = index.mask(choice.cards)
+        self._read: dict[int, CompiledTable] = {}
+        self.match_play = self._match_play
+        self.match_count = self._match_count
+        self.match_play_inline = (["    h = _owners_match(x)"], {"_owners_match": self._match_play})
+        self.has_bonus = self.first.has_bonus or self.second.has_bonus
+
+    def reading(self, x: int) -> CompiledTable:
+        """The table that reads the pile `x`: the second if its counted yaku are worth more."""
+        if not x & self.choice:
+            return self.first
+        table = self._read.get(x)
+        if table is None:
+            if len(self._read) >= MEMO:
+                self._read.clear()
+            first, second = self.worths(x)
+            table = self._read[x] = self.second if second > first else self.first
+        return table
+
+    def worths(self, x: int) -> tuple[int, int]:
+        """What the pile `x`'s counted yaku are worth read the first way and the second."""
+        if not x & self.choice:
+            return (0, 0)
+        first = self.first.counted_value(self.first.match_play(x), x)[1]
+        second = self.second.counted_value(self.second.match_play(x), x)[1]
+        return first, second
+
+    def second_reading(self, x: int) -> bool:
+        """Whether the pile `x` is read the second way (the count says so)."""
+        return self.reading(x) is self.second
+
+    def _match_play(self, x: int, ctx: CountContext | None = None) -> int:
+        hits: int = self.reading(x).match_play(x, ctx)
+        return hits
+
+    def _match_count(self, x: int, ctx: CountContext | None = None) -> int:
+        hits: int = self.reading(x).match_count(x, ctx)
+        return hits
+
+    def value(self, i: int, x: int) -> int:
+        return self.reading(x).value(i, x)
+
+    def counted(self, hits: int, x: int = 0) -> tuple[int, ...]:
+        return self.reading(x).counted(hits, x)
+
+    def counted_value(self, hits: int, x: int) -> tuple[tuple[int, ...], int]:
+        return self.reading(x).counted_value(hits, x)
+
+    def value_of(self, counted: Sequence[int], x: int) -> int:
+        return self.reading(x).value_of(counted, x)
 
 
 class CompiledMultiplier:
@@ -612,6 +696,15 @@ def referenced_cards(cond: ir.Condition) -> set[int]:
     return set()
 
 
+def _yaku_table(rules: ir.Ruleset, index: CardIndex) -> CompiledTable | None:
+    """The yaku table; with an owner's choice, read the way his cards are worth more."""
+    if rules.yaku is None:
+        return None
+    if rules.owners_choice is None:
+        return CompiledTable(rules.yaku, index)
+    return ChoiceTable(rules.yaku, rules.owners_choice, index)
+
+
 class CompiledRules:
     """Everything the engine and the evaluators need from a variant, compiled once."""
 
@@ -636,7 +729,7 @@ class CompiledRules:
         # the deal at each table size (engine.deal.shuffle fills it)
         self.dealers: dict[int, Deal] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
-        self.yaku = CompiledTable(rules.yaku, self.index) if rules.yaku else None
+        self.yaku = _yaku_table(rules, self.index)
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
         self.void_field: Callable[..., bool] | None = (
             _Codegen(self.index).function(rules.void_field) if rules.void_field else None

@@ -329,6 +329,17 @@ class Treat(Stmt):
 
 
 @dataclass(frozen=True)
+class OwnersChoice(Stmt):
+    """`treat sake as animal or 2 plains, owner's choice`: the cards count as `first`, or as
+    `weight` cards of `second`, at their owner's choice."""
+
+    expr: SetExpr
+    first: Name
+    weight: int
+    second: Name
+
+
+@dataclass(frozen=True)
 class ViewDecl(Stmt):
     name: Name
     label: str | None

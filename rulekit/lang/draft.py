@@ -80,6 +80,7 @@ class Draft:
     expects: dict[tuple[str, str], tuple[ast.Name, int]] = field(default_factory=dict)
     points: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
     treats: list[ast.Reclass] = field(default_factory=list)
+    choices: list[ast.OwnersChoice] = field(default_factory=list)  # owner's choices
     views: dict[str, ast.ViewDecl] = field(default_factory=dict)
     sets: dict[str, ast.SetDecl] = field(default_factory=dict)
     tables: dict[str, TableDraft] = field(default_factory=dict)
@@ -220,6 +221,11 @@ class Applier:
 
     def on_Treat(self, s: ast.Treat) -> None:
         self.d.treats.append(s.reclass)
+
+    def on_OwnersChoice(self, s: ast.OwnersChoice) -> None:
+        # a later file's choice replaces the files' before it; two in one file: an error
+        self.d.choices = [c for c in self.d.choices if c.loc.file == s.loc.file]
+        self.d.choices.append(s)
 
     def on_ViewDecl(self, s: ast.ViewDecl) -> None:
         if self.once(f"view {s.name.text}", f"view '{s.name.text}'", s.name.loc):

@@ -13,6 +13,7 @@ from typing import Any, get_args
 from rulekit import ir
 from rulekit.errors import Loc, RuleError, did_you_mean
 from rulekit.lang import ast
+from rulekit.lang.choice import CARD_ONLY, extra_cards, weigh
 from rulekit.lang.draft import Draft, EntryDraft, TableDraft
 
 # A view maps each card id to the classes it counts in.
@@ -140,6 +141,12 @@ class Resolver:
         self.views: dict[str, ClassMap] = {}
         self.declared: ClassMap = {}
         self._set_stack: list[str] = []
+        # the owner's choice: its cards; while its second reading is resolved, their weights
+        # and the counts they weigh in (lang/choice.py)
+        self.choice_cards: frozenset[int] = frozenset()
+        self.weights: dict[int, int] = {}
+        self.second_class = ""
+        self._weighted: dict[ir.Count, frozenset[int]] = {}
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if loc is None and self.d.files:  # a whole-file problem: point at the file
@@ -160,6 +167,9 @@ class Resolver:
         yaku = self.table(self.d.tables["yaku"]) if "yaku" in self.d.tables else None
         multiplier = self.multiplier()
         mechanics = self.mechanics(yaku)
+        owners_choice = self.owners_choice(yaku)
+        if owners_choice is not None:
+            mechanics["owners_choice"] = owners_choice
         expectations = tuple(
             ir.Expectation(what=name.text, value=value, scope=scope, loc=_sloc(name.loc))
             for (scope, _), (name, value) in self.d.expects.items()
@@ -235,6 +245,7 @@ class Resolver:
         self.declared = dict(self.default)
         for reclass in d.treats:
             self.apply_reclass(self.default, reclass)
+        self.first_reading()
         cards = tuple(
             ir.Card(
                 id=cid,
@@ -278,6 +289,99 @@ class Resolver:
             f"{ast.set_text(reclass.expr)} {'also ' if reclass.also else ''}as {reclass.cls.text}"
         )
         return ir.Reclass(cards=tuple(sorted(cards)), mode=mode, cls=reclass.cls.text, text=text)
+
+    # ------------------------------------------------------------ the owner's choice
+    def choice_class(self, name: ast.Name) -> str | None:
+        """The class a choice names (`animal`, `plains`), or None (reported)."""
+        for cls in (name.text, _plural_stem(name.text)):
+            if cls is not None and cls in self.classes:
+                return cls
+        self.error(f"unknown class '{name.text}'", name.loc, did_you_mean(name.text, self.classes))
+        return None
+
+    def first_reading(self) -> None:
+        """The choice's cards count as its first class wherever no owner chooses (teyaku,
+        views, card points), whatever earlier `treat` statements made of them."""
+        if not self.d.choices:
+            return
+        s = self.d.choices[0]
+        first = self.choice_class(s.first)
+        try:
+            cards = self.cards_of(s.expr, self.default)
+        except _Unresolved:
+            return
+        if not cards:
+            self.error(f"'{ast.set_text(s.expr)}' holds no card to choose for", s.loc)
+            return
+        self.choice_cards = cards
+        if first is not None:
+            for cid in cards:
+                self.default[cid] = (first,)
+
+    def owners_choice(self, yaku: ir.YakuTable | None) -> ir.OwnersChoice | None:
+        """The choice's IR: its classes checked, and the yaku table read the second way."""
+        if not self.d.choices:
+            return None
+        s = self.d.choices[0]
+        for other in self.d.choices[1:]:
+            self.error(
+                "a second owner's choice: a rule set has at most one",
+                other.loc,
+                f"the first is at {s.loc.file}:{s.loc.line}",
+            )
+        first, second = self.choice_class(s.first), self.choice_class(s.second)
+        if first is None or second is None or not self.choice_cards:
+            return None
+        example = "for example: treat sake as animal or 2 plains, owner's choice"
+        if first == second:
+            self.error(f"a choice between '{first}' and itself", s.second.loc, example)
+            return None
+        if not 1 <= s.weight <= 4:
+            self.error(f"a card counts as 1 to 4 {s.second.text}, not {s.weight}", s.loc, example)
+            return None
+        if yaku is None or "yaku" not in self.d.tables:
+            self.error("an owner's choice counts in yaku, and this rule set has none", s.loc)
+            return None
+        for e in yaku.entries:
+            seen = [p for p in ir.parts_of(e.condition) if not isinstance(p, CARD_ONLY)]
+            if seen:
+                self.error(
+                    f"yaku '{e.name}' reads the round, not only the cards: an owner's choice"
+                    " needs yaku that read only the captured cards",
+                    s.loc,
+                    "its reading is the one his cards are worth more in",
+                )
+                return None
+        self.weights = {c: s.weight for c in self.choice_cards}
+        self.second_class = second
+        try:
+            table = self.table(self.d.tables["yaku"])
+        finally:
+            self.weights, self.second_class = {}, ""
+        text = f"{ast.set_text(s.expr)} as {s.first.text} or {s.weight} {s.second.text}"
+        return ir.OwnersChoice(
+            cards=tuple(sorted(self.choice_cards)),
+            first=first,
+            second=second,
+            weight=s.weight,
+            text=text + ", owner's choice",
+            yaku=table,
+        )
+
+    def weighed(self, count: ir.Count, items: Iterable[ast.SetExpr], classes: ClassMap) -> ir.Count:
+        """Notes the choice's cards that a count (read the second way) holds by their class,
+        not by name: they weigh in it (lang/choice.weigh)."""
+        heavy = frozenset(count.cards) & self.weights.keys()
+        if not heavy:
+            return count
+        bare = dict(classes)
+        for cid in heavy:
+            bare[cid] = ()
+        with contextlib.suppress(_Unresolved):
+            by_class = heavy - self.union(items, bare)
+            if by_class:
+                self._weighted[count] = by_class
+        return count
 
     def points(self) -> dict[str, int]:
         result: dict[str, int] = {}
@@ -420,16 +524,20 @@ class Resolver:
             return ir.AnyOf(cards=tuple(sorted(self.union(c.items, classes))))
         if isinstance(c, ast.CNoneOf):
             label = ", ".join(ast.set_text(i) for i in c.items)
-            return ir.Count(
+            none = ir.Count(
                 cards=tuple(sorted(self.union(c.items, classes))), op="=", n=0, label=label
             )
+            return self.weighed(none, c.items, classes) if self.weights else none
         if isinstance(c, ast.CAtLeast):
             label = ", ".join(ast.set_text(i) for i in c.items)
             cards = self.union(c.items, classes)
-            return ir.Count(cards=tuple(sorted(cards)), op=">=", n=c.n, label=label)
+            least = ir.Count(cards=tuple(sorted(cards)), op=">=", n=c.n, label=label)
+            return self.weighed(least, c.items, classes) if self.weights else least
         if isinstance(c, ast.CCompare):
             cards = self.cards_of(c.expr, classes)
-            return ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=ast.set_text(c.expr))
+            label = ast.set_text(c.expr)
+            count = ir.Count(cards=tuple(sorted(cards)), op=c.op, n=c.n, label=label)
+            return self.weighed(count, (c.expr,), classes) if self.weights else count
         if isinstance(c, ast.CRest):
             return self.rest(c, frozenset(), classes)
         if isinstance(c, ast.CShape):
@@ -583,6 +691,10 @@ class Resolver:
     # ------------------------------------------------------------ tables
     def table(self, t: TableDraft) -> ir.YakuTable:
         classes = self.view_classes(t.view)
+        if self.second_class:  # the owner's choice, read the second way
+            classes = dict(classes)
+            for cid in self.weights:
+                classes[cid] = (self.second_class,)
         resolved: dict[str, ir.Yaku] = {}
         stack: list[str] = []
         for name in t.entries:
@@ -675,6 +787,8 @@ class Resolver:
             unless = tuple(n.text for n in opt.names if n.text in t.entries)
         if "bonus" in e.opts:
             bonus = self.bonus(e.opts["bonus"], condition)
+        if self.weights:  # the owner's choice read the second way: its cards weigh
+            condition = weigh(condition, self._weighted, self.weights)
         yaku = ir.Yaku(
             name=e.name.text,
             label=e.label or e.name.text.replace("_", " ").capitalize(),
@@ -704,7 +818,9 @@ class Resolver:
             )
             return None
         amount = self.amount(opt.amount, opt.loc.file, opt.loc)
-        return ir.Bonus(amount=amount, cards=counts[0].cards, over=counts[0].n)
+        heavy = self._weighted.get(counts[0], frozenset()) if self.weights else frozenset()
+        extra = extra_cards(heavy, self.weights)
+        return ir.Bonus(amount=amount, cards=counts[0].cards, over=counts[0].n, extra=extra)
 
     # ------------------------------------------------------------ multiplier
     def multiplier(self) -> ir.FieldMultiplier:

@@ -225,6 +225,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Treat(self.loc(meta), c[0])
 
     @v_args(meta=True)
+    def owners_choice(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        expr, first, second = c[0], c[1], c[-2]
+        weight = int(c[2]) if len(c) == 5 else 1  # `or 2 plains`; `or plain`: one
+        return ast.OwnersChoice(self.loc(meta), expr, self.name(first), weight, self.name(second))
+
+    @v_args(meta=True)
     def view(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         name = self.name(c[0])
         rest = c[1:]

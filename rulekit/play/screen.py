@@ -16,7 +16,7 @@ from rulekit.cards import CardIndex
 from rulekit.engine import actions as A
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import Round
-from rulekit.engine.tables import CompiledTable
+from rulekit.engine.tables import ChoiceTable, CompiledTable
 from rulekit.engine.view import PlayerView
 from rulekit.play.session import Move
 
@@ -58,10 +58,26 @@ def progress(entry: ir.Yaku, pile: set[int]) -> tuple[int, int] | None:
     return None
 
 
+def reading_text(view: PlayerView, seat: int) -> str:
+    """How the owner's choice reads the seat's pile, when it holds its cards (`sake as 2
+    plains`): the reading his yaku are counted in (engine/tables.ChoiceTable)."""
+    choice, table = view.compiled.rules.owners_choice, view.compiled.yaku
+    pile = view.captured[seat]
+    if choice is None or not isinstance(table, ChoiceTable) or not pile & table.choice:
+        return ""
+    held = [i for i in view.compiled.index.ids_of(pile) if i in choice.cards]
+    cards = ", ".join(view.compiled.rules.card(i).name for i in held)
+    if not table.second_reading(pile):
+        return f"{cards} as {choice.first}"
+    plural = "s" if choice.weight > 1 else ""
+    return f"{cards} as {choice.weight} {choice.second}{plural}"
+
+
 def progress_text(view: PlayerView, seat: int) -> str:
     table = view.compiled.rules.yaku
     if table is None:
         return ""
+    reading = reading_text(view, seat)
     pile = set(view.compiled.index.ids_of(view.captured[seat]))
     made = set(view.yaku_made.get(seat, []))
     parts = []
@@ -71,7 +87,7 @@ def progress_text(view: PlayerView, seat: int) -> str:
         p = progress(e, pile)
         if p and 0 < p[0] < p[1] and p[0] * 2 >= p[1]:
             parts.append(f"{e.label} {p[0]}/{p[1]}")
-    return ", ".join(parts)
+    return ", ".join([reading, *parts] if reading else parts)
 
 
 def scores_line(

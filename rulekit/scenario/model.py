@@ -89,6 +89,11 @@ class Expect(_Strict):
     declared: SeatRef | None = Field(
         None, description="who made the rule file's declaration (mizuten), or 'none'"
     )
+    counted_as: dict[str, str] | None = Field(
+        None,
+        description="seat -> the class the owner's choice's cards in his pile counted as (its"
+        " first or its second), as the round stands",
+    )
 
 
 class RoundSpec(_Strict):

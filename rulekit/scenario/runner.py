@@ -20,7 +20,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
-from rulekit.engine.tables import CompiledRules
+from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.errors import (
     InternalError,
     Loc,
@@ -415,6 +415,8 @@ class ScenarioRun:
             self.check_piles(rnd, e.captured, n, (*path, "captured"))
         if e.shown is not None:
             self.check_shown(rnd, e.shown, n, (*path, "shown"))
+        if e.counted_as is not None:
+            self.check_counted_as(rnd, e.counted_as, n, (*path, "counted_as"))
         if e.sat_out is not None:
             want = sorted({self.seat(x, (*path, "sat_out", k)) for k, x in enumerate(e.sat_out)})
             sitting = [s for s in range(rnd.seated) if rnd.folded[s]]
@@ -470,6 +472,24 @@ class ScenarioRun:
                     "holding " + ", ".join(ix.short(c) for c in missing),
                     held,
                 )
+
+    def check_counted_as(self, rnd: Round, readings: dict[str, str], n: int, path: KeyPath) -> None:
+        """Which way each seat's pile read the owner's choice (engine/tables.ChoiceTable)."""
+        choice = self.c.rules.owners_choice
+        if choice is None or not isinstance(self.c.yaku, ChoiceTable):
+            raise self.error(path, "counted_as: this rule set has no owner's choice")
+        classes = [choice.first, choice.second]
+        for name, cls in readings.items():
+            s = self.seat(name, (*path, name))
+            if cls not in classes:
+                raise self.error(
+                    (*path, name),
+                    f"'{cls}' is not a reading of the owner's choice: {choice.text}",
+                    did_you_mean(cls, classes) or f"one of {', '.join(classes)}",
+                )
+            took = classes[self.c.yaku.second_reading(rnd.captured[s])]
+            if took != cls:
+                self.fail(n, f"the owner's choice in the pile of {name}", cls, took)
 
     def check_shown(
         self, rnd: Round, shown: dict[str, list[m.CardRef]], n: int, path: KeyPath

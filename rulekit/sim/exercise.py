@@ -10,6 +10,7 @@ it was exercised, and warns when it never was.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
 from rulekit.engine.capture import PlainChoice
 from rulekit.engine.round import Phase
-from rulekit.engine.tables import CompiledRules
+from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.engine.view import PlayerView
 
 
@@ -38,6 +39,7 @@ MECHANICS = (
     Mechanic("hiki", "hiki (a month seen whole)", "hikis"),
     Mechanic("wild", "the wild card's target", "wild card plays"),
     Mechanic("declare", "a declaration (declare or pass)", "declarations"),
+    Mechanic("owner", "an owner's choice of how a card counts", "piles read the second way"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -100,6 +102,20 @@ class Counting:
                     self.counts["wild"] += 1
 
 
+def count_readings(compiled: CompiledRules, captured: Sequence[int], counts: Counter[str]) -> None:
+    """At the end of a round, the owner's choice (engine/tables.ChoiceTable): each pile holding its
+    cards that its two readings value differently (the choice "offered", where a person would
+    care which), and each read the second way (taken)."""
+    table = compiled.yaku
+    if not isinstance(table, ChoiceTable):
+        return
+    for x in captured:
+        first, second = table.worths(x)
+        if first != second:
+            counts["owner offered"] += 1
+            counts["owner"] += second > first
+
+
 def per_round_choices(choices: Counter[str]) -> dict[str, float]:
     """A round's rule choices as paired figures (continues are counted by the engine)."""
     return {
@@ -125,6 +141,9 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return rules.hiki
     if key == "declare":
         return rules.declarations
+    if key == "owner":
+        c = rules.owners_choice
+        return None if c is None else (c.cards, c.first, c.second, c.weight)
     return rules.wild
 
 

@@ -460,3 +460,10 @@ DQ_MUST_JOIN = 2  # the declarer is not asked to join or fold
 DQ_AWARD = 3  # paid him by each who folds by choice after it
 DQ_TIMES = 4  # that payment is multiplied by the field
 RQ_DECLARE = 16  # RQ row: 1: rulewise declares (the variant's calibrated policy)
+
+# ---------------------------------------------------------------- the owner's choice
+# Counted at the end of each deal (sim.exercise.count_readings): the piles holding the choice's
+# cards whose two readings are worth differently (offered), and those read the second way (taken).
+CH_OWNER_OFFERED = CH_N  # info's columns 21, 22 (after the declaration's)
+CH_OWNER = CH_N + 1
+CH_N += 2

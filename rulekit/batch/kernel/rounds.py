@@ -11,6 +11,7 @@ from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, fo
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
 from rulekit.batch.kernel.setup import choose_fold, run_setup, swap_pair
 from rulekit.batch.kernel.turn import legal_plays, next_turn, play_card, take
+from rulekit.batch.tables import readings as t_readings
 
 
 @entry
@@ -120,6 +121,18 @@ def play_weighed(S: Array, Q: Array, T: Array, F: Floats) -> None:
 
 
 @inline
+def count_readings(S: Array, Q: Array, T: Array) -> None:
+    """sim.exercise.count_readings: at the end of a deal, each pile holding the owner's
+    choice's cards that its two readings value differently, and each read the second way."""
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    for s in range(Q[CFG, C_SEATED]):
+        r = t_readings(ytab, S[P_CAPTURED, s])
+        if r:
+            S[CHOICES, CH_OWNER_OFFERED] += 1
+            S[CHOICES, CH_OWNER] += r == 2
+
+
+@inline
 def count_play(S: Array, Q: Array, s: int, action: int, hiki_offered: bool) -> None:
     """sim.exercise.Counting._count_play: a hiki offered (the hikis come first in the legal
     plays) and taken; a card played while holding the wild card, and the wild card played."""
@@ -219,6 +232,7 @@ def play_deals(
         for s in range(seated):
             wins += S[P_CONTINUE_WINS, s]
         info[k, 7] = wins
+        count_readings(S, Q, T)
         for c in range(6):
             info[k, 8 + c] = S[CHOICES, c]
         for c in range(6, CH_N):  # the play phase's, the declaration's (after column 14)

@@ -1,0 +1,73 @@
+"""Counts in which a card weighs more than one (`treat sake as animal or 2 plains, owner's
+choice`: read the second way, the sake cup is two plains in `plains >= 10`).
+
+The engines count cards by mask: a count of a set is the number of its cards held. A card that
+weighs `w` in a count is written out as the count without it, in two cases: the card held (the
+rest must reach `n - w`) or not (the rest must reach `n`). So both engines play the weighted
+count with the conditions they already have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+
+from rulekit import ir
+
+# a test that always holds, and one that never does (all of nothing; any of nothing)
+ALWAYS = ir.AllOf(cards=())
+NEVER = ir.AnyOf(cards=())
+
+# what a card-only condition may hold: the yaku of a file with an owner's choice read only the
+# captured cards, so each reading's worth depends on the cards alone
+CARD_ONLY = (ir.AllOf, ir.AnyOf, ir.Count, ir.Shape, ir.PointsCmp, ir.And, ir.Or, ir.Not)
+
+
+def weigh(
+    cond: ir.Condition, weighted: Mapping[ir.Count, frozenset[int]], weights: Mapping[int, int]
+) -> ir.Condition:
+    """`cond` with each count of `weighted` counting its weighted cards `weights[card]` times."""
+    if isinstance(cond, ir.Count) and cond in weighted:
+        return _split(cond, sorted(weighted[cond]), weights)
+    if isinstance(cond, ir.And):
+        return ir.And(items=tuple(weigh(i, weighted, weights) for i in cond.items))
+    if isinstance(cond, ir.Or):
+        return ir.Or(items=tuple(weigh(i, weighted, weights) for i in cond.items))
+    if isinstance(cond, ir.Not):
+        return ir.Not(item=weigh(cond.item, weighted, weights))
+    return cond
+
+
+def _split(count: ir.Count, heavy: list[int], weights: Mapping[int, int]) -> ir.Condition:
+    """The count written case by case: which of the heavy cards are held."""
+    light = tuple(c for c in count.cards if c not in heavy)
+    branches: list[ir.Condition] = []
+    for k in range(len(heavy) + 1):
+        for held in combinations(heavy, k):
+            rest = _shifted(light, count.op, count.n - sum(weights[c] for c in held), count.label)
+            if rest is NEVER:
+                continue
+            missing = tuple(c for c in heavy if c not in held)
+            parts: list[ir.Condition] = []
+            if held:
+                parts.append(ir.AllOf(cards=held))
+            if missing:
+                parts.append(ir.Count(cards=missing, op="=", n=0))
+            if rest is not ALWAYS:
+                parts.append(rest)
+            branches.append(parts[0] if len(parts) == 1 else ir.And(items=tuple(parts)))
+    if not branches:
+        return NEVER
+    return branches[0] if len(branches) == 1 else ir.Or(items=tuple(branches))
+
+
+def _shifted(cards: tuple[int, ...], op: ir.Op, n: int, label: str) -> ir.Condition:
+    """How many of `cards` are held, compared with `n` (ALWAYS or NEVER below zero)."""
+    if n < 0:
+        return ALWAYS if op in (">=", ">", "!=") else NEVER
+    return ir.Count(cards=cards, op=op, n=n, label=label)
+
+
+def extra_cards(cards: frozenset[int], weights: Mapping[int, int]) -> tuple[int, ...]:
+    """A bonus's extra cards: each weighted card once for each card it counts beyond one."""
+    return tuple(c for c in sorted(cards) for _ in range(weights[c] - 1))
