@@ -387,18 +387,22 @@ SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instan
 
 class Offer(_Frozen):
     """A condition on one option of a choice: stop or continue (Continuation.offers), join or
-    fold (Fold.offers). The option is offered only when `condition` holds for the player (the
-    maker's pile, or the hand of who joins or folds, with the round as he sees it; `score` is the
-    base value of the yaku he has made) and every limit does. Offers of one option all apply.
+    fold (Fold.offers), the swap (Ruleset.swap_offers), a hiki (Ruleset.hiki_offers), a
+    declaration (Declaration.offers). The option is offered only when `condition` holds for the
+    player (the maker's pile, or the hand of who joins or folds or may take a hiki, with the
+    round as he sees it; `score` is the base value of the yaku he has made; who may swap or
+    declare before the deal has seen no card: nothing) and every limit does. Offers of one
+    option all apply.
 
     A choice with one option left is not asked: that option is taken (stop not offered: he
     continues; continue not offered: he stops; fold not offered: he joins; join not offered:
-    he folds, a forced fold); with neither left, he stops, or joins.
+    he folds, a forced fold); with neither left, he stops, or joins. The swap, a hiki or a
+    declaration not offered is not taken: he keeps his hand, plays a card, or passes.
 
     limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
     while he holds a card."""
 
-    option: Literal["stop", "continue", "join", "fold"]
+    option: Literal["stop", "continue", "join", "fold", "swap", "hiki", "declare"]
     condition: Condition | None = None
     limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
 
@@ -439,6 +443,9 @@ class Declaration(_Frozen):
         0, ge=0, description="paid to the declarer by each player who folds by choice"
     )
     times_multiplier: bool = Field(True, description="that payment is multiplied by the field")
+    offers: tuple[Offer, ...] = Field(
+        (), description="conditions on making it (none: always offered to who may)"
+    )
 
 
 class Joker(_Frozen):
@@ -684,6 +691,12 @@ class Ruleset(_Frozen):
     )
     wild: WildCard | None = None
     hiki: bool = False
+    hiki_offers: tuple[Offer, ...] = Field(
+        (), description="conditions on a hiki (none: offered whenever one is seen)"
+    )
+    swap_offers: tuple[Offer, ...] = Field(
+        (), description="conditions on the swap of the setup (none: always offered)"
+    )
     teams: tuple[Teams, ...] = ()
     count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
     length: Length = Length()

@@ -16,7 +16,7 @@ from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import end_of_hands
 from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
-from rulekit.engine.offers import BOTH, Tests, compile_offers, offered
+from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import DECLARE, FOLD, PLAY, SWAP, RoundState
@@ -68,9 +68,13 @@ def _hands(r: RoundState) -> bool:
 
 def _swap(r: RoundState) -> bool:
     """The player after the dealer may trade hands with him: wait for his choice (of those who
-    play the round: the dealer, or who leads in his place, and the next after him)."""
+    play the round: the dealer, or who leads in his place, and the next after him), if the
+    swap is offered to him (ir.Ruleset.swap_offers; his hand unseen: tested on no card)."""
+    seat = swap_pair(r)[1]
+    if not is_offered(r, seat, 0, "swap", r.rules.swap_offers):
+        return False  # not offered: he keeps his hand, unasked
     r.phase = SWAP
-    r.current = swap_pair(r)[1]
+    r.current = seat
     return True
 
 
@@ -99,8 +103,11 @@ def choose_swap(r: RoundState, swap: bool) -> None:
 def _declare(r: RoundState) -> bool:
     """The rule file's declaration (ir.Declaration): wait for the one who may make it."""
     d = r.rules.declarations[0]
+    seat = DECLARERS[d.by](r)
+    if not is_offered(r, seat, 0, "declare", d.offers):  # (before the deal: no card seen)
+        return False  # not offered: he passes, unasked
     r.phase = DECLARE
-    r.current = DECLARERS[d.by](r)
+    r.current = seat
     return True
 
 

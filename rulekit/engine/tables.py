@@ -669,6 +669,7 @@ class CompiledRules:
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
+        self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

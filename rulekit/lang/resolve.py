@@ -50,18 +50,26 @@ _WHERE = {
     "scoring": "a scoring step",
     "choice": "a condition on a choice",
     "join or fold": "a condition on joining or folding",
+    "swap": "a condition on the swap",
+    "hiki": "a condition on a hiki",
+    "declaration": "a condition on a declaration",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-    "choice", "join or fold",
+    "choice", "join or fold", "swap", "hiki", "declaration",
 )  # fmt: skip
 # a player is tested
 _PLAYERS = (
     "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
-    "join or fold",
+    "join or fold", "swap", "hiki", "declaration",
 )  # fmt: skip
+# places whose player has seen no card of his: a test of his cards means nothing there (why)
+_UNSEEN = {
+    "swap": "he is asked before he looks at his hand",
+    "declaration": "a declaration before the deal is made with the hand unseen",
+}
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
@@ -121,6 +129,20 @@ def _placed_atoms(c: ast.Cond, places: tuple[str, ...]) -> list[tuple[ast.Cond, 
 def _either(words: list[str]) -> str:
     """`a, b or c`."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _card_atoms(c: ast.Cond) -> list[ast.Cond]:
+    """The atoms of `c` that test the player's own cards (not those inside `the field had`,
+    which test the field, nor the round's atoms but the round month's, a test of his cards)."""
+    if isinstance(c, ast.CAnd | ast.COr):
+        return [a for i in c.items for a in _card_atoms(i)]
+    if isinstance(c, ast.CNot):
+        return _card_atoms(c.item)
+    if isinstance(c, ast.CFieldHad | ast.CEveryone):
+        return []  # (the field's cards; every pile: refused by the places already)
+    if type(c) in ATOM_PLACES and not isinstance(c, ast.CRoundMonth):
+        return []
+    return [c]
 
 
 class _Unresolved(Exception):
@@ -527,6 +549,14 @@ class Resolver:
                     f"{why}; {hint}" if why else hint,
                 )
                 break
+        if where in _UNSEEN:
+            for item in _card_atoms(c)[:1]:
+                ok = False
+                self.error(
+                    f"a test of his cards cannot be used in {_WHERE[where]}",
+                    getattr(item, "loc", None),
+                    f"{_UNSEEN[where]}: test the round instead (round >= 2, dealer)",
+                )
         return ok
 
     def conjunction(self, c: ast.CAnd, classes: ClassMap) -> ir.Condition:
@@ -828,6 +858,9 @@ class Resolver:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "hiki" in self.d.mechanics:
             result["hiki"] = self.options("hiki")["enabled"]
+        for kind in ("hiki_offer", "swap_offer"):
+            if kind in self.d.mechanics:
+                self.offered_step(kind, result)
         if self.d.void is not None and self.d.void.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void.cond, "void")
@@ -898,11 +931,33 @@ class Resolver:
         )
         return False
 
+    def offered_step(self, kind: str, result: dict[str, Any]) -> None:
+        """`hiki only if COND`, `swap only if COND`: a condition on a choice the variant has
+        (a hiki, the setup's swap step), into result's hiki_offers or swap_offers."""
+        option = kind.removesuffix("_offer")
+        has = result.get("hiki", False) if option == "hiki" else "swap" in result["setup"]
+        if not has:
+            where = self.d.mechanics[kind]["offer 1"].loc
+            example = {
+                "hiki": "hiki: capture all four cards of a month seen in hand and field",
+                "swap": "setup: hands, swap, field",
+            }[option]
+            missing = "no hiki" if option == "hiki" else "no swap step in its setup"
+            self.error(
+                f"'{option} only if ...': this variant has {missing}",
+                where,
+                f"add it first: {example}",
+            )
+            return
+        opts = self.options(kind)
+        result[f"{option}_offers"] = self.offers(opts, kind, option)
+
     def declarations(self, mechanics: dict[str, Any]) -> tuple[ir.Declaration, ...]:
         """`declare NAME: ...`: a declaration needs a stake, and one about the fold (`he must
         join`, `N from each who folds`) needs players who choose to fold."""
         written = self.d.mechanics["declare"]
         opts = self.scaled_options("declare", ("from_each_folder",))
+        opts["offers"] = self.offers(opts, "declare", "declaration")
         at = written["name"].loc
         if not opts.get("must_join") and not opts.get("from_each_folder"):
             self.error(

@@ -556,7 +556,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
                 opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
             else:
                 opts.append(item)
-        return self.mechanic(meta, "declare", opts)
+        return self.mechanic(meta, "declare", _numbered_offers(opts))
+
+    @v_args(meta=True)
+    def decl_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`only if round >= 2`: a condition on declaring, as `offer` (the option, then it)."""
+        return ast.Opt("offer", self.loc(meta), "declare:", c[0])
 
     @v_args(meta=True)
     def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -701,6 +706,19 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", True)])
+
+    @v_args(meta=True)
+    def hiki_offer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`hiki only if not dealer`: a statement of its own (a house file adds it to the hiki
+        of the file it extends), its one offer."""
+        offer = ast.Opt("offer 1", self.loc(meta), "hiki:", c[0])
+        return self.mechanic(meta, "hiki_offer", [offer])
+
+    @v_args(meta=True)
+    def swap_offer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`swap only if round >= 2`: as hiki_offer, for the setup's swap."""
+        offer = ast.Opt("offer 1", self.loc(meta), "swap:", c[0])
+        return self.mechanic(meta, "swap_offer", [offer])
 
     def team_pairs(self, c: list[Any]) -> int:
         return 2

@@ -170,7 +170,7 @@ def declare_block(
         f"{rules.title}  ·  round {round_no} of {rounds}  ·  dealer {names[view.dealer]}",
         style="bold cyan",
     )
-    said = " ".join(declaration_sentence(d) for d in rules.declarations)
+    said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
     return Group(header, scores_line(names, totals), Text(""), Text(said, style="bold"))
 
 

@@ -23,7 +23,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         phase = S[SC, I_PHASE]
         s = S[SC, I_CURRENT]
         if phase == PH_PLAY:
-            n = legal_plays(S, Q, legal)
+            n = legal_plays(S, Q, T, legal)
         elif phase == PH_TAKE:
             m = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
             n = 0

@@ -10,7 +10,7 @@ from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, full_mask, pay_parts, record
-from rulekit.batch.kernel.offers import BOTH, SECOND, offered
+from rulekit.batch.kernel.offers import BOTH, SECOND, is_offered, offered
 from rulekit.batch.kernel.scoring import declarer, finish
 from rulekit.batch.tables import (
     OFFER_OPTIONS,
@@ -24,21 +24,27 @@ from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
 JOIN_CODE = OFFER_OPTIONS["join"]  # the join-or-fold choice's offers (fold: + 1)
+SWAP_CODE = OFFER_OPTIONS["swap"]  # the swap's and the declaration's offers
+DECLARE_CODE = OFFER_OPTIONS["declare"]
 
 
 @entry
 def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
     while S[SC, I_STEP] < Q[CFG, C_NSTEPS]:
         code = Q[CFG, C_STEPS + S[SC, I_STEP]]
-        if code == ST_SWAP:
-            S[SC, I_PHASE] = PH_SWAP
-            S[SC, I_CURRENT] = swap_pair(S, Q)[1]
-            return
+        if code == ST_SWAP:  # setup._swap: if offered (his hand unseen: tested on no card)
+            seat = swap_pair(S, Q)[1]
+            if is_offered(S, Q, T, seat, 0, SWAP_CODE):
+                S[SC, I_PHASE] = PH_SWAP
+                S[SC, I_CURRENT] = seat
+                return
         if code == ST_DECLARE and Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]:
-            # setup._declare (idle where nobody folds: setup.setup_plan)
-            S[SC, I_PHASE] = PH_DECLARE
-            S[SC, I_CURRENT] = S[SC, I_DEALER]  # (DQ_BY: the dealer, the only one today)
-            return
+            # setup._declare (idle where nobody folds: setup.setup_plan), if offered
+            seat = S[SC, I_DEALER]  # (DQ_BY: the dealer, the only one today)
+            if is_offered(S, Q, T, seat, 0, DECLARE_CODE):
+                S[SC, I_PHASE] = PH_DECLARE
+                S[SC, I_CURRENT] = seat
+                return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
             if S[SC, I_VOID]:
