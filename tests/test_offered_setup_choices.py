@@ -6,6 +6,7 @@ rules/hachihachi/house/scenarios/ pin each reading on a stacked deal."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from rulekit.diff import diff
 from rulekit.errors import RulekitError
 from rulekit.lang import load_rules
 from rulekit.lang.loader import load_rules_text
+from rulekit.sim.exercise import exercised
 from rulekit.sim.simulate import simulate
 from tests.test_batch_identity import assert_same_rounds, variant
 
@@ -157,3 +159,15 @@ def test_both_engines_play_a_condition_on_the_round_number_over_whole_games(text
             run.pop(key, None)
     assert runs[0] == runs[1]
     assert runs[0]["rounds"] > 2
+
+
+def test_compare_counts_a_condition_on_the_swap_or_a_hiki_as_a_difference_in_the_mechanic() -> None:
+    """Variants that differ only in the swap's (or a hiki's) conditions differ in that choice:
+    never taken in either, compare says it cannot see it."""
+    none: Counter[str] = Counter()
+    swap = _rules('extends "koikoi/sloper"\nswap only if round >= 2\n')
+    seen = exercised(load_rules("koikoi/sloper"), swap, none, none)
+    assert "swap" in seen["differing"] and "swap" in seen["unseen"]
+    hiki = _rules('extends "sakura/hawaii"\nhiki only if not dealer\n')
+    seen = exercised(load_rules("sakura/hawaii"), hiki, none, Counter({"hiki": 1}))
+    assert "hiki" in seen["differing"] and seen["unseen"] == []
