@@ -428,13 +428,22 @@ class Fold(_Frozen):
 class Declaration(_Frozen):
     """A declaration a player may make at a stated moment, with its stake: who may make it,
     when, and what it changes (BGA's mizuten: the dealer, before the deal, commits to play the
-    round and is paid by each player who folds)."""
+    round and is paid by each player who folds; Go-Stop's shaking: a player holding three of a
+    month, before the first play, doubles what he wins). Several players may declare it when
+    `by` is any. Its award and penalty are paid at the round's end, with the fold fees."""
 
     name: str
     label: str = ""
-    by: Literal["dealer"] = Field("dealer", description="who may declare: the dealer")
-    moment: Literal["before_deal"] = Field(
-        "before_deal", description="when: before the deal, his hand unseen"
+    by: Literal["dealer", "any"] = Field(
+        "dealer",
+        description="who may declare: the dealer, or any player of the round (each asked in"
+        " play order from the dealer)",
+    )
+    moment: Literal["before_deal", "after_hand", "before_play"] = Field(
+        "before_deal",
+        description="when: before the deal (his hand unseen, first of the setup's steps),"
+        " after seeing the hand (after the deal and a swap, before the first of the field and"
+        " fold steps), or before the first play (after every setup step)",
     )
     must_join: bool = Field(
         False, description="the declarer plays the round: he is not asked to join or fold"
@@ -442,7 +451,23 @@ class Declaration(_Frozen):
     from_each_folder: int = Field(
         0, ge=0, description="paid to the declarer by each player who folds by choice"
     )
-    times_multiplier: bool = Field(True, description="that payment is multiplied by the field")
+    times_multiplier: bool = Field(
+        True, description="its payments (from folders, award, penalty) are multiplied by the field"
+    )
+    factor: int = Field(
+        1, ge=1, description="every payment to the declarer in the round after it is multiplied"
+    )
+    award: int = Field(
+        0, ge=0, description="paid to him by each other player of the round if he succeeds"
+    )
+    success: Literal["none", "wins", "yaku"] = Field(
+        "none",
+        description="what he must do, or his award is not paid and he pays the penalty: win"
+        " the round, or make a yaku (none: the award is always paid)",
+    )
+    penalty: int = Field(
+        0, ge=0, description="paid by him to each other player of the round if he fails"
+    )
     offers: tuple[Offer, ...] = Field(
         (), description="conditions on making it (none: always offered to who may)"
     )

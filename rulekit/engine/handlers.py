@@ -36,6 +36,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Award, "payee"): stage.AWARD_PAYEES,
     (ir.Declaration, "by"): setup.DECLARERS,
     (ir.Declaration, "moment"): setup.MOMENTS,
+    (ir.Declaration, "success"): scoring.SUCCESS,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

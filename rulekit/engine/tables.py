@@ -660,6 +660,12 @@ class CompiledRules:
             for s in rules.scoring
         ]
         self.factors = [(s, t) for s, t in self.scoring if isinstance(s, ir.Factor)]
+        # a declaration's factor on its maker's winnings (ir.Declaration.factor; 1: none), and
+        # whether the ledger looks a factor up at all (the stage's, or this one)
+        d = rules.declarations[0] if rules.declarations else None
+        self.declared_factor = d.factor if d is not None else 1
+        self.any_factor = bool(self.factors) or self.declared_factor > 1
+        self.declared_stakes = d is not None and bool(d.award or d.penalty)
         self.stage: tuple[ir.Settlement | ir.Fold | ir.ScoringStep, ...] = (
             rules.count,
             rules.fold,

@@ -53,21 +53,23 @@ _WHERE = {
     "swap": "a condition on the swap",
     "hiki": "a condition on a hiki",
     "declaration": "a condition on a declaration",
+    "declaration seen": "a condition on a declaration made with the hand seen",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-    "choice", "join or fold", "swap", "hiki", "declaration",
+    "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen",
 )  # fmt: skip
 # a player is tested
 _PLAYERS = (
     "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
-    "join or fold", "swap", "hiki", "declaration",
+    "join or fold", "swap", "hiki", "declaration", "declaration seen",
 )  # fmt: skip
 # places whose player has seen no card of his: a test of his cards means nothing there (why)
 _UNSEEN = {
     "swap": "he is asked before he looks at his hand",
+    # (a declaration after seeing the hand is "declaration seen": his hand is tested)
     "declaration": "a declaration before the deal is made with the hand unseen",
 }
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
@@ -953,18 +955,43 @@ class Resolver:
         result[f"{option}_offers"] = self.offers(opts, kind, option)
 
     def declarations(self, mechanics: dict[str, Any]) -> tuple[ir.Declaration, ...]:
-        """`declare NAME: ...`: a declaration needs a stake, and one about the fold (`he must
-        join`, `N from each who folds`) needs players who choose to fold."""
+        """`declare NAME: ...`: a declaration needs a stake; one about the fold (`he must
+        join`, `N from each who folds`) is the dealer's, made before the fold, and needs
+        players who choose to fold; a penalty needs what he must do."""
         written = self.d.mechanics["declare"]
-        opts = self.scaled_options("declare", ("from_each_folder",))
-        opts["offers"] = self.offers(opts, "declare", "declaration")
+        opts = self.scaled_options("declare", ("from_each_folder", "award", "penalty"))
+        seen = opts.get("moment", "before_deal") != "before_deal"
+        opts["offers"] = self.offers(opts, "declare", "declaration seen" if seen else "declaration")
         at = written["name"].loc
-        if not opts.get("must_join") and not opts.get("from_each_folder"):
+        about_fold = opts.get("must_join") or opts.get("from_each_folder")
+        other = opts.get("factor", 1) > 1 or opts.get("award") or opts.get("penalty")
+        if not about_fold and not other:
             self.error(
                 f"declare {opts['name']}: the declaration changes nothing",
                 at,
-                "say its stake: declare mizuten: by the dealer; before the deal; he must join;"
-                " 10 from each who folds",
+                "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
+                " 5 from each other player; 5 to each other player if he fails",
+            )
+        if opts.get("penalty") and opts.get("success", "none") == "none":
+            self.error(
+                f"declare {opts['name']}: a penalty if he fails, but nothing he must do",
+                written["penalty"].loc,
+                "say it: he must win the round, or he must make a yaku",
+            )
+        if about_fold:
+            self.fold_stakes(opts, mechanics, written)
+        return (ir.Declaration(**opts),)
+
+    def fold_stakes(self, opts: dict[str, Any], mechanics: dict[str, Any], written: Any) -> None:
+        """A stake about the fold is the dealer's, made before the fold, where players choose
+        to fold."""
+        at = written["name"].loc
+        if opts.get("by") == "any" or opts.get("moment") == "before_play":
+            self.error(
+                f"declare {opts['name']}: joining and folders' payments are the dealer's stake,"
+                " made before the fold",
+                written["by"].loc if opts.get("by") == "any" else written["moment"].loc,
+                "write them with: by the dealer; before the deal (or after seeing the hand)",
             )
         folds = "fold" in mechanics["setup"] and mechanics["seats"].sit_out == "fold"
         if not folds or mechanics["seats"].active is None:
@@ -975,7 +1002,6 @@ class Resolver:
                 "seat more than play (seats 3 to 6, 3 play) with a fold step in the setup and"
                 " 'sit out: by folding'",
             )
-        return (ir.Declaration(**opts),)
 
     def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
         """The table of dealt hands that win at once: a value and a condition each, no options

@@ -38,13 +38,10 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 S[SC, I_PHASE] = PH_SWAP
                 S[SC, I_CURRENT] = seat
                 return
-        if code == ST_DECLARE and Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]:
-            # setup._declare (idle where nobody folds: setup.setup_plan), if offered
-            seat = S[SC, I_DEALER]  # (DQ_BY: the dealer, the only one today)
-            if is_offered(S, Q, T, seat, 0, DECLARE_CODE):
-                S[SC, I_PHASE] = PH_DECLARE
-                S[SC, I_CURRENT] = seat
-                return
+        # setup._declare (idle where nobody folds and it is about the fold: setup_plan)
+        asks = not Q[DQ, DQ_FOLD_ONLY] or Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]
+        if code == ST_DECLARE and asks and next_declarer(S, Q, T):
+            return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
             if S[SC, I_VOID]:
@@ -371,6 +368,28 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
         S[SC, I_ENDED] = END_INSTANT
         finish(S, Q, T, F, s, False)
         return True
+    return False
+
+
+@entry
+def next_declarer(S: Array, Q: Array, T: Array) -> bool:
+    """setup._declare: wait for the next who may make the declaration (the dealer, or each
+    player of the round from him, from I_DECLARE_AT) and is offered it; False when none is."""
+    seated = Q[CFG, C_SEATED]
+    dealer = S[SC, I_DEALER]
+    k = 0  # the place among those who may of the seat looked at
+    for j in range(seated if Q[DQ, DQ_BY] else 1):
+        seat = (dealer + j) % seated
+        if S[P_FOLDED, seat]:
+            continue
+        if k >= S[SC, I_DECLARE_AT]:
+            hand = S[P_HAND, seat] if Q[DQ, DQ_SEEN] else 0
+            if is_offered(S, Q, T, seat, hand, DECLARE_CODE):
+                S[SC, I_PHASE] = PH_DECLARE
+                S[SC, I_CURRENT] = seat
+                return True
+            S[SC, I_DECLARE_AT] += 1  # not offered: he passes, unasked
+        k += 1
     return False
 
 
