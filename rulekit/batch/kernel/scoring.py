@@ -160,7 +160,7 @@ def succeeded(S: Array, Q: Array, s: int) -> bool:
     elif how == 2:
         for e in range(Q[CFG, C_NYAKU]):
             found = found or S[YC + s, e] != 0
-    return found
+    return bool(found)
 
 
 @inline
