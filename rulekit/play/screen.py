@@ -277,7 +277,8 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         text = f"{says(name, 'keep')} the hand dealt"
     elif a == A.DECLARE:
         label = ", ".join(d.label or d.name for d in rules.declarations)
-        text = f"{says(name, 'declare')} {label}, unseen"
+        unseen = rules.declarations[0].moment == "before_deal"
+        text = f"{says(name, 'declare')} {label}" + (", unseen" if unseen else "")
     elif a == A.PASS:
         text = f"{says(name, 'pass')}: no declaration"
     elif a in (A.JOIN, A.FOLD, A.STOP):
