@@ -509,8 +509,19 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
     )
 
 
-DECLARERS = {"dealer": "the dealer"}  # ir.Declaration.by
-DECLARE_MOMENTS = {"before_deal": "Before the deal, his hand unseen,"}  # ir.Declaration.moment
+# ir.Declaration.by
+DECLARERS = {"dealer": "the dealer", "any": "each player of the round, in turn from the dealer,"}
+DECLARE_MOMENTS = {  # ir.Declaration.moment
+    "before_deal": "Before the deal, his hand unseen,",
+    "after_hand": "After seeing his hand (before the field is laid or anyone folds),",
+    "before_play": "Before the first play,",
+}
+# ir.Declaration.success: what he must do, as "if he ..." and "if he fails to ..." say it
+SUCCESS_WORDS = {
+    "none": ("", ""),
+    "wins": ("wins the round", "win the round"),
+    "yaku": ("makes a yaku", "make a yaku"),
+}
 
 
 def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
@@ -522,6 +533,15 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
     if d.from_each_folder:
         times = " x multiplier" if d.times_multiplier else ""
         stakes.append(f"each player who then folds by choice pays him {d.from_each_folder}{times}")
+    if d.factor > 1:
+        stakes.append(f"x{d.factor} on every payment to him in the round after it")
+    does, must = SUCCESS_WORDS[d.success]
+    times = " x multiplier" if d.times_multiplier else ""
+    if d.award:
+        when = f" if he {does}" if does else ""
+        stakes.append(f"each other player pays him {d.award}{times}{when}")
+    if d.penalty:
+        stakes.append(f"he pays each other player {d.penalty}{times} if he fails to {must}")
     return (
         f"{DECLARE_MOMENTS[d.moment]} {DECLARERS[d.by]} may declare {d.label or d.name}: "
         + " and ".join(stakes or ["it changes nothing"])

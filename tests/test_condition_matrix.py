@@ -43,7 +43,7 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
     {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-     "choice", "join or fold", "swap", "hiki", "declaration"}
+     "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen"}
 )  # fmt: skip
 # places whose player has seen no card of his (the swap, a declaration before the deal): his
 # cards are not tested there, the field's are (inside `the field had`)
@@ -66,6 +66,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "swap",
             "hiki",
             "declaration",
+            "declaration seen",
         }
     ),
     "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
@@ -102,6 +103,10 @@ PLACES: dict[str, tuple[str, str]] = {
         "hachihachi/house/mizuten",
         "seats 4, 3 play\ndeclare mizuten: by the dealer; before the deal; only if {c};"
         " he must join; 10 from each who folds\n",
+    ),
+    "declaration seen": (
+        "koikoi/sloper",
+        "declare shaking: by any player; before the first play; only if {c}; x2 on his winnings\n",
     ),
 }
 NESTS = {
