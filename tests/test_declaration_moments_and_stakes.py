@@ -17,7 +17,7 @@ from rulekit.agents import make_agent
 from rulekit.agents.greedy import cannot_cost
 from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECLARE, Round, setup_steps
+from rulekit.engine.round import DECLARE, SWAP, Round, setup_steps
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RulekitError
@@ -187,3 +187,34 @@ def test_describe_diff_and_compare_say_the_declaration() -> None:
     assert "he pays each other player 1 if he fails to win the round" in said
     seen = exercised(load_rules("koikoi/sloper"), shaking, Counter(), Counter())
     assert seen["unseen"] == ["declare"]
+
+
+def test_a_person_shakes_in_the_browser_with_his_hand_in_view() -> None:
+    """At a declaration made with the hand seen, the browser shows the hand (not before the
+    deal's empty one), offers declare or pass with the stake, and the log does not say
+    `unseen`."""
+    from rulekit.play.session import Session
+    from rulekit.web.games import WebGame, _stakes
+
+    c = CompiledRules(load_rules("koikoi/house/shaking"))
+    for seed in range(60):
+        session = Session.new(
+            c, "koikoi/house/shaking", seed=seed, seats=2, bots=("greedy",), seat=1
+        )
+        game = WebGame("g", session)
+        game.advance()
+        rnd = session.round
+        assert rnd is not None
+        if rnd.phase == SWAP and rnd.current == 1:
+            game.move(A.KEEP)  # (Sloper's swap first)
+        if rnd.phase != DECLARE or rnd.current != 1:
+            continue
+        table = game.state()["table"]
+        assert table["phase"] == "declare" and len(table["hand"]) == 8
+        assert [m["words"] for m in table["moves"]] == ["declare Shaking", "pass"]
+        assert "x2 on every payment to him" in str(_stakes(session.views[1]))
+        game.move(A.DECLARE)
+        assert rnd.declared >> 1 & 1
+        assert "You declare Shaking" in game.log and "unseen" not in game.log
+        return
+    raise AssertionError("no deal asked the person to shake")
