@@ -65,6 +65,17 @@ def offer_sentences(
     ]
 
 
+def single_offer_sentences(
+    offers: tuple[ir.Offer, ...], rules: ir.Ruleset, instead: str
+) -> list[str]:
+    """The conditions on a choice of one option (the swap, a hiki, a declaration), and what
+    the player does when it is not offered."""
+    if not offers:
+        return []
+    said = "; ".join(offer_text(o, rules) for o in offers)
+    return [f"Offered: {said}; when it is not, the player is not asked: he {instead}."]
+
+
 def condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
     """A condition in words, for IR that carries no source text (JSON IR)."""
     if isinstance(c, ir.AllOf):
@@ -331,7 +342,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out.append("Setup: " + ", ".join(rules.setup) + ".")
     if s.active is not None and s.max > s.active:
         out.append(_sit_out_sentence(rules))
-    out.extend(declaration_sentence(d) for d in rules.declarations)
+    out.extend(declaration_sentence(d, rules) for d in rules.declarations)
     if rules.joker:
         out.append(
             f"At {rules.joker.seats} seats a joker is added;"
@@ -408,6 +419,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out.extend(instant_win_sentences(rules))
     if "swap" in rules.setup:
         out.append("Before looking, the player after the dealer may swap hands with the dealer.")
+        out.extend(single_offer_sentences(rules.swap_offers, rules, "keeps his hand"))
     for t in rules.teams:
         kind = (
             "pairs, partners opposite"
@@ -421,6 +433,7 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(
             "Hiki: a player who sees all four cards of a month may capture them as his play."
         )
+        out.extend(single_offer_sentences(rules.hiki_offers, rules, "plays a card"))
     k = rules.count
     opponents = (
         "; each yaku costs every opponent (or opposing team) its value" if k.opponents_lose else ""
@@ -512,22 +525,44 @@ def _sit_out_sentence(rules: ir.Ruleset) -> str:
     )
 
 
-DECLARERS = {"dealer": "the dealer"}  # ir.Declaration.by
-DECLARE_MOMENTS = {"before_deal": "Before the deal, his hand unseen,"}  # ir.Declaration.moment
+# ir.Declaration.by
+DECLARERS = {"dealer": "the dealer", "any": "each player of the round, in turn from the dealer,"}
+DECLARE_MOMENTS = {  # ir.Declaration.moment
+    "before_deal": "Before the deal, his hand unseen,",
+    "after_hand": "After seeing his hand (before the field is laid or anyone folds),",
+    "before_play": "Before the first play,",
+}
+# ir.Declaration.success: what he must do, as "if he ..." and "if he fails to ..." say it
+SUCCESS_WORDS = {
+    "none": ("", ""),
+    "wins": ("wins the round", "win the round"),
+    "yaku": ("makes a yaku", "make a yaku"),
+}
 
 
-def declaration_sentence(d: ir.Declaration) -> str:
-    """A declaration as the rulebook says it: who may make it, when, and its stake."""
+def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
+    """A declaration as the rulebook says it: who may make it, when, its stake, and the
+    conditions on making it."""
     stakes = []
     if d.must_join:
         stakes.append("he plays the round (he is not asked to join or fold)")
     if d.from_each_folder:
         times = " x multiplier" if d.times_multiplier else ""
         stakes.append(f"each player who then folds by choice pays him {d.from_each_folder}{times}")
+    if d.factor > 1:
+        stakes.append(f"x{d.factor} on every payment to him in the round after it")
+    does, must = SUCCESS_WORDS[d.success]
+    times = " x multiplier" if d.times_multiplier else ""
+    if d.award:
+        when = f" if he {does}" if does else ""
+        stakes.append(f"each other player pays him {d.award}{times}{when}")
+    if d.penalty:
+        stakes.append(f"he pays each other player {d.penalty}{times} if he fails to {must}")
     return (
         f"{DECLARE_MOMENTS[d.moment]} {DECLARERS[d.by]} may declare {d.label or d.name}: "
         + " and ".join(stakes or ["it changes nothing"])
         + "."
+        + "".join(" " + s for s in single_offer_sentences(d.offers, rules, "passes"))
     )
 
 

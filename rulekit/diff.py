@@ -372,7 +372,22 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
             if x != y:
                 words = f"{_label(key)}: {_said(key, x, a)} -> {_said(key, y, b)}"
                 out.append(Change("round", key, _show(x, a), _show(y, b), words))
+    out += _single_offers(a, b)
     out += _declarations(a, b)
+    return out
+
+
+def _single_offers(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The conditions on the swap and on a hiki, as written (`swap only if round >= 2`)."""
+    out = []
+    for name in ("swap_offers", "hiki_offers"):
+        xa, xb = getattr(a, name), getattr(b, name)
+        if xa != xb:
+            x = "; ".join(offer_text(o, a) for o in xa) or None
+            y = "; ".join(offer_text(o, b) for o in xb) or None
+            always = "none (always offered)"
+            words = f"{LABELS[name]}: {x or always} -> {y or always}"
+            out.append(Change("round", name, x, y, words))
     return out
 
 
@@ -422,6 +437,8 @@ LABELS = {
     "continuation.offers": "conditions on the choice after a yaku (an option is offered only"
     " when they hold)",
     "fold.offers": "conditions on joining or folding (an option is offered only when they hold)",
+    "swap_offers": "conditions on the swap (it is offered only when they hold)",
+    "hiki_offers": "conditions on a hiki (it is offered only when they hold)",
     "continuation.after_loss": "after a yaku is lost, a new yaku gives the choice when the"
     " total beats",
     "liability": "a player who lays the card that completes another's yaku pays it in full",
@@ -693,8 +710,8 @@ def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         x, y = da.get(name), db.get(name)
         if x == y:
             continue
-        before = declaration_sentence(x).rstrip(".") if x is not None else None
-        after = declaration_sentence(y).rstrip(".") if y is not None else None
+        before = declaration_sentence(x, a).rstrip(".") if x is not None else None
+        after = declaration_sentence(y, b).rstrip(".") if y is not None else None
         if before is None:
             words = f"a declaration: added: {after}"
         elif after is None:

@@ -406,18 +406,22 @@ SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instan
 
 class Offer(_Frozen):
     """A condition on one option of a choice: stop or continue (Continuation.offers), join or
-    fold (Fold.offers). The option is offered only when `condition` holds for the player (the
-    maker's pile, or the hand of who joins or folds, with the round as he sees it; `score` is the
-    base value of the yaku he has made) and every limit does. Offers of one option all apply.
+    fold (Fold.offers), the swap (Ruleset.swap_offers), a hiki (Ruleset.hiki_offers), a
+    declaration (Declaration.offers). The option is offered only when `condition` holds for the
+    player (the maker's pile, or the hand of who joins or folds or may take a hiki, with the
+    round as he sees it; `score` is the base value of the yaku he has made; who may swap or
+    declare before the deal has seen no card: nothing) and every limit does. Offers of one
+    option all apply.
 
     A choice with one option left is not asked: that option is taken (stop not offered: he
     continues; continue not offered: he stops; fold not offered: he joins; join not offered:
-    he folds, a forced fold); with neither left, he stops, or joins.
+    he folds, a forced fold); with neither left, he stops, or joins. The swap, a hiki or a
+    declaration not offered is not taken: he keeps his hand, plays a card, or passes.
 
     limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
     while he holds a card."""
 
-    option: Literal["stop", "continue", "join", "fold"]
+    option: Literal["stop", "continue", "join", "fold", "swap", "hiki", "declare"]
     condition: Condition | None = None
     limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
 
@@ -443,13 +447,22 @@ class Fold(_Frozen):
 class Declaration(_Frozen):
     """A declaration a player may make at a stated moment, with its stake: who may make it,
     when, and what it changes (BGA's mizuten: the dealer, before the deal, commits to play the
-    round and is paid by each player who folds)."""
+    round and is paid by each player who folds; Go-Stop's shaking: a player holding three of a
+    month, before the first play, doubles what he wins). Several players may declare it when
+    `by` is any. Its award and penalty are paid at the round's end, with the fold fees."""
 
     name: str
     label: str = ""
-    by: Literal["dealer"] = Field("dealer", description="who may declare: the dealer")
-    moment: Literal["before_deal"] = Field(
-        "before_deal", description="when: before the deal, his hand unseen"
+    by: Literal["dealer", "any"] = Field(
+        "dealer",
+        description="who may declare: the dealer, or any player of the round (each asked in"
+        " play order from the dealer)",
+    )
+    moment: Literal["before_deal", "after_hand", "before_play"] = Field(
+        "before_deal",
+        description="when: before the deal (his hand unseen, first of the setup's steps),"
+        " after seeing the hand (after the deal and a swap, before the first of the field and"
+        " fold steps), or before the first play (after every setup step)",
     )
     must_join: bool = Field(
         False, description="the declarer plays the round: he is not asked to join or fold"
@@ -457,7 +470,26 @@ class Declaration(_Frozen):
     from_each_folder: int = Field(
         0, ge=0, description="paid to the declarer by each player who folds by choice"
     )
-    times_multiplier: bool = Field(True, description="that payment is multiplied by the field")
+    times_multiplier: bool = Field(
+        True, description="its payments (from folders, award, penalty) are multiplied by the field"
+    )
+    factor: int = Field(
+        1, ge=1, description="every payment to the declarer in the round after it is multiplied"
+    )
+    award: int = Field(
+        0, ge=0, description="paid to him by each other player of the round if he succeeds"
+    )
+    success: Literal["none", "wins", "yaku"] = Field(
+        "none",
+        description="what he must do, or his award is not paid and he pays the penalty: win"
+        " the round, or make a yaku (none: the award is always paid)",
+    )
+    penalty: int = Field(
+        0, ge=0, description="paid by him to each other player of the round if he fails"
+    )
+    offers: tuple[Offer, ...] = Field(
+        (), description="conditions on making it (none: always offered to who may)"
+    )
 
 
 class Joker(_Frozen):
@@ -703,6 +735,12 @@ class Ruleset(_Frozen):
     )
     wild: WildCard | None = None
     hiki: bool = False
+    hiki_offers: tuple[Offer, ...] = Field(
+        (), description="conditions on a hiki (none: offered whenever one is seen)"
+    )
+    swap_offers: tuple[Offer, ...] = Field(
+        (), description="conditions on the swap of the setup (none: always offered)"
+    )
     teams: tuple[Teams, ...] = ()
     count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
     length: Length = Length()

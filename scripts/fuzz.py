@@ -393,7 +393,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "wild lightning: captures any field card from the hand; collects its month at the"
              " end; cannot break a hiki; may be laid on the field when blocked",
              f"the dealer captures a month of {rng.randint(2, 4)} on the field",
-             "wild lightning: captures any field card from the hand")
+             "wild lightning: captures any field card from the hand",
+             # conditions on a hiki and on the swap (issue 23)
+             f"hiki only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+             f"swap only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}")
         )  # fmt: skip
     if kind == 22:
         return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"
@@ -405,8 +408,13 @@ def declaration(rng: random.Random) -> str:
     opts = rng.sample(
         ["by the dealer", "before the deal", "he must join",
          f"{_number(rng)} from each who folds", "times multiplier",
-         "flat"],
-        rng.randint(0, 4),
+         "flat", f"only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+         # other moments, who, stakes (issue 23, item 2)
+         "by any player", f"by a player who holds {condition(rng, CARD_ATOMS)}",
+         "after seeing the hand", "before the first play", f"x{rng.randint(1, 4)} on his winnings",
+         f"{_number(rng)} from each other player", "he must win the round",
+         "he must make a yaku", f"{_number(rng)} to each other player if he fails"],
+        rng.randint(0, 5),
     )  # fmt: skip
     label = rng.choice(("", ' "Mizuten"'))
     return f"declare {rng.choice(('mizuten', 'shake'))}{label}: " + "; ".join(opts)

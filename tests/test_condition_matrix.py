@@ -43,13 +43,16 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
     {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-     "choice", "join or fold"}
+     "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen"}
 )  # fmt: skip
+# places whose player has seen no card of his (the swap, a declaration before the deal): his
+# cards are not tested there, the field's are (inside `the field had`)
+UNSEEN = frozenset({"swap", "declaration"})
 ALLOWED: dict[str, frozenset[str]] = {
-    **dict.fromkeys(CARDS, EVERYWHERE | {"the field had", "everyone has"}),
+    **dict.fromkeys(CARDS, EVERYWHERE - UNSEEN | {"the field had", "everyone has"}),
     "round": EVERYWHERE | {"everyone has"},
-    "all of round month": EVERYWHERE | {"the field had", "everyone has"},
-    "N of round month": EVERYWHERE | {"the field had", "everyone has"},
+    "all of round month": EVERYWHERE - UNSEEN | {"the field had", "everyone has"},
+    "N of round month": EVERYWHERE - UNSEEN | {"the field had", "everyone has"},
     "dealer": frozenset(
         {
             "yaku",
@@ -60,6 +63,10 @@ ALLOWED: dict[str, frozenset[str]] = {
             "scoring",
             "choice",
             "join or fold",
+            "swap",
+            "hiki",
+            "declaration",
+            "declaration seen",
         }
     ),
     "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
@@ -90,6 +97,17 @@ PLACES: dict[str, tuple[str, str]] = {
     ),
     "choice": ("koikoi/sloper", 'continue "Koi-koi": multiplier per yaku; stop only if {c}\n'),
     "join or fold": ("hachihachi/fudawiki", "seats 4, 3 play\nfold: fee 10; fold only if {c}\n"),
+    "swap": ("koikoi/sloper", "swap only if {c}\n"),
+    "hiki": ("sakura/hawaii", "hiki only if {c}\n"),
+    "declaration": (
+        "hachihachi/house/mizuten",
+        "seats 4, 3 play\ndeclare mizuten: by the dealer; before the deal; only if {c};"
+        " he must join; 10 from each who folds\n",
+    ),
+    "declaration seen": (
+        "koikoi/sloper",
+        "declare shaking: by any player; before the first play; only if {c}; x2 on his winnings\n",
+    ),
 }
 NESTS = {
     "": "{a}",

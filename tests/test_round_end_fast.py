@@ -51,7 +51,10 @@ def test_an_entry_is_the_payment_the_dataclass_builds(fields: tuple[Any, ...]) -
 def _round(multiplier: int) -> Any:
     """The parts of a round state that the ledger reads, with no scoring factor."""
     return SimpleNamespace(
-        c=SimpleNamespace(factors=[]), multiplier=multiplier, ledger=[], round_no=7
+        c=SimpleNamespace(factors=[], any_factor=False),
+        multiplier=multiplier,
+        ledger=[],
+        round_no=7,
     )
 
 

@@ -196,7 +196,7 @@ def policies_for(
     return tuple(
         ((rules_digest(c.rules), seats), deal_policy(c, seats))
         for c in variants
-        if {"fold", "swap"} & set(c.rules.setup)
+        if {"fold", "swap"} & set(c.rules.setup) or c.rules.declarations
     )
 
 

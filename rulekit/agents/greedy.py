@@ -11,6 +11,7 @@ import math
 from functools import lru_cache
 from operator import itemgetter
 
+from rulekit import ir
 from rulekit.agents.base import SeededAgent
 from rulekit.engine import actions as A
 from rulekit.engine.actions import CARD_MASK
@@ -163,8 +164,8 @@ class GreedyAgent(SeededAgent):
             return A.JOIN if self._strong(view) else A.FOLD
         if phase == Phase.SWAP:
             return A.KEEP  # the hands are unseen: nothing to prefer
-        if phase == Phase.DECLARE:
-            return A.PASS  # the hand is unseen, the stake a gamble: never declare
+        if phase == Phase.DECLARE:  # one that cannot cost him; else, a gamble: never
+            return A.DECLARE if cannot_cost(view.compiled.rules) else A.PASS
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
@@ -249,3 +250,17 @@ class GreedyAgent(SeededAgent):
         if table is not None and table.counted(table.match_play(hand), hand):
             return True
         return c.index.points(hand) > hand.bit_count() * points_per_card(c)
+
+
+def cannot_cost(rules: ir.Ruleset) -> bool:
+    """The rule file's declaration can only gain its maker (the bots make it): made with his
+    hand seen, and with no penalty nor stake about the fold (a factor on his winnings, an
+    award)."""
+    d = rules.declarations[0] if rules.declarations else None
+    return (
+        d is not None
+        and d.moment != "before_deal"
+        and not d.penalty
+        and not d.must_join
+        and not d.from_each_folder
+    )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from rulekit import ir
 from rulekit.agents.calibrate import deal_policy, strength
-from rulekit.agents.greedy import GreedyAgent
+from rulekit.agents.greedy import GreedyAgent, cannot_cost
 from rulekit.agents.rollouts import weigh
 from rulekit.engine import actions as A
 from rulekit.engine.round import Phase
@@ -52,7 +52,8 @@ class RulewiseAgent(GreedyAgent):
         if phase == Phase.SWAP:
             return A.SWAP if deal_policy(view.compiled, view.seated).swap else A.KEEP
         if phase == Phase.DECLARE:
-            return A.DECLARE if deal_policy(view.compiled, view.seated).declare else A.PASS
+            free = cannot_cost(view.compiled.rules)  # (else: as a swap, calibrated)
+            return A.DECLARE if free or deal_policy(view.compiled, view.seated).declare else A.PASS
         if phase == Phase.PLAY:
             legal = view.legal_actions()
             hikis = [a for a in legal if a >= A.HIKI]

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.calibrate import deal_policy, strength
-from rulekit.agents.greedy import GreedyAgent
+from rulekit.agents.greedy import GreedyAgent, cannot_cost
 from rulekit.agents.rollouts import Estimate, play_options
 from rulekit.engine import actions as A
 from rulekit.engine.observation import Observation
@@ -55,7 +55,8 @@ class CalibratedGreedy(GreedyAgent):
         if phase == Phase.SWAP:
             return A.SWAP if deal_policy(view.compiled, view.seated).swap else A.KEEP
         if phase == Phase.DECLARE:
-            return A.DECLARE if deal_policy(view.compiled, view.seated).declare else A.PASS
+            free = cannot_cost(view.compiled.rules)  # (else: as a swap, calibrated)
+            return A.DECLARE if free or deal_policy(view.compiled, view.seated).declare else A.PASS
         return super().act(view)
 
 

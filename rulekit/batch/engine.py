@@ -30,7 +30,13 @@ import numpy.typing as npt
 from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.agents.calibrate import deal_policy
-from rulekit.agents.greedy import COMPLETE_BONUS, DISCARD_COST, card_worth, points_per_card
+from rulekit.agents.greedy import (
+    COMPLETE_BONUS,
+    DISCARD_COST,
+    cannot_cost,
+    card_worth,
+    points_per_card,
+)
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
 from rulekit.batch.tables import (
@@ -44,6 +50,7 @@ from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer, game_winners
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
+from rulekit.engine.setup import only_fold_stakes
 from rulekit.engine.stage import FACTOR_ON as FACTOR_REASONS
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RulekitError
@@ -66,8 +73,11 @@ STEPS = {
     "instant_win": K.ST_INSTANT,
 }
 PLAN_STEPS = {"declare": K.ST_DECLARE, **STEPS}  # a declaration's step too (setup_steps)
-DECLARERS = {"dealer": 0}  # ir.Declaration.by -> DQ_BY
-MOMENTS = {"before_deal": K.ST_DECLARE}  # ir.Declaration.moment -> the step it waits at
+DECLARERS = {"dealer": 0, "any": 1}  # ir.Declaration.by -> DQ_BY
+# ir.Declaration.moment -> the step it waits at (placed among the setup's by setup_steps), and
+# whether its condition sees his hand (DQ_SEEN)
+MOMENTS = {"before_deal": K.ST_DECLARE, "after_hand": K.ST_DECLARE, "before_play": K.ST_DECLARE}
+SUCCESS = {"none": 0, "wins": 1, "yaku": 2}  # ir.Declaration.success -> DQ_SUCCESS
 METHODS = {
     "par": K.M_PAR,
     "difference": K.M_DIFFERENCE,
@@ -274,6 +284,13 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_MUST_JOIN] = d.must_join
         Q[K.DQ, K.DQ_AWARD] = d.from_each_folder
         Q[K.DQ, K.DQ_TIMES] = d.times_multiplier
+        Q[K.DQ, K.DQ_SEEN] = d.moment != "before_deal"
+        Q[K.DQ, K.DQ_FACTOR] = d.factor
+        Q[K.DQ, K.DQ_WIN_AWARD] = d.award
+        Q[K.DQ, K.DQ_PENALTY] = d.penalty
+        Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
+        Q[K.DQ, K.DQ_FOLD_ONLY] = only_fold_stakes(r)
+        Q[K.DQ, K.DQ_FREE] = cannot_cost(r)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -338,7 +355,8 @@ def _rulewise(
             Q[K.RQ, K.RQ_TEAM + s] = t
     steps = setup_steps(r)
     folds = "fold" in steps and r.seats.playing(seats) < seats and r.seats.sit_out == "fold"
-    if "rulewise" in bots and (folds or "swap" in steps):
+    declares = bool(r.declarations) and not only_fold_stakes(r) and not cannot_cost(r)
+    if "rulewise" in bots and (folds or "swap" in steps or declares):
         policy = deal_policy(compiled, seats)
         Q[K.RQ, K.RQ_JOIN] = policy.join_at is not None
         F[K.F_JOIN_AT] = policy.join_at if policy.join_at is not None else 0.0

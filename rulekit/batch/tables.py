@@ -200,7 +200,11 @@ STEP_FACTOR = 0
 STEP_AWARD = 1
 STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
 # the choice's offers (offer_array): ir.Offer.option and ir.Offer.limits -> their codes
-OFFER_OPTIONS: dict[str, int] = {"stop": 0, "continue": 1, "join": 2, "fold": 3}
+# (a choice of one option, the swap, a declaration, a hiki, is coded as the second of a pair
+# whose first, what is done instead, no offer names: kernel.offers.is_offered)
+OFFER_OPTIONS: dict[str, int] = {
+    "stop": 0, "continue": 1, "join": 2, "fold": 3, "swap": 5, "declare": 7, "hiki": 9,
+}  # fmt: skip
 OFFER_LIMITS: dict[str, int] = {"once_per_round": 0, "hand_not_empty": 1}
 OFFER_WORDS = 3
 # ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
@@ -614,8 +618,16 @@ def _condition_table(n: int, records: list[int]) -> Array:
 
 
 def offers_of(rules: ir.Ruleset) -> tuple[ir.Offer, ...]:
-    """Every choice's offers, as the offer arrays hold them: stop or continue, join or fold."""
-    return (*rules.continuation.offers, *rules.fold.offers)
+    """Every choice's offers, as the offer arrays hold them: stop or continue, join or fold,
+    the swap, a hiki, the declaration."""
+    declared = tuple(o for d in rules.declarations for o in d.offers)
+    return (
+        *rules.continuation.offers,
+        *rules.fold.offers,
+        *rules.swap_offers,
+        *rules.hiki_offers,
+        *declared,
+    )
 
 
 def offer_array(compiled: CompiledRules) -> Array:

@@ -31,6 +31,7 @@ from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
+from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
@@ -85,17 +86,23 @@ def legal_actions(r: RoundState) -> list[int]:
 
 
 def hiki_actions(r: RoundState) -> list[int]:
-    """Every month all of whose cards the player sees, holding at least one of them."""
+    """Every month all of whose cards the player sees, holding at least one of them (none
+    when a hiki is not offered to him: ir.Ruleset.hiki_offers)."""
     hand = r.hands[r.current]
     seen = hand | r.field
-    return [HIKI + i for i, mm in enumerate(r.ix.month_masks) if hand & mm and seen & mm == mm]
+    out = [HIKI + i for i, mm in enumerate(r.ix.month_masks) if hand & mm and seen & mm == mm]
+    if out and not is_offered(r, r.current, hand, "hiki", r.rules.hiki_offers):
+        return []
+    return out
 
 
 def hiki_months(r: RoundState, seat: int) -> int:
-    """The cards of every month a seat could hiki now."""
+    """The cards of every month a seat could hiki now (none when it is not offered to him)."""
     hand = r.hands[seat]
     seen = hand | r.field
     out = 0
+    if not is_offered(r, seat, hand, "hiki", r.rules.hiki_offers):
+        return 0
     for mm in r.ix.month_masks:
         if hand & mm and seen & mm == mm:
             out |= mm
@@ -303,6 +310,8 @@ def hiki(r: RoundState, action: int) -> None:
     field_ = r.field
     if not hand & mm or (hand | field_) & mm != mm:
         raise illegal(r, action, f"seat {p} does not see every card of that month")
+    if not is_offered(r, p, hand, "hiki", r.rules.hiki_offers):
+        raise illegal(r, action, f"a hiki is not offered to seat {p} now")
     r.hands[p] = hand & ~mm
     draw(r, p, field_ & ~mm, mm, field_ & mm)
 

@@ -133,7 +133,7 @@ class Plan:
         # pay_made's payments without a split, a flat entry or a factor (pay_yaku's simplest)
         table = c.yaku
         self.plain_pay = (
-            table is not None and not table.split and not table.any_flat and not c.factors
+            table is not None and not table.split and not table.any_flat and not c.any_factor
         )
         # kept per set of entries counted (as the table keeps its own): the names a stop lists,
         # and the detail of what a stop pays

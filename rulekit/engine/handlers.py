@@ -17,7 +17,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "if_other_stops"): continuation.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
     (ir.Continuation, "after_loss"): continuation.AFTER_LOSS,
-    (ir.Offer, "option"): {**continuation.ALONE, **setup.ALONE},
+    (ir.Offer, "option"): {**continuation.ALONE, **setup.ALONE, **offers.INSTEAD},
     (ir.Offer, "limits"): offers.LIMITS,
     (ir.Settlement, "method"): scoring.METHODS,
     (ir.Settlement, "tie"): scoring.TIES,
@@ -36,6 +36,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Award, "payee"): stage.AWARD_PAYEES,
     (ir.Declaration, "by"): setup.DECLARERS,
     (ir.Declaration, "moment"): setup.MOMENTS,
+    (ir.Declaration, "success"): scoring.SUCCESS,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

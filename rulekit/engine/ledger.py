@@ -22,7 +22,7 @@ from rulekit.engine.payments import (
     net,
     share,
 )
-from rulekit.engine.stage import factor
+from rulekit.engine.stage import declared, factor
 
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
@@ -61,8 +61,9 @@ def pay(
     if payer == payee or not base:
         return
     mult = 1 if flat else r.multiplier
-    if r.c.factors:
+    if r.c.any_factor:
         mult *= factor(r, payee, reason, base if score is None else score)
+        mult *= declared(r, payee, reason)
     r.ledger.append(entry(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
 
 
@@ -86,7 +87,7 @@ def pay_parts(
     field = base - flat
     if split:
         field, flat = share(field, len(payers)), share(flat, len(payers))
-    if not r.c.factors:  # pay() without a factor to look up, written in: the same entries
+    if not r.c.any_factor:  # pay() without a factor to look up, written in: the same entries
         add = r.ledger.append
         no = r.round_no
         mult = r.multiplier
@@ -117,8 +118,9 @@ def record(
     for the player charged when the bank is paid); a reversal of entries already written
     (`teyaku returned`) copies them as they are."""
     base = amount if base is None else base
-    if r.c.factors and reason not in _AS_WRITTEN:
+    if r.c.any_factor and reason not in _AS_WRITTEN:
         times = factor(r, payer if payee == BANK else payee, reason, base)
+        times *= declared(r, payee, reason)  # (to a seat: the bank is no declarer)
         amount, multiplier = amount * times, multiplier * times
     r.ledger.append(entry(r.round_no, payer, payee, amount, reason, detail, multiplier, base))
 

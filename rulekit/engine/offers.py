@@ -27,6 +27,24 @@ LIMITS: dict[str, Callable[[RoundState, int], bool]] = {
 }
 
 
+# ir.Offer.option of a choice with one option (the swap, a hiki, a declaration) -> what the
+# player does when it is not offered (he is not asked)
+INSTEAD: dict[str, str] = {"swap": "keep", "hiki": "play", "declare": "pass"}
+
+
+def is_offered(
+    r: RoundState, seat: int, mask: int, option: str, offers: Sequence[ir.Offer]
+) -> bool:
+    """Whether `option` (of INSTEAD) is offered to `seat` by its `offers` (tested on `mask`: his
+    hand, or nothing when he has seen none); compiled on first use."""
+    if not offers:
+        return True
+    tests = r.c.offer_tests.get(option)
+    if tests is None:
+        tests = r.c.offer_tests[option] = compile_offers(offers, r.c.index)
+    return offered(r, seat, mask, tests, (INSTEAD[option], option)) == BOTH
+
+
 def compile_offers(offers: Sequence[ir.Offer], index: CardIndex) -> Tests:
     """Each offer with its condition compiled as every other condition is."""
     from rulekit.engine.tables import condition_test

@@ -296,5 +296,5 @@ def setup_steps(r: ir.Ruleset) -> list[str]:
         steps.remove("fold")
         steps.insert(0, "fold")
     if r.declarations:
-        steps.insert(0, "declare")
+        steps.insert(setup.MOMENTS[r.declarations[0].moment](steps), "declare")
     return steps

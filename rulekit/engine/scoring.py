@@ -318,6 +318,8 @@ def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
     declaration is paid by those who folded after it."""
     if r.declare_payers:
         _declaration_payments(r)
+    if r.declared and r.c.declared_stakes:
+        _declaration_stakes(r)
     if not r.fold_fees:
         return
     fold = r.rules.fold
@@ -341,6 +343,35 @@ def _declaration_payments(r: RoundState) -> None:
     for payer in r.declare_payers:
         ledger.record(r, payer, r.declarer, d.from_each_folder * mult, "declaration", name, mult,
                       d.from_each_folder)  # fmt: skip
+
+
+def _declaration_stakes(r: RoundState) -> None:
+    """Each who made the declaration, in play order: if he did what it asks (ir.Declaration
+    .success; always, when it asks nothing) each other player of the round pays him its award;
+    if not, he pays each of them its penalty."""
+    d = r.rules.declarations[0]
+    mult = r.multiplier if d.times_multiplier else 1
+    name = d.label or d.name
+    succeeded = SUCCESS[d.success]
+    for s in r.order:
+        if not r.declared >> s & 1:
+            continue
+        ok = succeeded(r, s)
+        amount = d.award if ok else d.penalty
+        if not amount:
+            continue
+        for q in r.order:
+            if q != s:
+                payer, payee = (q, s) if ok else (s, q)
+                ledger.record(r, payer, payee, amount * mult, "declaration", name, mult, amount)
+
+
+# ir.Declaration.success -> whether the one who made it did what it asks
+SUCCESS: dict[str, Callable[[RoundState, int], bool]] = {
+    "none": lambda r, s: True,
+    "wins": lambda r, s: s in r.winners,
+    "yaku": lambda r, s: bool(r.yaku_made.get(s)),
+}
 
 
 def _award_step(r: RoundState, step: object, end: RoundEnd) -> None:

@@ -16,7 +16,7 @@ from rulekit.engine import ledger
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import end_of_hands
 from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
-from rulekit.engine.offers import BOTH, Tests, compile_offers, offered
+from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import DECLARE, FOLD, PLAY, SWAP, RoundState
@@ -46,7 +46,7 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
     nobody_folds = r.seated - rules.seats.playing(r.seated) <= 0
     idle = {
         "hands": True,
-        "declare": nobody_folds,  # (its stakes are about the fold: resolve.declarations)
+        "declare": nobody_folds and only_fold_stakes(rules),
         "fold": nobody_folds,
         "joker": r.joker_bit < 0,
         "teyaku": c.teyaku is None,
@@ -55,6 +55,12 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
     return tuple(
         (k, PLAN_STEPS[name]) for k, name in enumerate(r.steps) if not idle.get(name, False)
     )
+
+
+def only_fold_stakes(rules: ir.Ruleset) -> bool:
+    """The declaration's stakes are all about the fold (mizuten's): idle where nobody folds."""
+    d = rules.declarations[0] if rules.declarations else None
+    return d is not None and d.factor == 1 and not d.award and not d.penalty
 
 
 def active_seats(r: RoundState) -> list[int]:
@@ -68,9 +74,13 @@ def _hands(r: RoundState) -> bool:
 
 def _swap(r: RoundState) -> bool:
     """The player after the dealer may trade hands with him: wait for his choice (of those who
-    play the round: the dealer, or who leads in his place, and the next after him)."""
+    play the round: the dealer, or who leads in his place, and the next after him), if the
+    swap is offered to him (ir.Ruleset.swap_offers; his hand unseen: tested on no card)."""
+    seat = swap_pair(r)[1]
+    if not is_offered(r, seat, 0, "swap", r.rules.swap_offers):
+        return False  # not offered: he keeps his hand, unasked
     r.phase = SWAP
-    r.current = swap_pair(r)[1]
+    r.current = seat
     return True
 
 
@@ -97,20 +107,34 @@ def choose_swap(r: RoundState, swap: bool) -> None:
 
 # ------------------------------------------------------------ a declaration
 def _declare(r: RoundState) -> bool:
-    """The rule file's declaration (ir.Declaration): wait for the one who may make it."""
+    """The rule file's declaration (ir.Declaration): wait for the next who may make it and is
+    offered it (tested on his hand, or on no card before the deal); False when none is left."""
     d = r.rules.declarations[0]
-    r.phase = DECLARE
-    r.current = DECLARERS[d.by](r)
-    return True
+    seen = d.moment != "before_deal"
+    who = DECLARERS[d.by](r)
+    while r.declare_at < len(who):
+        seat = who[r.declare_at]
+        if is_offered(r, seat, r.hands[seat] if seen else 0, "declare", d.offers):
+            r.phase = DECLARE
+            r.current = seat
+            return True
+        r.declare_at += 1  # not offered: he passes, unasked
+    return False
 
 
 def choose_declare(r: RoundState, declare: bool) -> None:
-    """The declaration made (or not): setup goes on."""
+    """The declaration made (or not) by the current player: the next may make it, then setup
+    goes on."""
     if declare:
-        r.declarer = r.current
-    r.step += 1
+        r.declared |= 1 << r.current
+        if r.declarer < 0:
+            r.declarer = r.current
+    r.declare_at += 1
     r.phase = PLAY
-    run_setup(r)
+    if not _declare(r):
+        r.phase = PLAY
+        r.step += 1
+        run_setup(r)
 
 
 # ------------------------------------------------------------ the fold phase
@@ -409,10 +433,28 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
 # the steps a round runs: the rule file's, and a declaration's (not a step a file names:
 # engine.round.setup_steps puts it first)
 PLAN_STEPS = {"declare": _declare, **STEPS}
-# ir.Declaration.by -> who may declare
-DECLARERS: dict[str, Callable[[RoundState], int]] = {"dealer": lambda r: r.dealer}
-# ir.Declaration.moment -> the setup step it waits at (engine.round.setup_steps)
-MOMENTS: dict[str, str] = {"before_deal": "declare"}
+# ir.Declaration.by -> who may declare, in the order they are asked
+DECLARERS: dict[str, Callable[[RoundState], list[int]]] = {
+    "dealer": lambda r: [r.dealer],
+    "any": lambda r: [s for s in _rotation(r.seated, r.dealer) if not r.folded[s]],
+}
+
+
+def _after_the_hand(steps: list[str]) -> int:
+    """After seeing the hand: after the deal, a swap (made unseen) and a fold before the
+    deal; before the first of the field and the fold after it (or last, with neither)."""
+    seen = [steps.index(s) for s in ("hands", "swap") if s in steps]
+    start = max(seen) + 1 if seen else 0
+    later = [k for k in range(start, len(steps)) if steps[k] in ("field", "fold")]
+    return later[0] if later else len(steps)
+
+
+# ir.Declaration.moment -> where its step goes among the setup's steps (round.setup_steps)
+MOMENTS: dict[str, Callable[[list[str]], int]] = {
+    "before_deal": lambda steps: 0,
+    "after_hand": _after_the_hand,
+    "before_play": len,
+}
 # ir.Fold.start -> the first seat asked to join or fold
 FOLD_START: dict[str, Callable[[RoundState], int]] = {
     "dealer": lambda r: r.dealer,

@@ -46,6 +46,18 @@ def holds(
     return test(r.captured[seat] if seat >= 0 else 0, ctx)
 
 
+# payments a declaration's factor leaves as they are: its own stakes
+NOT_WINNINGS = frozenset({"declaration"})
+
+
+def declared(r: RoundState, payee: int, reason: str) -> int:
+    """A declaration's factor on a payment to one who made it (ir.Declaration.factor), of
+    anything but its own stakes; 1 for any other payment."""
+    if payee >= 0 and r.declared >> payee & 1 and reason not in NOT_WINNINGS:
+        return r.c.declared_factor
+    return 1
+
+
 def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
     """The product of the factors whose kind and condition fit this payment (1: none)."""
     result = 1

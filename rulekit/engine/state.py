@@ -104,7 +104,9 @@ class RoundState:
     fold_fees: list[tuple[int, int, bool]] = dc.field(
         default_factory=list
     )  # payer, base, voluntary
-    declarer: int = -1  # who made the rule file's declaration (-1: nobody)
+    declarer: int = -1  # who made the rule file's declaration (-1: nobody), the first of them
+    declared: int = 0  # every seat that made it, as bits (several: `by any player`)
+    declare_at: int = 0  # the next of those who may make it to be asked (setup._declare)
     declare_payers: list[int] = dc.field(default_factory=list)  # who folded after it, in turn
     # payee, payers, value, its flat part, name: paid once the field is laid
     pending_teyaku: list[tuple[int, tuple[int, ...], int, int, str]] = dc.field(
@@ -174,7 +176,9 @@ def blind(r: RoundState) -> bool:
     """The player to act chooses without seeing his hand: a hand swap, or a fold declared
     before the deal (ir.Fold.before_deal), or a declaration before the deal (his view and
     observation then hold no hand)."""
-    return r.phase in (SWAP, DECLARE) or (r.phase == FOLD and r.rules.fold.before_deal)
+    if r.phase == DECLARE:  # (after seeing the hand, or before the first play: with his hand)
+        return r.rules.declarations[0].moment == "before_deal"
+    return r.phase == SWAP or (r.phase == FOLD and r.rules.fold.before_deal)
 
 
 def _copy_plan() -> None:

@@ -772,6 +772,12 @@ class CompiledRules:
             for s in rules.scoring
         ]
         self.factors = [(s, t) for s, t in self.scoring if isinstance(s, ir.Factor)]
+        # a declaration's factor on its maker's winnings (ir.Declaration.factor; 1: none), and
+        # whether the ledger looks a factor up at all (the stage's, or this one)
+        d = rules.declarations[0] if rules.declarations else None
+        self.declared_factor = d.factor if d is not None else 1
+        self.any_factor = bool(self.factors) or self.declared_factor > 1
+        self.declared_stakes = d is not None and bool(d.award or d.penalty)
         self.stage: tuple[ir.Settlement | ir.Fold | ir.ScoringStep, ...] = (
             rules.count,
             rules.fold,
@@ -781,6 +787,7 @@ class CompiledRules:
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
+        self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

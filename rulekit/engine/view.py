@@ -10,6 +10,7 @@ from rulekit.engine.capture import legal_actions, preview, previews
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
 from rulekit.engine.round import DECLARE, DONE, FOLD, PLAY, Phase, Round
+from rulekit.engine.state import blind
 from rulekit.engine.tables import CompiledRules
 
 _PHASES = tuple(sorted(Phase))  # Phase by its int (a table: Phase(n) is a slow call)
@@ -62,7 +63,7 @@ class PlayerView:
         """The player's cards (a joker dealt at a large table is not a card of the deck); none
         while he declares before the deal."""
         r = self._r
-        if r.phase == DECLARE or (r.phase == FOLD and r.rules.fold.before_deal):
+        if (r.phase == DECLARE and blind(r)) or (r.phase == FOLD and r.rules.fold.before_deal):
             return 0
         return r.hands[self.seat] & r.ix.full
 

@@ -620,6 +620,16 @@ def _drop_mechanic(kind: str) -> Callable[[Draft], bool]:
     return drop
 
 
+def _drop_mechanics(*kinds: str) -> Callable[[Draft], bool]:
+    """A statement and those that only add to it (`hiki`, and `hiki only if ...`)."""
+
+    def drop(d: Draft) -> bool:
+        dropped = [d.mechanics.pop(k, None) for k in kinds]
+        return dropped[0] is not None
+
+    return drop
+
+
 def _drop_attr(attr: str) -> Callable[[Draft], bool]:
     def drop(d: Draft) -> bool:
         had = getattr(d, attr) is not None
@@ -674,7 +684,7 @@ def _drop_deal_at(n: int) -> Callable[[Draft], bool]:
 # removed statement set takes the IR's default. (Seats, deal, count and rounds always hold
 # something: they are restated, not removed.)
 REMOVABLE: dict[str, Callable[[Draft], bool]] = {
-    "hiki": _drop_mechanic("hiki"),
+    "hiki": _drop_mechanics("hiki", "hiki_offer"),
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
     "the dealer captures": _drop_mechanic("dealer_captures"),

@@ -51,18 +51,28 @@ _WHERE = {
     "scoring": "a scoring step",
     "choice": "a condition on a choice",
     "join or fold": "a condition on joining or folding",
+    "swap": "a condition on the swap",
+    "hiki": "a condition on a hiki",
+    "declaration": "a condition on a declaration",
+    "declaration seen": "a condition on a declaration made with the hand seen",
     "the field had": "'the field had ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-    "choice", "join or fold",
+    "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen",
 )  # fmt: skip
 # a player is tested
 _PLAYERS = (
     "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
-    "join or fold",
+    "join or fold", "swap", "hiki", "declaration", "declaration seen",
 )  # fmt: skip
+# places whose player has seen no card of his: a test of his cards means nothing there (why)
+_UNSEEN = {
+    "swap": "he is asked before he looks at his hand",
+    # (a declaration after seeing the hand is "declaration seen": his hand is tested)
+    "declaration": "a declaration before the deal is made with the hand unseen",
+}
 _PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
@@ -122,6 +132,20 @@ def _placed_atoms(c: ast.Cond, places: tuple[str, ...]) -> list[tuple[ast.Cond, 
 def _either(words: list[str]) -> str:
     """`a, b or c`."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _card_atoms(c: ast.Cond) -> list[ast.Cond]:
+    """The atoms of `c` that test the player's own cards (not those inside `the field had`,
+    which test the field, nor the round's atoms but the round month's, a test of his cards)."""
+    if isinstance(c, ast.CAnd | ast.COr):
+        return [a for i in c.items for a in _card_atoms(i)]
+    if isinstance(c, ast.CNot):
+        return _card_atoms(c.item)
+    if isinstance(c, ast.CFieldHad | ast.CEveryone):
+        return []  # (the field's cards; every pile: refused by the places already)
+    if type(c) in ATOM_PLACES and not isinstance(c, ast.CRoundMonth):
+        return []
+    return [c]
 
 
 class _Unresolved(Exception):
@@ -635,6 +659,14 @@ class Resolver:
                     f"{why}; {hint}" if why else hint,
                 )
                 break
+        if where in _UNSEEN:
+            for item in _card_atoms(c)[:1]:
+                ok = False
+                self.error(
+                    f"a test of his cards cannot be used in {_WHERE[where]}",
+                    getattr(item, "loc", None),
+                    f"{_UNSEEN[where]}: test the round instead (round >= 2, dealer)",
+                )
         return ok
 
     def conjunction(self, c: ast.CAnd, classes: ClassMap) -> ir.Condition:
@@ -944,6 +976,9 @@ class Resolver:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "hiki" in self.d.mechanics:
             result["hiki"] = self.options("hiki")["enabled"]
+        for kind in ("hiki_offer", "swap_offer"):
+            if kind in self.d.mechanics:
+                self.offered_step(kind, result)
         if self.d.void is not None and self.d.void.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void.cond, "void")
@@ -1014,18 +1049,65 @@ class Resolver:
         )
         return False
 
+    def offered_step(self, kind: str, result: dict[str, Any]) -> None:
+        """`hiki only if COND`, `swap only if COND`: a condition on a choice the variant has
+        (a hiki, the setup's swap step), into result's hiki_offers or swap_offers."""
+        option = kind.removesuffix("_offer")
+        has = result.get("hiki", False) if option == "hiki" else "swap" in result["setup"]
+        if not has:
+            where = self.d.mechanics[kind]["offer 1"].loc
+            example = {
+                "hiki": "hiki: capture all four cards of a month seen in hand and field",
+                "swap": "setup: hands, swap, field",
+            }[option]
+            missing = "no hiki" if option == "hiki" else "no swap step in its setup"
+            self.error(
+                f"'{option} only if ...': this variant has {missing}",
+                where,
+                f"add it first: {example}",
+            )
+            return
+        opts = self.options(kind)
+        result[f"{option}_offers"] = self.offers(opts, kind, option)
+
     def declarations(self, mechanics: dict[str, Any]) -> tuple[ir.Declaration, ...]:
-        """`declare NAME: ...`: a declaration needs a stake, and one about the fold (`he must
-        join`, `N from each who folds`) needs players who choose to fold."""
+        """`declare NAME: ...`: a declaration needs a stake; one about the fold (`he must
+        join`, `N from each who folds`) is the dealer's, made before the fold, and needs
+        players who choose to fold; a penalty needs what he must do."""
         written = self.d.mechanics["declare"]
-        opts = self.scaled_options("declare", ("from_each_folder",))
+        opts = self.scaled_options("declare", ("from_each_folder", "award", "penalty"))
+        seen = opts.get("moment", "before_deal") != "before_deal"
+        opts["offers"] = self.offers(opts, "declare", "declaration seen" if seen else "declaration")
         at = written["name"].loc
-        if not opts.get("must_join") and not opts.get("from_each_folder"):
+        about_fold = opts.get("must_join") or opts.get("from_each_folder")
+        other = opts.get("factor", 1) > 1 or opts.get("award") or opts.get("penalty")
+        if not about_fold and not other:
             self.error(
                 f"declare {opts['name']}: the declaration changes nothing",
                 at,
-                "say its stake: declare mizuten: by the dealer; before the deal; he must join;"
-                " 10 from each who folds",
+                "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
+                " 5 from each other player; 5 to each other player if he fails",
+            )
+        if opts.get("penalty") and opts.get("success", "none") == "none":
+            self.error(
+                f"declare {opts['name']}: a penalty if he fails, but nothing he must do",
+                written["penalty"].loc,
+                "say it: he must win the round, or he must make a yaku",
+            )
+        if about_fold:
+            self.fold_stakes(opts, mechanics, written)
+        return (ir.Declaration(**opts),)
+
+    def fold_stakes(self, opts: dict[str, Any], mechanics: dict[str, Any], written: Any) -> None:
+        """A stake about the fold is the dealer's, made before the fold, where players choose
+        to fold."""
+        at = written["name"].loc
+        if opts.get("by") == "any" or opts.get("moment") == "before_play":
+            self.error(
+                f"declare {opts['name']}: joining and folders' payments are the dealer's stake,"
+                " made before the fold",
+                written["by"].loc if opts.get("by") == "any" else written["moment"].loc,
+                "write them with: by the dealer; before the deal (or after seeing the hand)",
             )
         folds = "fold" in mechanics["setup"] and mechanics["seats"].sit_out == "fold"
         if not folds or mechanics["seats"].active is None:
@@ -1036,7 +1118,6 @@ class Resolver:
                 "seat more than play (seats 3 to 6, 3 play) with a fold step in the setup and"
                 " 'sit out: by folding'",
             )
-        return (ir.Declaration(**opts),)
 
     def instant_wins(self, t: TableDraft) -> tuple[ir.InstantWin, ...]:
         """The table of dealt hands that win at once: a value and a condition each, no options

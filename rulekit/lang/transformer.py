@@ -79,7 +79,14 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "paid_at_count": ("paid", "count"),
     # a declaration: who may make it, when, and its stake
     "decl_by_dealer": ("by", "dealer"),
+    "decl_by_any": ("by", "any"),
     "decl_before_deal": ("moment", "before_deal"),
+    "decl_after_hand": ("moment", "after_hand"),
+    "decl_before_play": ("moment", "before_play"),
+    "decl_award": ("award", None),
+    "decl_penalty": ("penalty", None),
+    "decl_must_win": ("success", "wins"),
+    "decl_must_yaku": ("success", "yaku"),
     "decl_must_join": ("must_join", True),
     "decl_from_folders": ("from_each_folder", None),
     "decl_times": ("times_multiplier", True),
@@ -560,9 +567,27 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c[1:]:
             if isinstance(item, Token):
                 opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
+            elif isinstance(item, list):  # `by a player who holds ...`: who, and his offer
+                opts.extend(item)
             else:
                 opts.append(item)
-        return self.mechanic(meta, "declare", opts)
+        return self.mechanic(meta, "declare", _numbered_offers(opts))
+
+    @v_args(meta=True)
+    def decl_by_holder(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        """`by a player who holds a month of 3`: any player, offered it only when his hand
+        makes the condition (a condition on declaring, as `only if`)."""
+        return [self.opt(meta, "by", "any"), ast.Opt("offer", self.loc(meta), "declare:", c[0])]
+
+    @v_args(meta=True)
+    def decl_factor(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`x2 on his winnings`: the factor, as a number."""
+        return ast.Opt("factor", self.loc(meta), int(str(c[0])[1:]))
+
+    @v_args(meta=True)
+    def decl_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`only if round >= 2`: a condition on declaring, as `offer` (the option, then it)."""
+        return ast.Opt("offer", self.loc(meta), "declare:", c[0])
 
     @v_args(meta=True)
     def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -707,6 +732,19 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", True)])
+
+    @v_args(meta=True)
+    def hiki_offer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`hiki only if not dealer`: a statement of its own (a house file adds it to the hiki
+        of the file it extends), its one offer."""
+        offer = ast.Opt("offer 1", self.loc(meta), "hiki:", c[0])
+        return self.mechanic(meta, "hiki_offer", [offer])
+
+    @v_args(meta=True)
+    def swap_offer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`swap only if round >= 2`: as hiki_offer, for the setup's swap."""
+        offer = ast.Opt("offer 1", self.loc(meta), "swap:", c[0])
+        return self.mechanic(meta, "swap_offer", [offer])
 
     def team_pairs(self, c: list[Any]) -> int:
         return 2

@@ -192,7 +192,7 @@ def declare_block(
         f"{rules.title}  ·  round {round_no} of {rounds}  ·  dealer {names[view.dealer]}",
         style="bold cyan",
     )
-    said = " ".join(declaration_sentence(d) for d in rules.declarations)
+    said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
     return Group(header, scores_line(names, totals), Text(""), Text(said, style="bold"))
 
 
@@ -299,7 +299,8 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         text = f"{says(name, 'keep')} the hand dealt"
     elif a == A.DECLARE:
         label = ", ".join(d.label or d.name for d in rules.declarations)
-        text = f"{says(name, 'declare')} {label}, unseen"
+        unseen = rules.declarations[0].moment == "before_deal"
+        text = f"{says(name, 'declare')} {label}" + (", unseen" if unseen else "")
     elif a == A.PASS:
         text = f"{says(name, 'pass')}: no declaration"
     elif a in (A.JOIN, A.FOLD, A.STOP):

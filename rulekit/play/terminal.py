@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rulekit.agents.search import SearchAgent
-from rulekit.describe import rulebook, to_rich
+from rulekit.describe import declaration_sentence, rulebook, to_rich
 from rulekit.engine import actions as A
 from rulekit.engine.round import DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
@@ -233,7 +233,8 @@ class Terminal:
 
     # ------------------------------------------------------------ the person's turn
     def ask(self, view: PlayerView) -> int:
-        if view.phase in (SWAP, DECLARE):  # asked before the hand is seen: none on the screen
+        if view.phase == SWAP or (view.phase == DECLARE and not view.hand):
+            # asked before the hand is seen: none on the screen
             s = self.s
             block = screen.swap_block if view.phase == SWAP else screen.declare_block
             self.console.print(
@@ -243,6 +244,10 @@ class Terminal:
             )
         else:
             self._show(view)
+            if view.phase == DECLARE:  # with his hand in view: what it is, and its stake
+                rules = view.compiled.rules
+                said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
+                self.console.print(said, style="bold")
         return self._answer(view, self._question(view), lambda line: self._parse(view, line))
 
     def _answer(self, view: PlayerView, question: str, parse: Callable[[str], int]) -> int:

@@ -86,8 +86,10 @@ class Expect(_Strict):
     )
     next_dealer: SeatRef | None = None
     ended_by: Literal["yaku", "count", "draw", "void", "instant"] | None = None
-    declared: SeatRef | None = Field(
-        None, description="who made the rule file's declaration (mizuten), or 'none'"
+    declared: SeatRef | list[SeatRef] | None = Field(
+        None,
+        description="who made the rule file's declaration (mizuten), or 'none'; or exactly"
+        " the seats that made it (a declaration any player may make: [] for none)",
     )
     counted_as: dict[str, str] | None = Field(
         None,

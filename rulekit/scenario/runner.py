@@ -392,7 +392,13 @@ class ScenarioRun:
             self.fail(n, "multiplier", f"x{e.multiplier}", f"x{rnd.multiplier or 1}")
         if e.carry is not None and rnd.carry_out != e.carry:
             self.fail(n, "carry-over", f"x{e.carry}", f"x{rnd.carry_out}")
-        if e.declared is not None:
+        if isinstance(e.declared, list):  # exactly these seats made it
+            want = sorted(self.seat(d, (*path, "declared")) for d in e.declared)
+            made = [s for s in range(len(self.seats)) if rnd.declared >> s & 1]
+            if made != want:
+                names = [", ".join(self.seats[s] for s in x) or "nobody" for x in (want, made)]
+                self.fail(n, "declared", *names)
+        elif e.declared is not None:
             declarer = None if e.declared == "none" else self.seat(e.declared, (*path, "declared"))
             declared = rnd.declarer if rnd.declarer >= 0 else None
             if declared != declarer:

@@ -136,9 +136,9 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
     if key == "fold":
         return (rules.fold, "fold" in rules.setup)
     if key == "swap":
-        return "swap" in rules.setup
+        return ("swap" in rules.setup, rules.swap_offers)
     if key == "hiki":
-        return rules.hiki
+        return (rules.hiki, rules.hiki_offers)
     if key == "declare":
         return rules.declarations
     if key == "owner":

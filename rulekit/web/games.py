@@ -345,7 +345,8 @@ def _stakes(view: PlayerView) -> str | None:
     if phase == SWAP:
         return "swap your hand, unseen, for the dealer's, or keep it"
     if phase == DECLARE:
-        return " ".join(declaration_sentence(d) for d in view.compiled.rules.declarations)
+        rules = view.compiled.rules
+        return " ".join(declaration_sentence(d, rules) for d in rules.declarations)
     if phase == PLAY:
         return None
     return None

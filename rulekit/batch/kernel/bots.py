@@ -110,8 +110,8 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         return JOIN if greedy_strong(S, Q, T, F, s) else FOLD
     if phase == PH_SWAP:
         return KEEP
-    if phase == PH_DECLARE:
-        return PASS  # greedy.act: the hand is unseen, a stake unknown: never declare
+    if phase == PH_DECLARE:  # greedy.act: one that cannot cost him (greedy.cannot_cost)
+        return DECLARE if Q[DQ, DQ_FREE] else PASS
     return int(legal[0])
 
 
@@ -213,7 +213,7 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
     if phase == PH_SWAP:
         return SWAP if Q[RQ, RQ_SWAP] else KEEP
     if phase == PH_DECLARE:
-        return DECLARE if Q[RQ, RQ_DECLARE] else PASS
+        return DECLARE if Q[RQ, RQ_DECLARE] or Q[DQ, DQ_FREE] else PASS
     if phase != PH_PLAY:  # stop or continue
         if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
             return STOP

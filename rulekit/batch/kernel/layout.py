@@ -455,10 +455,18 @@ CH_N += 2
 DQ = Q_ROWS
 Q_ROWS += 1
 DQ_HAS = 0  # 1: the rule file has a declaration
-DQ_BY = 1  # who may make it: 0 the dealer (engine.DECLARERS)
+DQ_BY = 1  # who may make it: 0 the dealer, 1 any player in play order (engine.DECLARERS)
 DQ_MUST_JOIN = 2  # the declarer is not asked to join or fold
 DQ_AWARD = 3  # paid him by each who folds by choice after it
-DQ_TIMES = 4  # that payment is multiplied by the field
+DQ_TIMES = 4  # its payments are multiplied by the field
+DQ_SEEN = 5  # 1: made with the hand seen (its condition tested on his hand; 0: on no card)
+DQ_FACTOR = 6  # the factor on the winnings of each who made it (1: none)
+DQ_WIN_AWARD = 7  # paid him by each other player if he succeeds (scaled at use)
+DQ_PENALTY = 8  # paid by him to each other player if he fails
+DQ_SUCCESS = 9  # what he must do: 0 nothing, 1 win the round, 2 make a yaku (engine.SUCCESS)
+DQ_FOLD_ONLY = 10  # 1: its stakes are all about the fold (idle where nobody folds)
+DQ_FREE = 11  # 1: made with the hand seen and no penalty: it cannot cost him (the bots make it)
+I_DECLARE_AT = I_SIZE + 18  # SC row: the next of those who may make it to be asked
 RQ_DECLARE = 16  # RQ row: 1: rulewise declares (the variant's calibrated policy)
 
 # ---------------------------------------------------------------- the owner's choice

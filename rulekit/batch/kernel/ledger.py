@@ -71,8 +71,11 @@ def record(
     """ledger.record: an entry as given (not multiplied by the field), times the scoring
     stage's factors that fit it (tested for its payee, or for the player charged when the bank
     is paid); a reversal of entries already written (`teyaku returned`) is copied as it is."""
-    if Q[STAGE, G_NFACTORS] and reason != R_TEYAKU_RETURNED:
-        times = factor(S, Q, T, payer if payee == BANK else payee, reason, base)
+    if reason != R_TEYAKU_RETURNED:
+        times = 1
+        if Q[STAGE, G_NFACTORS]:
+            times = factor(S, Q, T, payer if payee == BANK else payee, reason, base)
+        times *= declared(S, Q, payee, reason)  # (to a seat: the bank is no declarer)
         amount *= times
         mult *= times
     write(S, payer, payee, amount, reason, detail, mult, base)
@@ -99,6 +102,7 @@ def pay(
     mult = 1 if flat else S[SC, I_MULT]
     if Q[STAGE, G_NFACTORS]:
         mult *= factor(S, Q, T, payee, reason, score)
+    mult *= declared(S, Q, payee, reason)
     write(S, payer, payee, base * mult, reason, detail, mult, base)
 
 
@@ -144,6 +148,15 @@ def pay_parts(
         S[SC, I_FORCE] = flat_fraction
         pay(S, Q, T, q, payee, flat, reason, detail, True, score)
     S[SC, I_FORCE] = 0
+
+
+@inline
+def declared(S: Array, Q: Array, payee: int, reason: int) -> int:
+    """stage.declared: the declaration's factor on a payment to one who made it, of anything
+    but its own stakes; 1 for any other."""
+    if Q[DQ, DQ_FACTOR] > 1 and payee >= 0 and S[P_DECLARER, payee] and reason != R_DECLARATION:
+        return int(Q[DQ, DQ_FACTOR])
+    return 1
 
 
 @inline

@@ -45,3 +45,10 @@ def offered(S: Array, Q: Array, T: Array, seat: int, x: int, first: int) -> int:
         ):
             ok &= ~bit
     return ok if ok else FIRST
+
+
+@entry
+def is_offered(S: Array, Q: Array, T: Array, seat: int, x: int, code: int) -> bool:
+    """offers.is_offered: whether the choice of one option coded `code` (the swap, a hiki, a
+    declaration: OFFER_OPTIONS) is offered to `seat`, tested on `x` (his hand, or 0)."""
+    return offered(S, Q, T, seat, x, code - 1) == BOTH

@@ -195,11 +195,11 @@ def sample(S: Array, Q: Array, T: Array, d: int) -> None:
 
 
 @entry
-def legal_in(X: Array, Q: Array, action: int) -> bool:
+def legal_in(X: Array, Q: Array, T: Array, action: int) -> bool:
     """Whether a play is legal in this world (rollouts.play_options: an option the world
     refuses, a wild card's target completing a hiki someone holds in it, skips the world)."""
     legal = X[LEGAL]
-    n = legal_plays(X, Q, legal)
+    n = legal_plays(X, Q, T, legal)
     k = 0
     while k < n and legal[k] != action:
         k += 1
@@ -277,7 +277,7 @@ def next_rollout(S: Array, Q: Array, T: Array, F: Floats) -> int:
             F[F_TOTALS + k] += F[F_STOPPED]
             S[RW, RW_COUNT + k] += 1
             continue
-        if S[SC, I_PHASE] == PH_PLAY and not legal_in(W, Q, action):
+        if S[SC, I_PHASE] == PH_PLAY and not legal_in(W, Q, T, action):
             continue
         copy = WORLD
         if action == STOP or k < options - 1:

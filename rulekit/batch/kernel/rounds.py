@@ -9,7 +9,7 @@ from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
-from rulekit.batch.kernel.setup import choose_fold, run_setup, swap_pair
+from rulekit.batch.kernel.setup import choose_fold, next_declarer, run_setup, swap_pair
 from rulekit.batch.kernel.turn import legal_plays, next_turn, play_card, take
 from rulekit.batch.tables import readings as t_readings
 
@@ -24,7 +24,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         phase = S[SC, I_PHASE]
         s = S[SC, I_CURRENT]
         if phase == PH_PLAY:
-            n = legal_plays(S, Q, legal)
+            n = legal_plays(S, Q, T, legal)
         elif phase == PH_TAKE:
             m = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
             n = 0
@@ -89,11 +89,13 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if S[SC, I_PHASE] != PH_FOLD:
                 S[SC, I_STEP] += 1
                 run_setup(S, Q, T, F)
-        elif phase == PH_DECLARE:  # setup.choose_declare
+        elif phase == PH_DECLARE:  # setup.choose_declare: the next may make it, then on
             S[P_DECLARER, s] = action == DECLARE
-            S[SC, I_STEP] += 1
+            S[SC, I_DECLARE_AT] += 1
             S[SC, I_PHASE] = PH_PLAY
-            run_setup(S, Q, T, F)
+            if not next_declarer(S, Q, T):
+                S[SC, I_STEP] += 1
+                run_setup(S, Q, T, F)
         else:
             if action == SWAP:
                 d = swap_pair(S, Q)[0]

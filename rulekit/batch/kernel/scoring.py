@@ -73,6 +73,8 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
     payees = S[TMP]
     if Q[DQ, DQ_HAS]:
         pay_declaration(S, Q, T)
+        if Q[DQ, DQ_WIN_AWARD] or Q[DQ, DQ_PENALTY]:
+            declaration_stakes(S, Q, T)
     for k in range(S[SC, I_NFEES]):
         if S[FEES + 2, k] == FEE_DECLARED:
             continue
@@ -119,6 +121,46 @@ def pay_declaration(S: Array, Q: Array, T: Array) -> None:
         if S[FEES + 2, k] == FEE_DECLARED:
             base = S[FEES + 1, k] * Q[CFG, C_SCALE]
             record(S, Q, T, S[FEES + 0, k], d, base * mult, R_DECLARATION, 0, mult, base)
+
+
+@entry
+def declaration_stakes(S: Array, Q: Array, T: Array) -> None:
+    """scoring._declaration_stakes: each who made the declaration, in play order, paid its
+    award by each other player of the round if he did what it asks, or paying each of them
+    its penalty if not."""
+    mult = S[SC, I_MULT] if Q[DQ, DQ_TIMES] else 1
+    scale = Q[CFG, C_SCALE]
+    for k in range(S[SC, I_NORDER]):
+        s = S[P_ORDER, k]
+        if not S[P_DECLARER, s]:
+            continue
+        ok = succeeded(S, Q, s)
+        amount = (Q[DQ, DQ_WIN_AWARD] if ok else Q[DQ, DQ_PENALTY]) * scale
+        if amount == 0:
+            continue
+        for j in range(S[SC, I_NORDER]):
+            q = S[P_ORDER, j]
+            if q == s:
+                continue
+            if ok:
+                record(S, Q, T, q, s, amount * mult, R_DECLARATION, 0, mult, amount)
+            else:
+                record(S, Q, T, s, q, amount * mult, R_DECLARATION, 0, mult, amount)
+
+
+@inline
+def succeeded(S: Array, Q: Array, s: int) -> bool:
+    """scoring.SUCCESS: whether s did what the declaration asks (DQ_SUCCESS): nothing, win the
+    round (among its winners), or make a yaku (one listed as made)."""
+    how = Q[DQ, DQ_SUCCESS]
+    found = how == 0
+    if how == 1:
+        for k in range(S[SC, I_NWINNERS]):
+            found = found or S[P_WINNERS, k] == s
+    elif how == 2:
+        for e in range(Q[CFG, C_NYAKU]):
+            found = found or S[YC + s, e] != 0
+    return bool(found)
 
 
 @inline

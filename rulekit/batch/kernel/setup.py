@@ -10,7 +10,7 @@ from rulekit.batch.kernel.continuation import end_of_hands
 from rulekit.batch.kernel.deal import restock
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, full_mask, pay_parts, record
-from rulekit.batch.kernel.offers import BOTH, SECOND, offered
+from rulekit.batch.kernel.offers import BOTH, SECOND, is_offered, offered
 from rulekit.batch.kernel.scoring import declarer, finish
 from rulekit.batch.tables import (
     OFFER_OPTIONS,
@@ -24,20 +24,23 @@ from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
 JOIN_CODE = OFFER_OPTIONS["join"]  # the join-or-fold choice's offers (fold: + 1)
+SWAP_CODE = OFFER_OPTIONS["swap"]  # the swap's and the declaration's offers
+DECLARE_CODE = OFFER_OPTIONS["declare"]
 
 
 @entry
 def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
     while S[SC, I_STEP] < Q[CFG, C_NSTEPS]:
         code = Q[CFG, C_STEPS + S[SC, I_STEP]]
-        if code == ST_SWAP:
-            S[SC, I_PHASE] = PH_SWAP
-            S[SC, I_CURRENT] = swap_pair(S, Q)[1]
-            return
-        if code == ST_DECLARE and Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]:
-            # setup._declare (idle where nobody folds: setup.setup_plan)
-            S[SC, I_PHASE] = PH_DECLARE
-            S[SC, I_CURRENT] = S[SC, I_DEALER]  # (DQ_BY: the dealer, the only one today)
+        if code == ST_SWAP:  # setup._swap: if offered (his hand unseen: tested on no card)
+            seat = swap_pair(S, Q)[1]
+            if is_offered(S, Q, T, seat, 0, SWAP_CODE):
+                S[SC, I_PHASE] = PH_SWAP
+                S[SC, I_CURRENT] = seat
+                return
+        # setup._declare (idle where nobody folds and it is about the fold: setup_plan)
+        asks = not Q[DQ, DQ_FOLD_ONLY] or Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]
+        if code == ST_DECLARE and asks and next_declarer(S, Q, T):
             return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
@@ -365,6 +368,28 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
         S[SC, I_ENDED] = END_INSTANT
         finish(S, Q, T, F, s, False)
         return True
+    return False
+
+
+@entry
+def next_declarer(S: Array, Q: Array, T: Array) -> bool:
+    """setup._declare: wait for the next who may make the declaration (the dealer, or each
+    player of the round from him, from I_DECLARE_AT) and is offered it; False when none is."""
+    seated = Q[CFG, C_SEATED]
+    dealer = S[SC, I_DEALER]
+    k = 0  # the place among those who may of the seat looked at
+    for j in range(seated if Q[DQ, DQ_BY] else 1):
+        seat = (dealer + j) % seated
+        if S[P_FOLDED, seat]:
+            continue
+        if k >= S[SC, I_DECLARE_AT]:
+            hand = S[P_HAND, seat] if Q[DQ, DQ_SEEN] else 0
+            if is_offered(S, Q, T, seat, hand, DECLARE_CODE):
+                S[SC, I_PHASE] = PH_DECLARE
+                S[SC, I_CURRENT] = seat
+                return True
+            S[SC, I_DECLARE_AT] += 1  # not offered: he passes, unasked
+        k += 1
     return False
 
 

@@ -7,6 +7,10 @@ from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.continuation import end_of_hands, yaku_check, yaku_hits
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.offers import is_offered
+from rulekit.batch.tables import OFFER_OPTIONS
+
+HIKI_CODE = OFFER_OPTIONS["hiki"]  # a hiki's offers (ir.Ruleset.hiki_offers)
 
 
 @entry
@@ -35,7 +39,7 @@ def card_plays(b: int, field: int, Q: Array, out: Array, n: int) -> int:
 
 
 @entry
-def legal_plays(S: Array, Q: Array, out: Array) -> int:
+def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
     """capture.legal_actions in the play phase, in its order: the hikis (by month), then each
     hand card lowest first, the wild card as one play per target (lowest first) then laid
     when it may be; plays() when the round has neither."""
@@ -46,7 +50,7 @@ def legal_plays(S: Array, Q: Array, out: Array) -> int:
     if not Q[HW, W_HIKI] and wild < 0:
         return plays(hand, field, Q, out)
     n = 0
-    if Q[HW, W_HIKI]:
+    if Q[HW, W_HIKI] and is_offered(S, Q, T, p, hand, HIKI_CODE):
         seen = hand | field
         for j in range(Q[CFG, C_NMONTHS]):
             mm = Q[MONTH_MASKS, j]
@@ -57,7 +61,7 @@ def legal_plays(S: Array, Q: Array, out: Array) -> int:
         b = low_bit(hand)
         hand &= hand - 1
         if b == wild:
-            targets = wild_targets(S, Q, p)
+            targets = wild_targets(S, Q, T, p)
             t = targets
             while t:
                 out[n] = b | ((low_bit(t) + 1) << SHIFT)
@@ -72,11 +76,14 @@ def legal_plays(S: Array, Q: Array, out: Array) -> int:
 
 
 @inline
-def hiki_months(S: Array, Q: Array, seat: int) -> int:
-    """capture.hiki_months: the cards of every month the seat could take whole now."""
+def hiki_months(S: Array, Q: Array, T: Array, seat: int) -> int:
+    """capture.hiki_months: the cards of every month the seat could take whole now (none
+    when a hiki is not offered to him)."""
     hand = S[P_HAND, seat]
     seen = hand | S[SC, I_FIELD]
     out = 0
+    if not is_offered(S, Q, T, seat, hand, HIKI_CODE):
+        return 0
     for j in range(Q[CFG, C_NMONTHS]):
         mm = Q[MONTH_MASKS, j]
         if hand & mm and seen & mm == mm:
@@ -85,7 +92,7 @@ def hiki_months(S: Array, Q: Array, seat: int) -> int:
 
 
 @inline
-def wild_targets(S: Array, Q: Array, p: int) -> int:
+def wild_targets(S: Array, Q: Array, T: Array, p: int) -> int:
     """capture.wild_targets: any field card, but one that completes another player's hiki
     when the wild card respects them."""
     targets: int = S[SC, I_FIELD]
@@ -93,7 +100,7 @@ def wild_targets(S: Array, Q: Array, p: int) -> int:
         for k in range(S[SC, I_NORDER]):
             q = S[P_ORDER, k]
             if q != p:
-                targets &= ~hiki_months(S, Q, q)
+                targets &= ~hiki_months(S, Q, T, q)
     return targets
 
 
