@@ -254,17 +254,6 @@ def test_the_take_which_prompt_answers_why_and_hint_and_plays_no_card_for_them(
     assert action == options[1]  # the second field card, as answered
 
 
-def test_watching_marks_no_seat_as_you(tmp_path: Path) -> None:
-    result = rulekit(
-        ["play", "koikoi", "--watch", "--delay", "0", "--seed", "3", "--save",
-         str(tmp_path / "w.toml")],
-        [],
-        tmp_path,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert "Bob plays" in result.stdout and "(you)" not in result.stdout
-
-
 @pytest.mark.parametrize(("game", "shown"), [("koikoi", False), ("hachihachi", True)])
 def test_card_points_are_shown_only_where_they_count(game: str, shown: bool) -> None:
     """Koi-Koi settles by yaku alone: its table shows no card points (from the rule file's
@@ -279,11 +268,13 @@ def test_card_points_are_shown_only_where_they_count(game: str, shown: bool) -> 
     assert ("pts" in out.getvalue()) is shown
 
 
-def test_play_lines_wrap_by_words_at_80_columns(tmp_path: Path) -> None:
-    env_args = ["play", "koikoi", "--watch", "--delay", "0", "--seed", "3", "--save",
-                str(tmp_path / "w.toml")]  # fmt: skip
+def test_watching_marks_no_seat_as_you_and_wraps_by_words_at_80_columns(tmp_path: Path) -> None:
+    """Watching, no bot is called "(you)"; every line fits 80 columns, broken between words
+    (a long card name is never cut in two)."""
+    args = ["play", "koikoi/six-rounds", "--watch", "--bots", "greedy", "--delay", "0",
+            "--seed", "3", "--save", str(tmp_path / "w.toml")]  # fmt: skip
     result = subprocess.run(
-        [sys.executable, "-m", "rulekit", *env_args],
+        [sys.executable, "-m", "rulekit", *args],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -292,11 +283,14 @@ def test_play_lines_wrap_by_words_at_80_columns(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+    assert "Bob plays" in result.stdout and "(you)" not in result.stdout
     lines = result.stdout.splitlines()
-    said = [ln for ln in lines if " plays " in ln]
-    assert said and all(len(ln) <= 80 for ln in lines if "saved" not in ln)
+    assert all(len(ln) <= 80 for ln in lines if "saved" not in ln)
+    names = {c.name for c in compiled("koikoi").rules.deck.cards}
     words = set(result.stdout.split())
-    assert "chrysanthemum_plain_2" in words  # a long name is never cut in two
+    assert "chrysanthemum_plain_2" in names and "chrysanthemum_plain_2" in words
+    cut = {w for w in words if "_" in w and "/" not in w and w.rstrip(";,") not in names}
+    assert not cut  # no card name broken across lines
 
 
 def test_list_fits_80_columns_by_words() -> None:

@@ -121,3 +121,18 @@ def test_the_editor_opens_and_downloads_rk_files(server: str, browser: Any, tmp_
         "$('download').click();"
     )
     assert saved == ["house-rules.rk", mine.read_text(encoding="utf-8")]
+
+
+def test_the_eval_panel_draws_the_cards_with_their_faces(server: str, browser: Any) -> None:
+    browser.get(server + "/editor")
+    wait_text(browser, "#status", "ok:")
+    browser.find_element(By.CSS_SELECTOR, "[data-panel=eval]").click()
+    browser.execute_script("$('mode').value = 'captured'")  # (a dealt hand has 7 or 8 cards)
+    browser.find_element(By.ID, "hand").send_keys("10 30 80")
+    browser.find_element(By.CSS_SELECTOR, "#eval-form button").click()
+    faces = wait_for(browser, "#eval-cards .card img")
+    assert [e.find_element(By.XPATH, "..").get_attribute("data-card") for e in faces] == [
+        "10",
+        "30",
+        "80",
+    ]

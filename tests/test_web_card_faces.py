@@ -60,3 +60,13 @@ def test_the_faces_are_served_and_credited() -> None:
     assert c.get("/static/cards/back.svg").status_code == 200
     page = c.get("/").text
     assert "Louie Mantia, Jr." in page and "CC BY-SA 4.0" in page
+
+
+def test_the_editors_eval_names_each_card_with_its_face() -> None:
+    r = client().post(
+        "/api/rules/eval",
+        json={"text": 'extends "hachihachi"\n', "hand": "10 11 121", "mode": "captured"},
+    )
+    assert r.status_code == 200, r.text
+    cards = r.json()["cards"]
+    assert [(c["id"], c["face"]) for c in cards] == [(10, "m1-0"), (11, "m1-1"), (121, "m12-2")]

@@ -18,6 +18,7 @@ from rulekit import ir
 from rulekit.errors import RuleErrors, RulekitError, UsageError
 from rulekit.web.api import guarded, read_json
 from rulekit.web.catalog import RULE_TEXT, Catalog
+from rulekit.web.faces import card_object
 from rulekit.web.ruletext import MAX_TEXT, NAME, Parent, beside_of, parent_of, resolved, text_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -148,7 +149,12 @@ def evaluate(catalog: Catalog, text: str, beside: str | None, spec: dict[str, An
     result = {"hand": eval_hand, "captured": eval_captured, "field": eval_field}[mode](
         compiled, ids
     )
-    return {"mode": mode, "result": result, "text": eval_words(compiled, mode, ids, result)}
+    return {
+        "mode": mode,
+        "result": result,
+        "text": eval_words(compiled, mode, ids, result),
+        "cards": [card_object(compiled.rules, i) for i in ids],  # drawn with their faces
+    }
 
 
 def eval_words(compiled: Any, mode: str, ids: list[int], result: dict[str, Any]) -> str:

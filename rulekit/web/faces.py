@@ -7,6 +7,10 @@ draws one."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rulekit import ir
+
 # the deck's card ids whose face file is not m<month>-<last digit>
 _MOVED = {121: "m12-2", 122: "m12-1"}
 
@@ -17,3 +21,18 @@ def face(card_id: int) -> str | None:
     if not (1 <= month <= 12 and 0 <= n <= 3):
         return None
     return _MOVED.get(card_id, f"m{month}-{n}")
+
+
+def card_object(rules: ir.Ruleset, cid: int) -> dict[str, Any]:
+    """A card as the pages draw it: its id, names, month, class, tags, points and face."""
+    card = rules.card(cid)
+    return {
+        "id": cid,
+        "name": card.name,
+        "label": card.label,
+        "month": card.month,
+        "class": card.classes[0],
+        "tags": list(card.tags),
+        "points": rules.card_points(cid),
+        "face": face(cid),
+    }

@@ -28,7 +28,7 @@ from rulekit.play.session import Move, Session, resume
 from rulekit.play.terminal import stop_value
 from rulekit.scenario.record import chosen_card, to_toml
 from rulekit.web.catalog import Catalog, Said
-from rulekit.web.faces import face
+from rulekit.web.faces import card_object
 from rulekit.web.round_end import round_end
 from rulekit.web.ruletext import NAME, beside_of, house_rules, parent_of, text_of
 
@@ -299,17 +299,7 @@ class WebGame:
 
 
 def _card(rules: Any, cid: int) -> dict[str, Any]:
-    card = rules.card(cid)
-    return {
-        "id": cid,
-        "name": card.name,
-        "label": card.label,
-        "month": card.month,
-        "class": card.classes[0],
-        "tags": list(card.tags),
-        "points": rules.card_points(cid),
-        "face": face(cid),
-    }
+    return card_object(rules, cid)
 
 
 def _action(view: PlayerView, action: int) -> dict[str, Any]:

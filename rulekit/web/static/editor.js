@@ -173,7 +173,10 @@ async function evaluate(event) {
     const answer = await api("POST", "/api/rules/eval", request({ hand: $("hand").value, mode: $("mode").value }));
     $("eval-result").textContent = answer.text;
     $("eval-result").className = "";
+    $("eval-cards").innerHTML = "";
+    answer.cards.forEach((c) => $("eval-cards").appendChild(drawCard(c, "", { points: true })));
   } catch (err) {
+    $("eval-cards").innerHTML = "";
     $("eval-result").textContent = String(err.message || err);
     $("eval-result").className = "error";
   }
