@@ -133,7 +133,8 @@ def write(tmp_path: Path, atom: str, place: str, nest: str) -> tuple[Path, int]:
     cond = NESTS[nest].format(a=ATOMS[atom])
     text = f'extends "{base}"\n' + lines.format(c=cond)
     path = tmp_path / "probe.rk"
-    path.write_text(text, encoding="utf-8")
+    # a game of three rounds: enough for the conditions across rounds, a fourth of the time
+    path.write_text(text + "rounds 3\n", encoding="utf-8")
     return path, text.count("\n")
 
 

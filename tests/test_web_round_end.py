@@ -5,6 +5,7 @@ factors, a yaku called on and lost said as forfeited, and the game's rounds in a
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -140,3 +141,19 @@ def test_each_players_last_move_is_marked() -> None:
         assert p["last"]["laid"] or p["last"]["took"]
         assert p["name"] in p["last"]["said"]
     assert seen == 2  # both bots moved before the person's first turn
+
+
+def test_why_says_each_payment_with_its_values() -> None:
+    """The page's Why: the round's payments in words, each teyaku with its value (issue 24:
+    it listed "81 yaku Ten plains" without the value or the factor)."""
+    c = client()
+    for seed in range(60):
+        state = c.post(
+            "/api/games", json={"rules": "hachihachi", "bots": ["greedy"], "seed": seed}
+        ).json()
+        said = state["table"]["payments"] if state["table"] else []
+        if any("for teyaku" in line for line in said):
+            line = next(line for line in said if "for teyaku" in line)
+            assert re.search(r" pays? .+ for teyaku [^(]+ \(\d+\)", line), line  # its value
+            return
+    raise AssertionError("no teyaku paid at the start of 60 deals")

@@ -292,7 +292,9 @@ class WebGame:
             "drawn": None if view.drawn < 0 else _card(rules, ix.ids[view.drawn]),
             "hand": [] if hidden else [_card(rules, i) for i in sorted(ix.ids_of(view.hand))],
             "players": players,
-            "payments": screen.ledger_lines(rules, view.ledger, s.names, empty="no payments yet"),
+            # the round's payments so far in words (Why): each yaku with its value, the factor
+            "payments": [screen.payment_sentence(p, s.names, view) for p in view.ledger]
+            or ["no payments yet"],
             "moves": [_action(view, a) for a in legal],
             "stakes": _stakes(view) if mine else None,
         }

@@ -337,7 +337,8 @@ async function resume(event) {
 
 async function why() {
   const t = game && game.table;
-  const lines = t ? t.payments : (game && game.last_round ? game.last_round.payments : []);
+  const last = game && game.last_round;
+  const lines = t ? t.payments : last ? (last.explained || last.payments) : [];
   $("explain").textContent = "payments this round:\n" + lines.join("\n");
   $("explain").hidden = false;
 }
