@@ -44,11 +44,8 @@ def test_jobs_at_the_limit_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # ---------------------------------------------------------------- B8 streaming
 def test_chunks_are_made_lazily_whatever_the_count() -> None:
-    spans = backends.spans_of(10**19, 250, 2, fast=False)
+    spans = backends.chunks(10**19, 250)
     assert next(spans) == (0, 250) and next(spans) == (250, 500)
-    fast = backends.spans_of(10**19, 250, 2, fast=True)
-    size = 250 * backends.FAST_CHUNKS
-    assert next(fast) == (0, size) and next(fast) == (size, 2 * size)
 
 
 @pytest.mark.parametrize(
@@ -82,19 +79,10 @@ def test_a_count_no_one_could_wait_for_is_refused_with_the_limit() -> None:
     assert result.exit_code == 2 and "at most" in result.stderr
 
 
-@pytest.mark.parametrize(
-    ("engine", "expected"),
-    [("scalar", [(250, 600), (500, 600), (600, 600)]), ("batch", [(500, 600), (600, 600)])],
-)
-def test_progress_counts_up_to_the_total_in_order(
-    engine: str, expected: list[tuple[int, int]]
-) -> None:
-    """Once per span: a chunk each on the scalar engine, ever smaller tasks on the batch
-    engine's (half of what is left, then the rest)."""
+def test_progress_counts_up_to_the_total_in_order() -> None:
     seen: list[tuple[int, int]] = []
-    rules = load_rules("koikoi")
-    simulate(rules, rounds=600, seed=1, engine=engine, progress=lambda d, t: seen.append((d, t)))
-    assert seen == expected
+    simulate(load_rules("koikoi"), rounds=600, seed=1, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(250, 600), (500, 600), (600, 600)]
 
 
 def test_streamed_jobs_give_the_one_job_totals() -> None:

@@ -12,7 +12,7 @@ The work streams: spans are made as they are handed out and only a few per proce
 flight at a time, so memory does not grow with the number of rounds. Their size suits the
 engine: one chunk each on the scalar engine (small tasks keep the processes evenly busy), a
 few large ones per process on a fast engine (the batch engine's, where a task's own cost would
-show), then ever smaller ones, so that the processes finish together.
+show).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from rulekit.errors import UsageError
 
 BACKENDS = ("local", "dask")
 AHEAD = 4  # tasks in flight per process (or Dask worker slot): enough to keep them busy
-SHARES = 2  # a fast engine's next task: this part of each process's share of what is left
+FAST_TASKS = 4  # tasks per process on a fast engine: few, yet a slow process is not waited on
 FAST_CHUNKS = 200  # the most chunks in one task on a fast engine (its arrays stay small)
 
 Plan = TypeVar("Plan")
@@ -46,26 +46,22 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def task_size(left: int, chunk: int, processes: int, fast: bool) -> int:
-    """The rounds of the next task when `left` rounds are still to hand out: a whole number of
-    chunks (a chunk is what a part adds up, so the spans do not change the totals). One chunk
-    on the scalar engine; on a fast engine 1/SHARES of each process's share of what is left, at
-    most FAST_CHUNKS chunks: large tasks first, ever smaller ones last, so that the processes
-    finish together (guided scheduling)."""
-    if not fast:
-        return chunk
-    chunks_each = math.ceil(left / (chunk * SHARES * processes))
-    return chunk * max(1, min(FAST_CHUNKS, chunks_each))
-
-
-def spans_of(count: int, chunk: int, processes: int, fast: bool) -> Iterator[tuple[int, int]]:
-    """[start, stop) spans covering range(count), each of task_size() rounds (the last may end
-    short, at `count`), made one at a time."""
+def chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
+    """[start, stop) spans of at most `size` covering range(count), made one at a time."""
     start = 0
     while start < count:
-        stop = min(count, start + task_size(count - start, chunk, processes, fast))
-        yield start, stop
-        start = stop
+        yield start, min(count, start + size)
+        start += size
+
+
+def task_size(count: int, chunk: int, processes: int, fast: bool) -> int:
+    """The rounds of one task: a whole number of chunks (a chunk is what a part adds up, so
+    the spans do not change the totals): one chunk on the scalar engine; on a fast engine
+    about FAST_TASKS tasks per process, at most FAST_CHUNKS chunks each."""
+    if not fast:
+        return chunk
+    chunks_each = math.ceil(count / (chunk * FAST_TASKS * processes))
+    return chunk * max(1, min(FAST_CHUNKS, chunks_each))
 
 
 def run_chunks(
@@ -93,7 +89,7 @@ def run_chunks(
     done = 0
 
     def spans(processes: int) -> Iterator[tuple[int, int]]:
-        return spans_of(count, chunk, processes, fast)
+        return chunks(count, task_size(count, chunk, processes, fast))
 
     if backend == "dask":
         parts: Iterator[tuple[tuple[int, int], Part]] = dask_map(worker, plan, spans, scheduler)
