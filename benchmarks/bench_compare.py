@@ -1,21 +1,22 @@
 """What users wait for: the CPU seconds and peak memory of whole commands, as a user runs them.
 
-    python benchmarks/bench_compare.py [--rounds N] [--jobs 1,2]
+    python benchmarks/bench_compare.py [--rounds N] [--jobs 1,2] [--repeat 3]
 
-Each command (the comparisons of issue 22, with the default bots and with `--bots greedy`, and
-a simulation of ten times as many rounds) runs as `python -m rulekit ... --seed 1 --json
---no-timings` in a process of its own, once per `--jobs`, and is measured from its rusage as
-its parent reads it: user plus system CPU seconds, and the peak resident memory, of it and of
-every process it started (its --jobs processes). A run with --jobs 2 is checked to print the
-JSON of --jobs 1, and the last two columns say what --jobs 2 costs in CPU against --jobs 1 and
-how much sooner it finished. The batch engine's kernel is compiled (a warm-up command) before
-anything is measured, and each command runs once on 2 rounds before it is measured (so that
-what rulekit keeps between runs, the bots' calibration of each variant, is kept, as after a
-user's first run); the kernel's compile, in an empty cache of its own, is measured first
-(`--compile-only`: only it). The last command, a comparison of ten times the rounds, shows how
---jobs scales where the rounds outweigh a command's start (about a second: Python, the
-imports, the rule files, the kernel read from its cache), which no number of processes
-shortens. The commands run as a user's do, with Python's byte code kept (COMMAND_ENV).
+Each command (the comparisons of issue 22, with the default bots and with `--bots greedy`, and a
+simulation of ten times as many rounds) runs as `python -m rulekit ... --seed 1 --json
+--no-timings` in a process of its own, once per `--jobs`, and is measured from its rusage as its
+parent reads it: user plus system CPU seconds, and the peak resident memory, of it and of every
+process it started (its --jobs processes). A run with --jobs 2 is checked to print the JSON of
+--jobs 1, and the last two columns say what --jobs 2 costs in CPU against --jobs 1 and how much
+sooner it finished. The batch engine's kernel is compiled (a warm-up command) before anything is
+measured, and each command runs once on 2 rounds before it is measured (so that what rulekit
+keeps between runs, the bots' calibration of each variant, is kept, as after a user's first
+run); the kernel's compile, in an empty cache of its own, is measured first (`--compile-only`:
+only it). Each cell is the median run of `--repeat` (3) by CPU: a 4-second command's CPU varies
+by a tenth from run to run here. The last command, a comparison of ten times the rounds, shows
+how --jobs scales where the rounds outweigh a command's start (about a second: Python, the
+imports, the rule files, the kernel read from its cache), which no number of processes shortens.
+The commands run as a user's do, with Python's byte code kept (COMMAND_ENV).
 
 It drives the command line only, so it runs unchanged on older code: from this checkout,
 `git worktree add --detach /tmp/old f72d69a`, then `PYTHONPATH=/tmp/old python
@@ -137,9 +138,18 @@ def first_compile(folder: str) -> None:
           f"{m.cpu:.1f} s of CPU, peak {m.peak_mb:.0f} MB, {m.wall:.1f} s wall")  # fmt: skip
 
 
-def table(rounds_each: int, jobs: list[int], folder: str) -> None:
+def median_of(runs: list[Measured]) -> Measured:
+    """The run of median CPU (of an odd count; the lower middle of an even one): one command's
+    CPU seconds vary by a tenth from run to run on a 2-core machine, as much as the --jobs 2 /
+    --jobs 1 difference they are to show."""
+    ranked = sorted(runs, key=lambda m: m.cpu)
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def table(rounds_each: int, jobs: list[int], folder: str, repeat: int = 1) -> None:
     """Measure every command with every --jobs, and print the table as it goes."""
-    print(f"code: {which_code(folder)}; {rounds_each:,} rounds of each variant, seed 1")
+    print(f"code: {which_code(folder)}; {rounds_each:,} rounds of each variant, seed 1; the "
+          f"median of {repeat} runs of each command (one of the longest)")  # fmt: skip
     first_compile(folder)
     run(rulekit(*WARM_UP), folder)  # the batch engine's kernel compiled (and cached) first
     print(f"load average at the start: {os.getloadavg()[0]:.2f}\n")
@@ -159,10 +169,11 @@ def table(rounds_each: int, jobs: list[int], folder: str) -> None:
         printed = set()
         measured = {}
         for j in jobs:
-            m = measured[j] = run(rulekit(*command, "--rounds", str(rounds), "--seed", "1",
-                                          "--jobs", str(j), "--json", "--no-timings"),
-                                  folder)  # fmt: skip
-            printed.add(m.output)
+            args = rulekit(*command, "--rounds", str(rounds), "--seed", "1", "--jobs", str(j),
+                           "--json", "--no-timings")  # fmt: skip
+            runs = [run(args, folder) for _ in range(1 if times > 1 else repeat)]
+            m = measured[j] = median_of(runs)
+            printed.update(r.output for r in runs)
             row += cells(m)
         row.append("yes" if len(printed) == 1 else "NO")  # every --jobs printed the same JSON
         if paired:
@@ -187,6 +198,12 @@ def main() -> None:
     )
     parser.add_argument("--jobs", default="1,2", help="the --jobs to run each command with")
     parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs of each command, the median shown (default 3; the longest rows run once)",
+    )
+    parser.add_argument(
         "--compile-only", action="store_true", help="measure the kernel's first compile only"
     )
     args = parser.parse_args()
@@ -194,14 +211,14 @@ def main() -> None:
         jobs = [int(j) for j in args.jobs.split(",")]
     except ValueError:
         parser.error(f"--jobs: whole numbers separated by commas, like 1,2 (not {args.jobs!r})")
-    if min(jobs) < 1 or args.rounds < 1:
-        parser.error("--jobs and --rounds must be at least 1")
+    if min(jobs) < 1 or args.rounds < 1 or args.repeat < 1:
+        parser.error("--jobs, --rounds and --repeat must be at least 1")
     with tempfile.TemporaryDirectory() as folder:
         if args.compile_only:
             print(f"code: {which_code(folder)}")
             first_compile(folder)
         else:
-            table(args.rounds, jobs, folder)
+            table(args.rounds, jobs, folder, args.repeat)
 
 
 if __name__ == "__main__":

@@ -91,3 +91,9 @@ def test_a_bad_option_is_a_usage_message_not_a_traceback(bad: list[str]) -> None
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "--jobs" in out.stderr or "--rounds" in out.stderr
+
+
+def test_a_cell_is_the_median_run_by_cpu(bench: ModuleType) -> None:
+    runs = [bench.Measured(cpu, 1.0, 1.0, b"") for cpu in (4.8, 3.7, 4.1)]
+    assert bench.median_of(runs).cpu == 4.1
+    assert bench.median_of(runs[:2]).cpu == 3.7  # an even count: the lower middle

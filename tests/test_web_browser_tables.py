@@ -181,6 +181,8 @@ def test_two_browsers_play_a_koikoi_round_and_never_see_each_others_hand(
 def test_a_hachihachi_table_with_a_bot_in_the_third_seat(
     server: str, browser: Any, friend: Any
 ) -> None:
+    _recording(browser)
+    _recording(friend)
     link = open_table(browser, server, "hachihachi", 2, 7)
     join(friend, link, "Ben")
     places = wait_for(browser, "#places li")
@@ -188,6 +190,7 @@ def test_a_hachihachi_table_with_a_bot_in_the_third_seat(
     for _ in range(200):
         if over(browser) and over(friend):
             break
+        assert not leaked(browser, hand_ids(friend)) and not leaked(friend, hand_ids(browser))
         mover = browser if state(browser)["table"]["your_turn"] else friend
         if not state(mover)["table"]["your_turn"]:
             time.sleep(0.05)
