@@ -200,3 +200,23 @@ def test_a_hachihachi_table_with_a_bot_in_the_third_seat(
         wait_turn([browser, friend], version)
     assert over(browser) and over(friend)
     assert "round 1 over" in friend.find_element(By.ID, "round-over").text
+
+
+def test_a_seat_token_of_no_seat_is_dropped_and_the_join_dialog_shown(
+    server: str, browser: Any
+) -> None:
+    """A browser's kept token that finds no seat (a server started again) is closed with the
+    code the page reads: it forgets the token and offers to join, not retry for ever."""
+    link = open_table(browser, server, "koikoi", 2, 7)
+    table_id = link.rsplit("/", 1)[1]
+    browser.execute_script(
+        "localStorage.setItem(arguments[0], 'not-a-seat');", f"rulekit-table-{table_id}"
+    )
+    browser.get(link)
+    wait_for(browser, "#join[open]")
+    assert (
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0]);", f"rulekit-table-{table_id}"
+        )
+        is None
+    )

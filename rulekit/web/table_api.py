@@ -105,20 +105,26 @@ def table_routes(tables: Tables, page: Path) -> list[BaseRoute]:
                 if await locked(table, table.stand_in_for_the_absent):
                     await tell(table)
 
+    async def refuse(ws: WebSocket, code: int) -> None:
+        """Closed with a code the page reads (a handshake refused before it is accepted
+        reaches a browser only as an abnormal close), nothing sent."""
+        await ws.accept()
+        await ws.close(code)
+
     async def socket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
         scheme = "https" if ws.url.scheme == "wss" else "http"
         if origin is not None and not same_origin(origin, scheme, ws.headers.get("host", "")):
-            await ws.close(CLOSE_ORIGIN)
+            await refuse(ws, CLOSE_ORIGIN)
             return
         table = tables.get(ws.path_params["table"])
         if table is None:
-            await ws.close(CLOSE_UNKNOWN)
+            await refuse(ws, CLOSE_UNKNOWN)
             return
         token = ws.query_params.get("token")
         seat = table.seat_of(token)
         if token and seat is None:
-            await ws.close(CLOSE_UNKNOWN)  # a token of no seat here: not taken for a spectator
+            await refuse(ws, CLOSE_UNKNOWN)  # a token of no seat here: not taken for a spectator
             return
         await ws.accept()
         conn = Connection(ws, seat)
