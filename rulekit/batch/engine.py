@@ -398,13 +398,45 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     moves = z((rows, K.MOVES if trace else 1, 2), dtype=np.int64)
     seat_teyaku = z((rows, plan.seats), dtype=np.int64)
     seat_yaku = z((rows, plan.seats, K.ENTRIES if trace else 1), dtype=np.int64)
-    K.play_deals(
+    _play_deals(
         S, Q, T, F, start, stop, net, info, teyaku, yaku, MAX_VOID_IN_A_ROW, ledgers, moves,
         seat_teyaku, seat_yaku, NO_GAMES, NO_COUNTS,
     )  # fmt: skip
     if not trace:
         return Played(net, info, teyaku, yaku)
     return Played(net, info, teyaku, yaku, ledgers, moves, seat_teyaku, seat_yaku)
+
+
+def _play_deals(*args: Any) -> None:
+    """The kernel's one entry, called by play and play_games. Its first call in a process
+    compiles it (or reads it from the cache) under a lock on the cache folder: two processes
+    starting at once (a test run's workers, two commands) compile it once, not each, the second
+    then reading what the first wrote."""
+    if kernel_loaded():
+        K.play_deals(*args)
+        return
+    with _compile_lock():
+        K.play_deals(*args)
+
+
+@contextlib.contextmanager
+def _compile_lock() -> Any:
+    """An exclusive lock on the kernel's cache folder, held while this process compiles or
+    reads the kernel; none where files cannot be locked (no fcntl, a folder not writable)."""
+    try:
+        import fcntl
+
+        folder = Path(numba_cache_dir())
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / ".compiling", "a")  # noqa: SIM115 (held across the yield)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # (closing releases the lock)
 
 
 NO_GAMES = np.zeros(0, dtype=np.int64)  # play_deals' dealers: single rounds
@@ -436,7 +468,7 @@ def play_games(plan: Plan, start: int, stop: int) -> PlayedGames:
     net = z((n, plan.seats), dtype=np.int64)
     counts = z((n, K.GC_ROWS, K.ENTRIES), dtype=np.int64)
     one = z((1, 1, 1), dtype=np.int64)
-    K.play_deals(
+    _play_deals(
         S, Q, T, F, start, stop, net, games, one[0, 0], one[0, 0], MAX_VOID_IN_A_ROW, one, one,
         one[0], one, dealers, counts,
     )  # fmt: skip
