@@ -125,3 +125,27 @@ def test_a_cache_folder_that_cannot_be_written_is_said_before_any_compile(
     assert out.exit_code == 1, out.output
     assert "cannot write the batch engine's kernel cache in" in out.output
     assert "NUMBA_CACHE_DIR" in out.output and "Traceback" not in out.output
+
+
+def test_one_process_compiles_the_kernel_while_another_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's first call holds a lock on its cache folder: another process finds it
+    taken (and would wait, then read the kernel from the cache instead of compiling again)."""
+    import fcntl
+
+    from rulekit.batch import engine as batch_engine
+
+    monkeypatch.setattr(batch_engine, "numba_cache_dir", lambda: str(tmp_path))
+    with batch_engine._compile_lock():
+        other = open(tmp_path / ".compiling", "a")  # noqa: SIM115 (another holder's handle)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            other.close()
+    again = open(tmp_path / ".compiling", "a")  # noqa: SIM115
+    try:
+        fcntl.flock(again, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released after: free
+    finally:
+        again.close()
