@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from functools import cache
 
@@ -56,3 +58,11 @@ def fudawiki() -> CompiledRules:
 @pytest.fixture
 def kirisame() -> CompiledRules:
     return compiled("hachihachi/kirisame")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The test run's processes (its workers, and the `python -m rulekit` the CLI tests start)
+    keep Python's byte code as a user's installation does: without it (PYTHONDONTWRITEBYTECODE,
+    which some sandboxes set) each of some hundred commands compiles rulekit's sources again."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False

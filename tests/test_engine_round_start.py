@@ -166,7 +166,7 @@ def _compiled(name: str) -> CompiledRules:
 
 
 @pytest.mark.parametrize("name", [n for n in bundled_names() if "/" in n])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)  # x 30 files: the conditions of every file
 @given(picks=st.lists(st.integers(0, 47), min_size=0, max_size=24, unique=True))
 def test_month_lanes_count_as_the_months_do(name: str, picks: list[int]) -> None:
     """A condition compiled on month lanes (`c`) holds where the one compiled on month counts
