@@ -36,8 +36,8 @@ from rulekit.sim.simulate import simulate
 
 # deals per case, bot set and seed: every bundled and house file at every table size, and the
 # hiki and wild card cases (many: each option at each size), within the suite's time
-DEALS = 25
-WILD_DEALS = 12
+DEALS = 20
+WILD_DEALS = 10
 SEEDS = (1, -7)
 MAX_SEATS = 7
 ALIASES = {"hachihachi", "koikoi", "sakura"}
@@ -411,7 +411,7 @@ def test_rulewise_plays_the_deal_policy_it_is_given(
 # count, until every place the language allows them is used by some file; each held to the
 # scalar engine deal by deal at two table sizes.
 GENERATED = 40
-GENERATED_DEALS = 20
+GENERATED_DEALS = 15
 PLACES = (
     "factor", "award", "round in yaku", "round in count entries", "round in teyaku",
     "round in void", "round in multiplier", "round in instant wins", "round in scoring steps",
