@@ -692,13 +692,17 @@ def _owners_choice(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         return []
     before = owners_choice_sentence(a, x).rstrip(".") if x is not None else None
     after = owners_choice_sentence(b, y).rstrip(".") if y is not None else None
-    if before is None:
-        words = f"an owner's choice: added: {after}"
-    elif after is None:
-        words = f"an owner's choice: removed (was: {before})"
-    else:
-        words = f"an owner's choice: {before} -> {after}"
+    words = _said_whole("an owner's choice", before, after)
     return [Change("cards", "owner's choice", before, after, words)]
+
+
+def _said_whole(what: str, before: str | None, after: str | None) -> str:
+    """A statement said whole in words: added, removed, or what it was and what it is."""
+    if before is None:
+        return f"{what}: added: {after}"
+    if after is None:
+        return f"{what}: removed (was: {before})"
+    return f"{what}: {before} -> {after}"
 
 
 def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
@@ -712,12 +716,7 @@ def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             continue
         before = declaration_sentence(x, a).rstrip(".") if x is not None else None
         after = declaration_sentence(y, b).rstrip(".") if y is not None else None
-        if before is None:
-            words = f"a declaration: added: {after}"
-        elif after is None:
-            words = f"a declaration: removed (was: {before})"
-        else:
-            words = f"a declaration: {before} -> {after}"
+        words = _said_whole("a declaration", before, after)
         out.append(Change("round", f"declare {name}", before, after, words))
     return out
 

@@ -7,7 +7,7 @@ names or the file's views to know what a condition tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -906,6 +906,22 @@ def parts_of(cond: Condition) -> Iterator[Condition]:
             yield from parts_of(item)
     elif isinstance(cond, Not | Everyone | OnField):
         yield from parts_of(cond.item)
+
+
+def rewrite(cond: Condition, leaf: Callable[[Condition], Condition | None]) -> Condition:
+    """`cond` with each part that `leaf` answers (not None) replaced by its answer, and and, or
+    and not rebuilt around the parts it leaves: the one walk behind every condition that is
+    made of another (a weighed count, a dealer decided, a round's month written in)."""
+    done = leaf(cond)
+    if done is not None:
+        return done
+    if isinstance(cond, And):
+        return And(items=tuple(rewrite(i, leaf) for i in cond.items))
+    if isinstance(cond, Or):
+        return Or(items=tuple(rewrite(i, leaf) for i in cond.items))
+    if isinstance(cond, Not):
+        return Not(item=rewrite(cond.item, leaf))
+    return cond
 
 
 def _walk(node: object, path: str, ids: set[int], months: set[int], out: list[str]) -> None:

@@ -49,8 +49,8 @@ def server() -> Iterator[str]:
     thread.join(5)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def new_browser(size: str = "1280,1100") -> Any:
+    """Headless Chromium, its window `size` (width,height)."""
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
@@ -58,8 +58,13 @@ def browser() -> Iterator[Any]:
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"):
         options.add_argument(flag)
-    options.add_argument("--window-size=1280,1100")
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    options.add_argument(f"--window-size={size}")
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = new_browser()
     yield driver
     driver.quit()
 

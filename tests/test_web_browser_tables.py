@@ -13,16 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import (
-    CHROMIUM,
-    DRIVER,
-    By,
-    browser,
-    policy,
-    server,
-    wait_for,
-    webdriver,
-)
+from tests.browser_support import By, browser, new_browser, policy, server, wait_for
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -42,15 +33,7 @@ window.WebSocket.prototype = Real.prototype;
 @pytest.fixture(scope="module")
 def friend() -> Iterator[Any]:
     """A second browser: another person at the table."""
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"):
-        options.add_argument(flag)
-    options.add_argument("--window-size=1280,1000")
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver = new_browser("1280,1000")
     yield driver
     driver.quit()
 
@@ -134,6 +117,18 @@ def over(driver: Any) -> bool:
     return bool(driver.find_elements(By.CSS_SELECTOR, "#next-round, #final"))
 
 
+def whose_turn(*pages: Any) -> Any | None:
+    """The page whose turn it is (None: none yet, the server still telling them)."""
+    return next((p for p in pages if state(p)["table"]["your_turn"]), None)
+
+
+def play_on(mover: Any, pages: list[Any]) -> None:
+    """The mover's move clicked, until every page is told of it."""
+    version = state(mover)["version"]
+    click_for(mover)
+    wait_turn(pages, version)
+
+
 def test_two_browsers_play_a_koikoi_round_and_never_see_each_others_hand(
     server: str, browser: Any, friend: Any
 ) -> None:
@@ -154,11 +149,10 @@ def test_two_browsers_play_a_koikoi_round_and_never_see_each_others_hand(
             for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
         }
         assert shown == mine  # (the check sees a hand where it is shown)
-        mover = browser if state(browser)["table"]["your_turn"] else friend
-        if not state(mover)["table"]["your_turn"]:
+        mover = whose_turn(browser, friend)
+        if mover is None:
             time.sleep(0.05)
             continue
-        version = state(mover)["version"]
         if step == 6 and os.environ.get("RULEKIT_SCREENSHOTS"):  # docs/serve-table.png
             time.sleep(0.8)  # (the last move's cards have arrived)
             browser.save_screenshot(
@@ -171,8 +165,7 @@ def test_two_browsers_play_a_koikoi_round_and_never_see_each_others_hand(
             assert state(friend)["you"] == 1  # the same seat, found by the token kept
             came_back = True
             continue
-        click_for(mover)
-        wait_turn([browser, friend], version)
+        play_on(mover, [browser, friend])
     assert came_back and over(browser) and over(friend)
     assert "round 1 over" in browser.find_element(By.ID, "round-over").text
     assert not leaked(browser, hand_ids(friend)) and not leaked(friend, hand_ids(browser))
@@ -191,13 +184,11 @@ def test_a_hachihachi_table_with_a_bot_in_the_third_seat(
         if over(browser) and over(friend):
             break
         assert not leaked(browser, hand_ids(friend)) and not leaked(friend, hand_ids(browser))
-        mover = browser if state(browser)["table"]["your_turn"] else friend
-        if not state(mover)["table"]["your_turn"]:
+        mover = whose_turn(browser, friend)
+        if mover is None:
             time.sleep(0.05)
             continue
-        version = state(mover)["version"]
-        click_for(mover)
-        wait_turn([browser, friend], version)
+        play_on(mover, [browser, friend])
     assert over(browser) and over(friend)
     assert "round 1 over" in friend.find_element(By.ID, "round-over").text
 

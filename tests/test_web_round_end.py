@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -61,18 +62,31 @@ def test_a_par_count_says_each_players_points_against_the_par() -> None:
     assert sum(p["points"] for p in players) == 264  # every card counted, 3 x 88
 
 
-def test_a_yaku_called_on_and_lost_in_a_drawn_round_is_said_forfeited() -> None:
-    c = compiled("koikoi")
-    for seed in range(400):
+def random_rounds(name: str, deals: int, go_on: bool = False) -> Iterator[Round]:
+    """Two-seat rounds of `name` played at random (always continuing, with `go_on`), ended."""
+    c = compiled(name)
+    for seed in range(deals):
         rnd = Round(c, 2, 0, seed=seed)
         rng = random.Random(seed)
         while not rnd.is_terminal:
             legal = rnd.legal_actions()
-            rnd.apply(A.CONTINUE if A.CONTINUE in legal else rng.choice(legal))
+            rnd.apply(A.CONTINUE if go_on and A.CONTINUE in legal else rng.choice(legal))
+        yield rnd
+
+
+def end_of(rnd: Round) -> dict[str, Any]:
+    """The page's round end of a finished round, seen from seat 0."""
+    view = PlayerView(rnd, 0)
+    rules = view.compiled.rules
+    return round_end(view, rnd.result(), ["You", "Alice"], lambda i: _card(rules, i))
+
+
+def test_a_yaku_called_on_and_lost_in_a_drawn_round_is_said_forfeited() -> None:
+    for rnd in random_rounds("koikoi", 400, go_on=True):
         result = rnd.result()
         view = PlayerView(rnd, 0)
         if result.winner is None and any(view.continues) and any(view.yaku_made.values()):
-            end = round_end(view, result, ["You", "Alice"], lambda i: _card(c.rules, i))
+            end = end_of(rnd)
             assert end["forfeits"], end
             line = end["forfeits"][0]
             assert "called koi-koi with" in line and "the round was drawn" in line
@@ -82,17 +96,11 @@ def test_a_yaku_called_on_and_lost_in_a_drawn_round_is_said_forfeited() -> None:
 
 
 def test_a_factor_is_said_with_the_payment() -> None:
-    c = compiled("koikoi/house/seven-or-more-doubled")
-    for seed in range(300):
-        rnd = Round(c, 2, 0, seed=seed)
-        rng = random.Random(seed)
-        while not rnd.is_terminal:
-            rnd.apply(rng.choice(rnd.legal_actions()))
+    for rnd in random_rounds("koikoi/house/seven-or-more-doubled", 300):
         result = rnd.result()
         doubled = [p for p in result.ledger if p.multiplier != 1]
         if doubled:
-            view = PlayerView(rnd, 0)
-            end = round_end(view, result, ["You", "Alice"], lambda i: _card(c.rules, i))
+            end = end_of(rnd)
             p = doubled[0]
             assert any(f": {p.base} x{p.multiplier}" in line for line in end["explained"])
             return

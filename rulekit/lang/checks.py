@@ -427,15 +427,8 @@ def _hands_left(space: HandSpace, void: ir.Condition, size: int) -> Fraction:
 
 def _as_dealer(cond: ir.Condition, dealer: bool) -> ir.Condition:
     """A condition with `dealer` decided: always (his hand) or never (another's)."""
-    if isinstance(cond, ir.IsDealer):
-        return ir.And(items=()) if dealer else ir.Or(items=())
-    if isinstance(cond, ir.And):
-        return ir.And(items=tuple(_as_dealer(i, dealer) for i in cond.items))
-    if isinstance(cond, ir.Or):
-        return ir.Or(items=tuple(_as_dealer(i, dealer) for i in cond.items))
-    if isinstance(cond, ir.Not):
-        return ir.Not(item=_as_dealer(cond.item, dealer))
-    return cond
+    decided = ir.And(items=()) if dealer else ir.Or(items=())  # always, or never
+    return ir.rewrite(cond, lambda c: decided if isinstance(c, ir.IsDealer) else None)
 
 
 def _rounds_told_apart(cond: ir.Condition, months: int) -> list[int]:
@@ -457,21 +450,17 @@ def _at_round(cond: ir.Condition, number: int, month: tuple[int, ...]) -> ir.Con
     """A condition on the field with its tests of the round decided for round `number`, whose
     month holds `month`: `round` becomes always or never, `round month` a count of its cards,
     `the field had` the field itself (a void rule tests the field as laid)."""
-    if isinstance(cond, ir.RoundCmp):
-        return ir.And(items=()) if compare(cond.op, number, cond.n) else ir.Or(items=())
-    if isinstance(cond, ir.RoundMonth):
-        if cond.all:
-            return ir.AllOf(cards=month)
-        return ir.Count(cards=month, op=cond.op, n=cond.n)
-    if isinstance(cond, ir.OnField):
-        return _at_round(cond.item, number, month)
-    if isinstance(cond, ir.And):
-        return ir.And(items=tuple(_at_round(i, number, month) for i in cond.items))
-    if isinstance(cond, ir.Or):
-        return ir.Or(items=tuple(_at_round(i, number, month) for i in cond.items))
-    if isinstance(cond, ir.Not):
-        return ir.Not(item=_at_round(cond.item, number, month))
-    return cond
+
+    def leaf(c: ir.Condition) -> ir.Condition | None:
+        if isinstance(c, ir.RoundCmp):
+            return ir.And(items=()) if compare(c.op, number, c.n) else ir.Or(items=())
+        if isinstance(c, ir.RoundMonth):
+            return ir.AllOf(cards=month) if c.all else ir.Count(cards=month, op=c.op, n=c.n)
+        if isinstance(c, ir.OnField):
+            return _at_round(c.item, number, month)
+        return None
+
+    return ir.rewrite(cond, leaf)
 
 
 def check_teams_play(

@@ -27,15 +27,13 @@ def weigh(
     cond: ir.Condition, weighted: Mapping[ir.Count, frozenset[int]], weights: Mapping[int, int]
 ) -> ir.Condition:
     """`cond` with each count of `weighted` counting its weighted cards `weights[card]` times."""
-    if isinstance(cond, ir.Count) and cond in weighted:
-        return _split(cond, sorted(weighted[cond]), weights)
-    if isinstance(cond, ir.And):
-        return ir.And(items=tuple(weigh(i, weighted, weights) for i in cond.items))
-    if isinstance(cond, ir.Or):
-        return ir.Or(items=tuple(weigh(i, weighted, weights) for i in cond.items))
-    if isinstance(cond, ir.Not):
-        return ir.Not(item=weigh(cond.item, weighted, weights))
-    return cond
+
+    def leaf(c: ir.Condition) -> ir.Condition | None:
+        if isinstance(c, ir.Count) and c in weighted:
+            return _split(c, sorted(weighted[c]), weights)
+        return None
+
+    return ir.rewrite(cond, leaf)
 
 
 def _split(count: ir.Count, heavy: list[int], weights: Mapping[int, int]) -> ir.Condition:
