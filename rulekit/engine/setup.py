@@ -58,7 +58,8 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
 
 
 def only_fold_stakes(rules: ir.Ruleset) -> bool:
-    """The declaration's stakes are all about the fold (mizuten's): idle where nobody folds."""
+    """The declaration's stakes are all about the fold (he must join, N from each who folds):
+    idle where nobody folds."""
     d = rules.declarations[0] if rules.declarations else None
     return d is not None and d.factor == 1 and not d.award and not d.penalty
 
