@@ -31,6 +31,7 @@ from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
+from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
@@ -166,6 +167,8 @@ def play(r: RoundState, action: int) -> None:
         elif t >= 0:
             raise illegal(r, action, "a capture target is only chosen when two field cards match")
     r.hands[p] = hand ^ bit
+    r.turn_laid = 0 if n else bit  # (what the hand card did: engine/events.py)
+    r.turn_played_took = m if n else 0
     if n == 0:
         if r.track_feeders:
             r.feeders[b] = (p, hand.bit_count())
@@ -264,11 +267,20 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
     turn, unless the drawn card matches two field cards and p must choose one."""
     stock = r.stock
+    r.turn_drawn = -1
+    r.turn_drawn_took = r.turn_stacked = 0
     if stock:
         d = stock.pop()
+        r.turn_drawn = d
         m2 = field_ & r.months[d]
         if not m2:
-            field_ |= 1 << d
+            if r.c.stacks and got.bit_count() == 2 and r.months[d] & got == got:
+                # the drawn card joins the pair the hand card just took: the three stay
+                field_ |= got | (1 << d)
+                got = fed = 0
+                r.turn_stacked = r.months[d]
+            else:
+                field_ |= 1 << d
         elif m2.bit_count() == 2:
             r.drawn = d
             r.phase = TAKE_PHASE
@@ -276,6 +288,7 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             field_ &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            r.turn_drawn_took = m2
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
@@ -313,6 +326,7 @@ def hiki(r: RoundState, action: int) -> None:
     if not is_offered(r, p, hand, "hiki", r.rules.hiki_offers):
         raise illegal(r, action, f"a hiki is not offered to seat {p} now")
     r.hands[p] = hand & ~mm
+    r.turn_laid = r.turn_played_took = 0  # (no card of the turn's events)
     draw(r, p, field_ & ~mm, mm, field_ & mm)
 
 
@@ -358,6 +372,7 @@ def take(r: RoundState, action: int) -> None:
     r.captured[r.current] |= got
     r.turn_got |= got
     r.fed_this_turn |= 1 << t
+    r.turn_drawn_took = 1 << t
     r.drawn = -1
     r.phase = PLAY
     end_turn(r)
@@ -368,6 +383,8 @@ def end_turn(r: RoundState) -> None:
     (advance: the next player in order, when he holds cards)."""
     p = r.current
     table = r.c.yaku
+    if r.c.events:  # (cards given to him count in his yaku check)
+        r.turn_got |= at_turn_end(r)
     if r.turn_got and table is not None and not r.forfeited[p]:
         x = r.captured[p]
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
