@@ -100,6 +100,14 @@ FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
 AFTER_LOSS = {"declared": 0, "left": 1}  # ir.Continuation.after_loss -> stage G_AFTER_LOSS
+# ir.Event.kind -> its code in the EV rows (kernel/events.py's happened)
+EVENT_KINDS = {
+    "sweep": K.EK_SWEEP,
+    "stack_left": K.EK_STACK_LEFT,
+    "stack_taken": K.EK_STACK_TAKEN,
+    "pair_twice": K.EK_PAIR_TWICE,
+    "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
+}
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -117,6 +125,8 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
         return f"more than {K.SEATS} seats"
     if len(r.setup) > K.C_SCALE - K.C_STEPS:
         return f"more than {K.C_SCALE - K.C_STEPS} setup steps"
+    if len(r.events) > K.MAX_EVENTS:
+        return f"more than {K.MAX_EVENTS} events during play"
     cards = len(compiled.index.ids) + (1 if r.joker is not None else 0)
     if cards > 63:
         return f"the deck has {cards} cards"
@@ -156,6 +166,9 @@ class Plan:
         if code >= 0:
             if reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED):
                 return self.teyaku_names[code]
+            if reason == K.R_EVENT:
+                e = self.compiled.rules.events[code]
+                return e.label or e.name
             if reason == K.R_DECLARATION:
                 d = self.compiled.rules.declarations[code]
                 return d.label or d.name
@@ -291,6 +304,18 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
         Q[K.DQ, K.DQ_FOLD_ONLY] = only_fold_stakes(r)
         Q[K.DQ, K.DQ_FREE] = cannot_cost(r)
+    Q[K.EVQ, K.EVQ_N] = len(r.events)
+    Q[K.EVQ, K.EVQ_STACKS] = r.stacks
+    Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
+    for k, (e, give) in enumerate(
+        zip(r.events[: K.MAX_EVENTS], compiled.event_gives, strict=False)
+    ):
+        Q[K.EV + k, K.EV_KIND] = EVENT_KINDS[e.kind]
+        Q[K.EV + k, K.EV_FIRST] = e.first_turn
+        Q[K.EV + k, K.EV_NOT_LAST] = e.not_last_turn
+        Q[K.EV + k, K.EV_GIVE] = give
+        Q[K.EV + k, K.EV_STEAL] = e.steal
+        Q[K.EV + k, K.EV_FACTOR] = e.factor
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.continuation import end_of_hands, yaku_check, yaku_hits
+from rulekit.batch.kernel.events import at_turn_end
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.offers import is_offered
 from rulekit.batch.tables import OFFER_OPTIONS
@@ -117,6 +118,8 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         got = mm
         fed = field & mm
         field &= ~mm
+        S[SC, I_TURN_LAID] = 0  # (no card of the turn's events)
+        S[SC, I_PLAYED_TOOK] = 0
     else:
         b = action & CARD_MASK
         bit = 1 << b
@@ -142,14 +145,25 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got = 0
             fed = 0
         S[P_HAND, p] = hand ^ bit
+        S[SC, I_TURN_LAID] = 0 if m else bit  # (what the hand card did: events.py)
+        S[SC, I_PLAYED_TOOK] = m
     n = S[SC, I_NSTOCK]
+    S[SC, I_DRAWN_TOOK] = 0
+    S[SC, I_STACKED] = 0
     if n:
         n -= 1
         S[SC, I_NSTOCK] = n
         d = S[STOCK, n]
         m2 = field & Q[MONTHS, d]
         if not m2:
-            field |= 1 << d
+            if Q[EVQ, EVQ_STACKS] and popcount(got) == 2 and Q[MONTHS, d] & got == got:
+                # capture.draw: the drawn card joins the pair just taken; the three stay
+                field |= got | (1 << d)
+                got = 0
+                fed = 0
+                S[SC, I_STACKED] = Q[MONTHS, d]
+            else:
+                field |= 1 << d
         elif popcount(m2) == 2:
             S[SC, I_DRAWN] = d
             S[SC, I_PHASE] = PH_TAKE
@@ -157,18 +171,21 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             field &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            S[SC, I_DRAWN_TOOK] = m2
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed
     if got:
         S[P_CAPTURED, p] |= got
-        if S[SC, I_PHASE] != PH_PLAY:
-            return
+    if S[SC, I_PHASE] != PH_PLAY:
+        return
+    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
+        got |= at_turn_end(S, Q, T, p)
+        S[SC, I_TURN_GOT] = got
+    if got:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
             return
-    elif S[SC, I_PHASE] != PH_PLAY:
-        return
     pass_turn(S, Q, T, F)
 
 
@@ -209,8 +226,11 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     S[P_CAPTURED, p] |= got
     S[SC, I_TURN_GOT] |= got
     S[SC, I_FED] |= 1 << t
+    S[SC, I_DRAWN_TOOK] = 1 << t
     S[SC, I_DRAWN] = -1
     S[SC, I_PHASE] = PH_PLAY
+    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
+        S[SC, I_TURN_GOT] |= at_turn_end(S, Q, T, p)
     if S[SC, I_TURN_GOT]:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
