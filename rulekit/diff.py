@@ -18,11 +18,13 @@ from pydantic import BaseModel
 
 from rulekit import ir
 from rulekit.describe import (
+    STACKS_SENTENCE,
     TIE_BREAK_WORDS,
     card_names,
     condition_text,
     declaration_sentence,
     entry_options,
+    event_sentence,
     offer_text,
     owners_choice_sentence,
 )
@@ -374,6 +376,29 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
                 out.append(Change("round", key, _show(x, a), _show(y, b), words))
     out += _single_offers(a, b)
     out += _declarations(a, b)
+    out += _events(a, b)
+    return out
+
+
+def _events(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The draw stacking on the pair said whole; an event added, removed or changed, by its
+    name, each said whole in words."""
+    out = []
+    if a.stacks != b.stacks:
+        said = STACKS_SENTENCE.rstrip(".")
+        was, now = (said, None) if a.stacks else (None, said)
+        out.append(Change("round", "stacks", was, now, _said_whole("the stacking draw", was, now)))
+    ea = {e.name: e for e in a.events}
+    eb = {e.name: e for e in b.events}
+    for name in sorted(ea.keys() | eb.keys()):
+        x, y = ea.get(name), eb.get(name)
+        if x == y:
+            continue
+        before = event_sentence(x).rstrip(".") if x is not None else None
+        after = event_sentence(y).rstrip(".") if y is not None else None
+        out.append(
+            Change("round", f"event {name}", before, after, _said_whole("an event", before, after))
+        )
     return out
 
 
