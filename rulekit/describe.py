@@ -343,6 +343,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     if s.active is not None and s.max > s.active:
         out.append(_sit_out_sentence(rules))
     out.extend(declaration_sentence(d, rules) for d in rules.declarations)
+    if rules.bomb is not None:
+        out.append(bomb_sentence(rules.bomb))
     if rules.stacks:
         out.append(STACKS_SENTENCE)
     out.extend(event_sentence(e) for e in rules.events)
@@ -580,7 +582,22 @@ EVENT_WORDS = {
     "stack_taken": "a player takes three field cards of a month with one card",
     "pair_twice": "a player's hand card and drawn card each take one of two field cards of a month",
     "draw_takes_play": "a player's drawn card takes the hand card he just laid on the field",
+    "bomb": "a player bombs (his play takes a month whole)",
 }
+
+
+def bomb_sentence(b: ir.Bomb) -> str:
+    """The bomb as the rulebook says it: the play, then the plays he may skip."""
+    skips = (
+        f" He may then skip the play (draw only) on {b.skips} later turns, and must when his"
+        " hand is empty."
+        if b.skips
+        else ""
+    )
+    return (
+        f"Bomb: a player holding {b.hand} cards of a month, the rest of it on the field, may"
+        f" play them at once as his play and take the whole month.{skips}"
+    )
 
 
 def event_sentence(e: ir.Event) -> str:

@@ -31,7 +31,7 @@ from rulekit.describe import (
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
-    "count", "length", "dealer_captures", "wild", "hiki", "teams",
+    "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -425,6 +425,8 @@ TABLE_LABELS = {
 }
 
 LABELS = {
+    "bomb.hand": "the cards of a month a bomb plays from the hand",
+    "bomb.skips": "the later turns on which a bomber may skip the play",
     "seats": "players at the table",
     "seats.min": "the fewest players at the table",
     "seats.max": "the most players at the table",
@@ -760,7 +762,9 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 
 
 # An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
-WHOLE_NAMES = {"wild": "the wild card", "liability": "liability", "joker": "the joker"}
+WHOLE_NAMES = {
+    "wild": "the wild card", "liability": "liability", "joker": "the joker", "bomb": "the bomb",
+}  # fmt: skip
 
 
 def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
@@ -777,6 +781,10 @@ def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
         )
     if isinstance(v, ir.Joker):
         return f"at {v.seats} seats a joker is added to the deck"
+    if isinstance(v, ir.Bomb):
+        from rulekit.describe import bomb_sentence
+
+        return bomb_sentence(v).rstrip(".")
     return _show(v, rules)
 
 

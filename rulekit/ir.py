@@ -492,7 +492,7 @@ class Declaration(_Frozen):
     )
 
 
-EventKind = Literal["sweep", "stack_left", "stack_taken", "pair_twice", "draw_takes_play"]
+EventKind = Literal["sweep", "stack_left", "stack_taken", "pair_twice", "draw_takes_play", "bomb"]
 
 
 class Event(_Frozen):
@@ -508,7 +508,8 @@ class Event(_Frozen):
         " joins the pair the hand card just took: `stacks`); a stack is taken (a played or drawn"
         " card takes three field cards of its month); the play and the draw take a pair (each"
         " takes one of the two field cards of a month); the draw takes the card played (the hand"
-        " card, laid on the field alone, taken by the drawn card)"
+        " card, laid on the field alone, taken by the drawn card); a bomb (his play took a month"
+        " whole: a bomb, or a hiki)"
     )
     first_turn: bool = Field(False, description="only on the player's first turn of the round")
     not_last_turn: bool = Field(
@@ -523,6 +524,17 @@ class Event(_Frozen):
     factor: int = Field(
         1, ge=1, description="every payment of his winnings in the round is multiplied, per time"
     )
+
+
+class Bomb(_Frozen):
+    """Cards of one month played from the hand at once onto the rest of the month on the field,
+    all taken as the turn's play (Go-Stop's bomb): offered when the hand holds exactly `hand`
+    cards of a month and the field all the others; a move like a hiki (`hiki MONTH`, or
+    `bomb MONTH`). The hand is then short: on `skips` later turns the player may skip the play
+    (draw only), and must when his hand is empty."""
+
+    hand: int = Field(3, description="the month's cards played from the hand (2 or 3)")
+    skips: int = Field(0, ge=0, description="later turns on which he may skip the play")
 
 
 class Joker(_Frozen):
@@ -790,6 +802,7 @@ class Ruleset(_Frozen):
     owners_choice: OwnersChoice | None = Field(
         None, description="cards that count one way or another at their owner's choice"
     )
+    bomb: Bomb | None = Field(None, description="cards of a month played at once onto the rest")
     stacks: bool = Field(
         False,
         description="a drawn card of the month its hand card just took a pair of stays with the"

@@ -201,7 +201,9 @@ class GreedyAgent(SeededAgent):
         made = view.made_value[view.seat]
         out = []
         for a, got in zip(legal, view.previews(legal), strict=True):
-            if not got:
+            if a == A.SKIP:  # a play skipped after a bomb: keeps the hand, lays nothing
+                score = 0.0
+            elif not got:
                 score = -DISCARD_COST * worth[a & 63]
             else:
                 score = mask_worth(worth, got)

@@ -39,6 +39,11 @@ def _pair_twice(r: RoundState) -> int:
     return 1 if r.months[pt.bit_length() - 1] & dt else 0
 
 
+def _bombed(r: RoundState) -> int:
+    """His play took a month whole: a bomb (or a hiki)."""
+    return 1 if r.turn_whole else 0
+
+
 def _draw_takes_play(r: RoundState) -> int:
     """The hand card was laid alone on the field, and the drawn card took it (and only it)."""
     return 1 if r.turn_laid and r.turn_drawn_took == r.turn_laid else 0
@@ -52,6 +57,7 @@ HAPPENED: dict[str, Callable[[RoundState], int]] = {
     "stack_taken": _stack_taken,
     "pair_twice": _pair_twice,
     "draw_takes_play": _draw_takes_play,
+    "bomb": _bombed,
 }
 
 
@@ -65,8 +71,9 @@ def at_turn_end(r: RoundState) -> int:
         times = HAPPENED[e.kind](r)
         if not times or (e.first_turn and not first):
             continue
-        if e.not_last_turn and not any(r.hands[s] for s in r.order):
-            continue  # the turn that empties every hand is the round's last
+        if e.not_last_turn and not any(r.hands[s] or r.skips[s] for s in r.order):
+            continue  # the turn after which nobody has a turn left is the round's last
+        r.events_happened += times
         for _ in range(times):
             gained |= _apply(r, p, e, r.c.event_gives[i])
     return gained

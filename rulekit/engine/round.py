@@ -262,6 +262,7 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[..., dict[str, 
         continue_wins=[0] * seated,
         forfeited=[False] * seated,
         event_factor=[1] * seated,
+        skips=[0] * seated,
         steps=setup_steps(r),
     )
     assert not any(getattr(state, name) for name in RoundState._DICTS_OF_LISTS)

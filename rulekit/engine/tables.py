@@ -719,7 +719,8 @@ class CompiledRules:
         # the general road, which tells them apart (each event's class mask to give, or 0)
         self.events = rules.events
         self.stacks = rules.stacks
-        self.plain = self.plain and not rules.events and not rules.stacks
+        self.bomb = rules.bomb  # a play like a hiki (capture.bomb_actions), then skips
+        self.plain = self.plain and not rules.events and not rules.stacks and rules.bomb is None
         self.event_gives = [
             self.index.mask(c.id for c in rules.deck.cards if e.give in c.classes) if e.give else 0
             for e in rules.events

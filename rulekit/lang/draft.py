@@ -600,6 +600,7 @@ STATEMENT_WORDS = {
     "show_scores": "'show scores in'",
     "tie_break": "'tie break'",
     "stacks": "'the draw stacks on the pair just made'",
+    "bomb": "'bomb'",
 }
 
 
@@ -721,6 +722,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "first dealer": _drop_mechanic("first_dealer"),
     "declare": _drop_mechanic("declare"),
     "stacks": _drop_mechanic("stacks"),
+    "bomb": _drop_mechanic("bomb"),
     "events": _drop_attr_dict("events"),
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),

@@ -1007,6 +1007,10 @@ class Resolver:
             result["declarations"] = self.declarations(result)
         if "stacks" in self.d.mechanics:
             result["stacks"] = True
+        if "bomb" in self.d.mechanics:
+            bomb = self.bomb(result.get("hiki", False))
+            if bomb is not None:
+                result["bomb"] = bomb
         if self.d.events:
             result["events"] = self.events(result.get("stacks", False))
         result.update(self.scoring_stage())
@@ -1101,6 +1105,29 @@ class Resolver:
         if about_fold:
             self.fold_stakes(opts, mechanics, written)
         return (ir.Declaration(**opts),)
+
+    def bomb(self, hiki: bool) -> ir.Bomb | None:
+        """`bomb: N of a month from the hand take the rest from the field`: 2 or 3 from the hand
+        (the rest, at least one, on the field); a variant has a hiki or a bomb, not both (both
+        take a month whole as the play)."""
+        written = self.d.mechanics["bomb"]
+        opts = self.options("bomb")
+        if opts["hand"] not in (2, 3):
+            self.error(
+                f"bomb: {opts['hand']} of a month from the hand: a bomb plays 2 or 3 of a month"
+                " onto the rest of it on the field",
+                written["hand"].loc,
+                "bomb: 3 of a month from the hand take the rest from the field",
+            )
+            return None
+        if hiki:
+            self.error(
+                "a bomb and a hiki: both take a month whole as the play; a variant has one",
+                written["hand"].loc,
+                "keep one of them: remove hiki, or remove bomb",
+            )
+            return None
+        return ir.Bomb(**opts)
 
     def events(self, stacks: bool) -> tuple[ir.Event, ...]:
         """`event NAME: WHAT; EFFECT; ...`: an event needs an effect; the class its opponents

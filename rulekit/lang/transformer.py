@@ -97,6 +97,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "ev_stack_taken": ("kind", "stack_taken"),
     "ev_pair_twice": ("kind", "pair_twice"),
     "ev_draw_takes_play": ("kind", "draw_takes_play"),
+    "ev_bomb": ("kind", "bomb"),
+    "bomb_skips": ("skips", None),
     "ev_steal": ("steal", None),
     "ev_first_turn": ("first_turn", True),
     "ev_not_last_turn": ("not_last_turn", True),
@@ -601,6 +603,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def stacks(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "stacks", [self.opt(meta, "stacks", True)])
+
+    @v_args(meta=True)
+    def bomb(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`bomb: 3 of a month from the hand take the rest from the field; ...`."""
+        return self.mechanic(meta, "bomb", [self.number(c[0], "hand"), *c[1:]])
 
     @v_args(meta=True)
     def event(self, meta: Meta, c: list[Any]) -> ast.Stmt:

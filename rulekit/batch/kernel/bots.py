@@ -132,6 +132,9 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
     for k in range(n):
         a = legal[k]
         b = a & CARD_MASK
+        if a == SKIP:  # GreedyAgent.rank: a play skipped keeps the hand, lays nothing
+            scores[k] = 0.0
+            continue
         if a >= HIKI:
             got = Q[MONTH_MASKS, a - HIKI]
         elif a >> SHIFT:

@@ -16,6 +16,8 @@ def happened(S: Array, Q: Array, kind: int) -> int:
         return 1 if S[SC, I_FIELD] == 0 else 0
     if kind == EK_STACK_LEFT:
         return 1 if S[SC, I_STACKED] else 0
+    if kind == EK_BOMB:
+        return 1 if S[SC, I_TURN_WHOLE] else 0
     pt = S[SC, I_PLAYED_TOOK]
     dt = S[SC, I_DRAWN_TOOK]
     if kind == EK_STACK_TAKEN:
@@ -50,13 +52,16 @@ def at_turn_end(S: Array, Q: Array, T: Array, p: int) -> int:
     first = S[SC, I_TURN] < n
     last = True
     for k in range(n):
-        if S[P_HAND, S[P_ORDER, k]]:
+        q = S[P_ORDER, k]
+        if S[P_HAND, q] or S[P_SKIPS, q]:
             last = False
     for i in range(Q[EVQ, EVQ_N]):
         row = EV + i
         times = happened(S, Q, Q[row, EV_KIND])
         if times == 0 or (Q[row, EV_FIRST] and not first) or (Q[row, EV_NOT_LAST] and last):
             continue
+        S[CHOICES, CH_EVENT_OFFERED] += times  # (sim.exercise.count_events)
+        S[CHOICES, CH_EVENT] += times
         for _ in range(times):
             for k in range(n):
                 q = S[P_ORDER, k]

@@ -507,3 +507,22 @@ EK_STACK_LEFT = 1
 EK_STACK_TAKEN = 2
 EK_PAIR_TWICE = 3
 EK_DRAW_TAKES_PLAY = 4
+EK_BOMB = 5
+# the bomb (ir.Bomb): a play like a hiki (HIKI + month) of exactly EVQ_BOMB_HAND cards of the
+# month from the hand (0: no bomb), then EVQ_BOMB_SKIPS plays the bomber may skip (SKIP: draw
+# only), counted down in P_SKIPS; the month the play took whole (the event's), I_TURN_WHOLE
+EVQ_BOMB_HAND = 3
+EVQ_BOMB_SKIPS = 4
+SKIP = actions.SKIP
+P_SKIPS = S_ROWS
+S_ROWS += 1
+I_TURN_WHOLE = I_SIZE + 28
+# rule choices counted (sim.exercise.Counting): a bomb offered and made, a skip offered and
+# made, an event (offered: as often as made); info's columns 23..28
+CH_BOMB_OFFERED = CH_N
+CH_BOMB = CH_N + 1
+CH_SKIP_OFFERED = CH_N + 2
+CH_SKIP = CH_N + 3
+CH_EVENT_OFFERED = CH_N + 4
+CH_EVENT = CH_N + 5
+CH_N += 6
