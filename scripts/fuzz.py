@@ -436,16 +436,20 @@ def owners_choice(rng: random.Random) -> str:
 EVENT_KINDS = (
     "the field is swept", "a stack is left", "a stack is taken",
     "the play and the draw take a pair", "the draw takes the card played", "a stak is taken",
+    "a bomb",
 )  # fmt: skip
 
 
 def event_statement(rng: random.Random) -> str:
     """An event during play (issue 25), the stacking draw, or their removal: kinds, classes
     and numbers drawn, some of them wrong."""
-    if rng.random() < 0.15:
+    if rng.random() < 0.25:
         return rng.choice(
             ("the draw stacks on the pair just made", "remove events", "remove stacks",
-             "remove event jjok")
+             "remove event jjok", "remove bomb",
+             f"bomb: {rng.randint(1, 4)} of a month from the hand take the rest from the field",
+             f"bomb: 3 of a month from the hand take the rest from the field; he may skip the"
+             f" play on {rng.randint(0, 3)} later turns")
         )  # fmt: skip
     opts = rng.sample(
         [f"each opponent gives a {rng.choice(CHOICE_CLASSES)}",

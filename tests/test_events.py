@@ -8,11 +8,14 @@ from __future__ import annotations
 import pytest
 
 from rulekit import ir
+from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
 from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
+from rulekit.engine import actions as A
 from rulekit.engine.events import HAPPENED
 from rulekit.engine.round import Round, StackedDeal
 from rulekit.engine.tables import CompiledRules
+from rulekit.engine.view import PlayerView
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
 
@@ -116,3 +119,41 @@ def test_the_stacking_draw_leaves_three_on_the_field_and_captures_nothing() -> N
         month1 = {i for i in c.index.ids_of(rnd.field) if i // 10 == 1}
         assert month1 == field_ids
         assert set(c.index.ids_of(rnd.captured[0])) == pile
+
+
+def _bomb_turn() -> tuple[Round, CompiledRules]:
+    """Alice (dealer) to play on her second turn, holding three pines, the fourth on the field,
+    Bob holding a cherry and a maple plain (the bomb scenario's deal)."""
+    c = CompiledRules(load_rules(HOUSE))
+    deal = StackedDeal(
+        hands=((10, 11, 12, 22, 41, 51, 61, 71), (32, 42, 52, 62, 72, 82, 92, 103)),
+        field=(13, 20, 30, 40, 50, 60, 70, 80),
+        stock=(101, 102, 93, 113, 121),
+    )
+    rnd = Round(c, 2, 0, deal=deal)
+    rnd.apply(A.KEEP)
+    for move in ("play plum_plain_1", "play cherry_plain_1"):
+        rnd.apply(A.parse(move, c.index))
+    return rnd, c
+
+
+def test_greedy_values_the_plain_a_bomb_takes_from_each_opponent() -> None:
+    """greedy's worth of a bomb: the month's four cards, and the card Bob would give (his
+    cherry plain: the first in the deck's order of his two plains); a skip is worth 0."""
+    rnd, c = _bomb_turn()
+    view = PlayerView(rnd, 0)
+    bomb = A.HIKI + 0  # the pine month
+    assert bomb in view.legal_actions()
+    (score, _), *_ = GreedyAgent(0).rank(view, [bomb])
+    worth = card_worth(c)
+    assert score == mask_worth(worth, c.index.month_masks[0]) + worth[c.index.bit[32]]
+
+
+def test_after_a_bomb_the_bomber_may_skip_and_must_with_an_empty_hand() -> None:
+    rnd, c = _bomb_turn()
+    rnd.apply(A.HIKI + 0)
+    assert rnd.skips[0] == 2
+    rnd.apply(A.parse("play wisteria_plain_1", c.index))
+    assert A.SKIP in rnd.legal_actions()
+    rnd.hands[0] = 0  # (her hand played out)
+    assert rnd.legal_actions() == [A.SKIP]
