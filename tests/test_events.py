@@ -5,7 +5,10 @@ rules/koikoi/house/go-stop-events.rk; its scenarios pin each event's reading).""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 
 from rulekit import ir
 from rulekit.agents.greedy import GreedyAgent, card_worth, mask_worth
@@ -18,6 +21,8 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
+from rulekit.play.session import Session
+from rulekit.play.terminal import Terminal
 
 HOUSE = "koikoi/house/go-stop-events"
 
@@ -157,3 +162,15 @@ def test_after_a_bomb_the_bomber_may_skip_and_must_with_an_empty_hand() -> None:
     assert A.SKIP in rnd.legal_actions()
     rnd.hands[0] = 0  # (her hand played out)
     assert rnd.legal_actions() == [A.SKIP]
+
+
+def test_the_terminal_takes_bomb_month_and_skip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`bomb pine` (or `hiki pine`) and `skip` at the terminal, as in a scenario."""
+    rnd, c = _bomb_turn()
+    session = Session.new(c, HOUSE, seed=1, bots=["greedy"])
+    term = Terminal(session, Console(file=io.StringIO()), input, tmp_path / "x.scenario.toml")
+    view = PlayerView(rnd, 0)
+    assert term._parse(view, "bomb pine") == term._parse(view, "hiki 1") == A.HIKI
+    rnd.apply(A.HIKI)
+    rnd.apply(A.parse("play wisteria_plain_1", c.index))
+    assert term._parse(PlayerView(rnd, 0), "Skip") == A.SKIP
