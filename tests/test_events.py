@@ -6,6 +6,7 @@ rules/koikoi/house/go-stop-events.rk; its scenarios pin each event's reading).""
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import pytest
 from rich.console import Console
@@ -23,6 +24,7 @@ from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
 from rulekit.play.session import Session
 from rulekit.play.terminal import Terminal
+from rulekit.sim.exercise import Counting, count_events, exercised
 
 HOUSE = "koikoi/house/go-stop-events"
 
@@ -174,3 +176,20 @@ def test_the_terminal_takes_bomb_month_and_skip(tmp_path) -> None:  # type: igno
     rnd.apply(A.HIKI)
     rnd.apply(A.parse("play wisteria_plain_1", c.index))
     assert term._parse(PlayerView(rnd, 0), "Skip") == A.SKIP
+
+
+def test_compare_counts_bombs_skips_and_events_and_says_which_differ() -> None:
+    """sim.exercise: the bomb, a skipped play and the events are rule choices a comparison
+    reports (offered and taken in each variant), counted by the bots' wrapper and the round."""
+    base, house = load_rules("koikoi/sloper"), load_rules(HOUSE)
+    rnd, _ = _bomb_turn()
+    counting = Counting(GreedyAgent(0))
+    action = counting.act(PlayerView(rnd, 0))
+    assert counting.counts["bomb offered"] == 1 and counting.counts["bomb"] == (action >= A.HIKI)
+    rnd.apply(A.HIKI)
+    counts: Counter[str] = Counter()
+    count_events(rnd, counts)
+    assert counts == Counter({"event offered": 1, "event": 1})  # the bomb's
+    report = exercised(base, house, Counter(), counts)
+    assert {"bomb", "skip", "event"} <= set(report["differing"])
+    assert "event" not in report["unseen"] and "bomb" in report["unseen"]
