@@ -343,6 +343,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     if s.active is not None and s.max > s.active:
         out.append(_sit_out_sentence(rules))
     out.extend(declaration_sentence(d, rules) for d in rules.declarations)
+    if rules.bomb is not None:
+        out.append(bomb_sentence(rules.bomb))
+    if rules.stacks:
+        out.append(STACKS_SENTENCE)
+    out.extend(event_sentence(e) for e in rules.events)
     if rules.joker:
         out.append(
             f"At {rules.joker.seats} seats a joker is added;"
@@ -563,6 +568,59 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
         + " and ".join(stakes or ["it changes nothing"])
         + "."
         + "".join(" " + s for s in single_offer_sentences(d.offers, rules, "passes"))
+    )
+
+
+STACKS_SENTENCE = (
+    "A drawn card of the month its hand card just took a pair of stays with the pair on the"
+    " field: the three are stacked, for whoever takes them later."
+)
+# ir.Event.kind -> what happened, in words
+EVENT_WORDS = {
+    "sweep": "a player's turn leaves the field empty",
+    "stack_left": "a player's drawn card stacks on the pair his hand card just took",
+    "stack_taken": "a player takes three field cards of a month with one card",
+    "pair_twice": "a player's hand card and drawn card each take one of two field cards of a month",
+    "draw_takes_play": "a player's drawn card takes the hand card he just laid on the field",
+    "bomb": "a player bombs (his play takes a month whole)",
+}
+
+
+def bomb_sentence(b: ir.Bomb) -> str:
+    """The bomb as the rulebook says it: the play, then the plays he may skip."""
+    skips = (
+        f" He may then skip the play (draw only) on {b.skips} later turns, and must when his"
+        " hand is empty."
+        if b.skips
+        else ""
+    )
+    return (
+        f"Bomb: a player holding {b.hand} cards of a month, the rest of it on the field, may"
+        f" play them at once as his play and take the whole month.{skips}"
+    )
+
+
+def event_sentence(e: ir.Event) -> str:
+    """An event during play as the rulebook says it: when it counts, and its effects."""
+    when = []
+    if e.first_turn:
+        when.append("on his first turn")
+    if e.not_last_turn:
+        when.append("not on the round's last turn")
+    effects = []
+    if e.give:
+        effects.append(
+            f"each opponent gives him a {e.give} from his pile (the one with the fewest points)"
+        )
+    if e.steal:
+        effects.append(f"each opponent pays him {e.steal} at once")
+    if e.factor > 1:
+        effects.append(f"x{e.factor} on his winnings in the round")
+    at = f" ({', '.join(when)})" if when else ""
+    return (
+        f"{e.label or e.name}: when {EVENT_WORDS[e.kind]}{at}, "
+        + " and ".join(effects or ["nothing happens"])
+        + "."
     )
 
 

@@ -18,18 +18,20 @@ from pydantic import BaseModel
 
 from rulekit import ir
 from rulekit.describe import (
+    STACKS_SENTENCE,
     TIE_BREAK_WORDS,
     card_names,
     condition_text,
     declaration_sentence,
     entry_options,
+    event_sentence,
     offer_text,
     owners_choice_sentence,
 )
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
-    "count", "length", "dealer_captures", "wild", "hiki", "teams",
+    "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -374,6 +376,29 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
                 out.append(Change("round", key, _show(x, a), _show(y, b), words))
     out += _single_offers(a, b)
     out += _declarations(a, b)
+    out += _events(a, b)
+    return out
+
+
+def _events(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """The draw stacking on the pair said whole; an event added, removed or changed, by its
+    name, each said whole in words."""
+    out = []
+    if a.stacks != b.stacks:
+        said = STACKS_SENTENCE.rstrip(".")
+        was, now = (said, None) if a.stacks else (None, said)
+        out.append(Change("round", "stacks", was, now, _said_whole("the stacking draw", was, now)))
+    ea = {e.name: e for e in a.events}
+    eb = {e.name: e for e in b.events}
+    for name in sorted(ea.keys() | eb.keys()):
+        x, y = ea.get(name), eb.get(name)
+        if x == y:
+            continue
+        before = event_sentence(x).rstrip(".") if x is not None else None
+        after = event_sentence(y).rstrip(".") if y is not None else None
+        out.append(
+            Change("round", f"event {name}", before, after, _said_whole("an event", before, after))
+        )
     return out
 
 
@@ -400,6 +425,8 @@ TABLE_LABELS = {
 }
 
 LABELS = {
+    "bomb.hand": "the cards of a month a bomb plays from the hand",
+    "bomb.skips": "the later turns on which a bomber may skip the play",
     "seats": "players at the table",
     "seats.min": "the fewest players at the table",
     "seats.max": "the most players at the table",
@@ -735,7 +762,9 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 
 
 # An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
-WHOLE_NAMES = {"wild": "the wild card", "liability": "liability", "joker": "the joker"}
+WHOLE_NAMES = {
+    "wild": "the wild card", "liability": "liability", "joker": "the joker", "bomb": "the bomb",
+}  # fmt: skip
 
 
 def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
@@ -752,6 +781,10 @@ def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
         )
     if isinstance(v, ir.Joker):
         return f"at {v.seats} seats a joker is added to the deck"
+    if isinstance(v, ir.Bomb):
+        from rulekit.describe import bomb_sentence
+
+        return bomb_sentence(v).rstrip(".")
     return _show(v, rules)
 
 

@@ -492,6 +492,51 @@ class Declaration(_Frozen):
     )
 
 
+EventKind = Literal["sweep", "stack_left", "stack_taken", "pair_twice", "draw_takes_play", "bomb"]
+
+
+class Event(_Frozen):
+    """Something that happens during a player's turn, named by the rule file, with its effects
+    on the other players (Go-Stop's sseul, ppeok, ttadak and jjok): each opponent gives him a
+    card of a class from his pile, or pays him points at once, or his winnings are multiplied,
+    once for each time it happens. Checked at the end of the turn, before the yaku check."""
+
+    name: str
+    label: str = ""
+    kind: EventKind = Field(
+        description="the field is swept (left empty by the turn); a stack is left (the drawn card"
+        " joins the pair the hand card just took: `stacks`); a stack is taken (a played or drawn"
+        " card takes three field cards of its month); the play and the draw take a pair (each"
+        " takes one of the two field cards of a month); the draw takes the card played (the hand"
+        " card, laid on the field alone, taken by the drawn card); a bomb (his play took a month"
+        " whole: a bomb, or a hiki)"
+    )
+    first_turn: bool = Field(False, description="only on the player's first turn of the round")
+    not_last_turn: bool = Field(
+        False, description="not on the round's last turn (the turn that empties every hand)"
+    )
+    give: str | None = Field(
+        None,
+        description="each opponent gives him one card of this class from his pile (the one with"
+        " the fewest points, the first in the deck's order among them), if he has one",
+    )
+    steal: int = Field(0, ge=0, description="paid to him by each opponent at once, as written")
+    factor: int = Field(
+        1, ge=1, description="every payment of his winnings in the round is multiplied, per time"
+    )
+
+
+class Bomb(_Frozen):
+    """Cards of one month played from the hand at once onto the rest of the month on the field,
+    all taken as the turn's play (Go-Stop's bomb): offered when the hand holds exactly `hand`
+    cards of a month and the field all the others; a move like a hiki (`hiki MONTH`, or
+    `bomb MONTH`). The hand is then short: on `skips` later turns the player may skip the play
+    (draw only), and must when his hand is empty."""
+
+    hand: int = Field(3, description="the month's cards played from the hand (2 or 3)")
+    skips: int = Field(0, ge=0, description="later turns on which he may skip the play")
+
+
 class Joker(_Frozen):
     """An extra card added at `seats` seated players; whoever is dealt it replaces it from the
     stock (it never reaches the field or a pile)."""
@@ -756,6 +801,15 @@ class Ruleset(_Frozen):
     )
     owners_choice: OwnersChoice | None = Field(
         None, description="cards that count one way or another at their owner's choice"
+    )
+    bomb: Bomb | None = Field(None, description="cards of a month played at once onto the rest")
+    stacks: bool = Field(
+        False,
+        description="a drawn card of the month its hand card just took a pair of stays with the"
+        " pair on the field: three of a month, stacked, for whoever takes them later",
+    )
+    events: tuple[Event, ...] = Field(
+        (), description="events during play and their effects on the other players"
     )
 
     @model_validator(mode="before")

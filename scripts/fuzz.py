@@ -433,6 +433,35 @@ def owners_choice(rng: random.Random) -> str:
     return f"treat {cards} as {first} or {weight}{second}, owner's choice"
 
 
+EVENT_KINDS = (
+    "the field is swept", "a stack is left", "a stack is taken",
+    "the play and the draw take a pair", "the draw takes the card played", "a stak is taken",
+    "a bomb",
+)  # fmt: skip
+
+
+def event_statement(rng: random.Random) -> str:
+    """An event during play (issue 25), the stacking draw, or their removal: kinds, classes
+    and numbers drawn, some of them wrong."""
+    if rng.random() < 0.25:
+        return rng.choice(
+            ("the draw stacks on the pair just made", "remove events", "remove stacks",
+             "remove event jjok", "remove bomb",
+             f"bomb: {rng.randint(1, 4)} of a month from the hand take the rest from the field",
+             f"bomb: 3 of a month from the hand take the rest from the field; he may skip the"
+             f" play on {rng.randint(0, 3)} later turns")
+        )  # fmt: skip
+    opts = rng.sample(
+        [f"each opponent gives a {rng.choice(CHOICE_CLASSES)}",
+         f"each opponent pays {_number(rng)}{_unit(rng)}", f"x{rng.randint(1, 4)} on his winnings",
+         "on his first turn", "not on the last turn"],
+        rng.randint(0, 4),
+    )  # fmt: skip
+    name = rng.choice(("jjok", "sseul", "ppeok", "ttadak"))
+    label = rng.choice(("", ' "Jjok"'))
+    return f"event {name}{label}: {rng.choice(EVENT_KINDS)}" + "".join(f"; {o}" for o in opts)
+
+
 def house_file(rng: random.Random) -> str:
     """A house file: `extends` a bundled file, then one to four statements of any kind."""
     base = rng.choice(list(BASES))
@@ -443,6 +472,8 @@ def house_file(rng: random.Random) -> str:
         lines.append(declaration(rng))
     if rng.random() < 0.2:  # (after the declaration's draws: theirs stay as they were)
         lines.append(owners_choice(rng))
+    if rng.random() < 0.3:  # (after the owner's choice's draws: theirs stay as they were)
+        lines.extend(event_statement(rng) for _ in range(rng.randint(1, 3)))
     return "\n".join(lines) + "\n"
 
 

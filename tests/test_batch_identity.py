@@ -31,7 +31,7 @@ from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
 from rulekit.lang.loader import load_rules_text
 from rulekit.sim.compare import compare
-from rulekit.sim.exercise import Counting, count_readings
+from rulekit.sim.exercise import Counting, count_events, count_readings
 from rulekit.sim.simulate import simulate
 
 # deals per case, bot set and seed: every bundled and house file at every table size, and the
@@ -76,6 +76,7 @@ def scalar_deal(c: CompiledRules, seats: int, bots: tuple[str, ...], seed: int, 
     moves: list[tuple[int, int]] = []
     rnd, result, voids = play_deal(c, seats, number, agents, seed=seed, moves=moves)
     count_readings(c, rnd.captured, choices)  # the owner's choice, as compare counts it
+    count_events(rnd, choices)  # the events that happened, as compare counts them
     return {
         "voids": voids,
         "moves": moves,

@@ -199,9 +199,12 @@ class GreedyAgent(SeededAgent):
         table = c.yaku
         mine = view.captured[view.seat]
         made = view.made_value[view.seat]
+        sure = sure_events(c)
         out = []
         for a, got in zip(legal, view.previews(legal), strict=True):
-            if not got:
+            if a == A.SKIP:  # a play skipped after a bomb: keeps the hand, lays nothing
+                score = 0.0
+            elif not got:
                 score = -DISCARD_COST * worth[a & 63]
             else:
                 score = mask_worth(worth, got)
@@ -212,6 +215,10 @@ class GreedyAgent(SeededAgent):
                         value = sum(table.value(i, x) for i in counted)
                         if value > made:
                             score += COMPLETE_BONUS * (value - made)
+                if sure:
+                    gives = sure_event_worth(view, sure, a, got, worth)
+                    if gives:
+                        score += gives
             out.append((score, a))
         return out
 
@@ -250,6 +257,62 @@ class GreedyAgent(SeededAgent):
         if table is not None and table.counted(table.match_play(hand), hand):
             return True
         return c.index.points(hand) > hand.bit_count() * points_per_card(c)
+
+
+@lru_cache(maxsize=32)
+def sure_events(compiled: CompiledRules) -> tuple[tuple[bool, bool, int, int], ...]:
+    """The rule file's events a play makes for sure, known before the draw (a bomb, a stack
+    taken by the hand card), as (a bomb's, on the first turn only, the class each opponent
+    gives, the steal)."""
+    return tuple(
+        (e.kind == "bomb", e.first_turn, give, e.steal)
+        for e, give in zip(compiled.rules.events, compiled.event_gives, strict=True)
+        if e.kind in ("bomb", "stack_taken")
+    )
+
+
+def sure_event_worth(
+    view: PlayerView,
+    sure: tuple[tuple[bool, bool, int, int], ...],
+    action: int,
+    got: int,
+    worth: tuple[float, ...],
+) -> float:
+    """What the events a play surely makes bring him: the worth of the card each opponent
+    would give (the one with the fewest points, the first in the deck's order) and each
+    opponent's steal, in the rule file's order and play order (the kernel adds them alike)."""
+    bomb = action >= A.HIKI
+    stack = not bomb and got.bit_count() == 4  # the hand card and three field cards
+    if not bomb and not stack:
+        return 0.0
+    order = view.order
+    first = view.turn < len(order)
+    piles = view.captured
+    points = view.compiled.index.points_of_bit
+    total = 0.0
+    for is_bomb, first_only, give, steal in sure:
+        if (bomb if is_bomb else stack) and (first or not first_only):
+            for q in order:
+                if q == view.seat:
+                    continue
+                pile = piles[q] & give
+                if pile:
+                    total += worth[_lowest(points, pile)]
+                if steal:
+                    total += steal
+    return total
+
+
+def _lowest(points: list[int], pile: int) -> int:
+    """engine.events.lowest's card, as its bit."""
+    best = -1
+    while pile:
+        low = pile & -pile
+        b = low.bit_length() - 1
+        pile ^= low
+        if best < 0 or points[b] < points[best]:
+            best = b
+    return best
 
 
 def cannot_cost(rules: ir.Ruleset) -> bool:

@@ -85,6 +85,8 @@ def continuing_cannot_gain(rules: ir.Ruleset) -> bool:
     c, count, wild = rules.continuation, rules.count, rules.wild
     if rules.teams:
         return False  # (a partner plays on: his yaku may pay the side more than it costs)
+    if rules.bomb is not None and rules.bomb.skips:
+        return False  # (a bomber with an empty hand still draws on the turns he skips)
     if count.method != "none" and not count.only_without_yaku:
         return False  # (the hands are counted when they run out, not at a stop)
     if wild is not None and wild.collects_month:

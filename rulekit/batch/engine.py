@@ -100,6 +100,15 @@ FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
 AFTER_LOSS = {"declared": 0, "left": 1}  # ir.Continuation.after_loss -> stage G_AFTER_LOSS
+# ir.Event.kind -> its code in the EV rows (kernel/events.py's happened)
+EVENT_KINDS = {
+    "sweep": K.EK_SWEEP,
+    "stack_left": K.EK_STACK_LEFT,
+    "stack_taken": K.EK_STACK_TAKEN,
+    "pair_twice": K.EK_PAIR_TWICE,
+    "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
+    "bomb": K.EK_BOMB,
+}
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -117,6 +126,8 @@ def why_not(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: int 
         return f"more than {K.SEATS} seats"
     if len(r.setup) > K.C_SCALE - K.C_STEPS:
         return f"more than {K.C_SCALE - K.C_STEPS} setup steps"
+    if len(r.events) > K.MAX_EVENTS:
+        return f"more than {K.MAX_EVENTS} events during play"
     cards = len(compiled.index.ids) + (1 if r.joker is not None else 0)
     if cards > 63:
         return f"the deck has {cards} cards"
@@ -156,6 +167,9 @@ class Plan:
         if code >= 0:
             if reason in (K.R_TEYAKU, K.R_TEYAKU_RETURNED):
                 return self.teyaku_names[code]
+            if reason == K.R_EVENT:
+                e = self.compiled.rules.events[code]
+                return e.label or e.name
             if reason == K.R_DECLARATION:
                 d = self.compiled.rules.declarations[code]
                 return d.label or d.name
@@ -291,6 +305,20 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
         Q[K.DQ, K.DQ_FOLD_ONLY] = only_fold_stakes(r)
         Q[K.DQ, K.DQ_FREE] = cannot_cost(r)
+    Q[K.EVQ, K.EVQ_N] = len(r.events)
+    Q[K.EVQ, K.EVQ_STACKS] = r.stacks
+    Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
+    Q[K.EVQ, K.EVQ_BOMB_HAND] = r.bomb.hand if r.bomb is not None else 0
+    Q[K.EVQ, K.EVQ_BOMB_SKIPS] = r.bomb.skips if r.bomb is not None else 0
+    for k, (e, give) in enumerate(
+        zip(r.events[: K.MAX_EVENTS], compiled.event_gives, strict=False)
+    ):
+        Q[K.EV + k, K.EV_KIND] = EVENT_KINDS[e.kind]
+        Q[K.EV + k, K.EV_FIRST] = e.first_turn
+        Q[K.EV + k, K.EV_NOT_LAST] = e.not_last_turn
+        Q[K.EV + k, K.EV_GIVE] = give
+        Q[K.EV + k, K.EV_STEAL] = e.steal
+        Q[K.EV + k, K.EV_FACTOR] = e.factor
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -390,7 +418,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 23), dtype=np.int64)
+    info = z((n, 29), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -500,6 +528,9 @@ DECLARE_CHOICE_KEYS = ("declare offered", "declare")  # info's columns 19..20
 I_DECLARE_CHOICES = 19
 OWNER_CHOICE_KEYS = ("owner offered", "owner")  # info's columns 21..22
 I_OWNER_CHOICES = 21
+# a bomb, a play skipped, an event (info's columns 23..28)
+EVENT_CHOICE_KEYS = ("bomb offered", "bomb", "skip offered", "skip", "event offered", "event")
+I_EVENT_CHOICES = 23
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -532,6 +563,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(OWNER_CHOICE_KEYS):
             if info[I_OWNER_CHOICES + c]:
                 choices[key] = int(info[I_OWNER_CHOICES + c])
+        for c, key in enumerate(EVENT_CHOICE_KEYS):
+            if info[I_EVENT_CHOICES + c]:
+                choices[key] = int(info[I_EVENT_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -592,7 +626,9 @@ class Deals:
 
 ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
 REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
-CHOICES = CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS + OWNER_CHOICE_KEYS  # columns
+CHOICES = (  # columns
+    CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS + OWNER_CHOICE_KEYS + EVENT_CHOICE_KEYS
+)
 
 
 def deals(plan: Plan, start: int, stop: int) -> Deals:
@@ -611,6 +647,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_PLAY_CHOICES : I_PLAY_CHOICES + len(PLAY_CHOICE_KEYS)],
             info[:, I_DECLARE_CHOICES : I_DECLARE_CHOICES + len(DECLARE_CHOICE_KEYS)],
             info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
+            info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
         ],
         axis=1,
     )

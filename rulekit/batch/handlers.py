@@ -36,6 +36,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "by"): engine.DECLARERS,
     (ir.Declaration, "moment"): engine.MOMENTS,
     (ir.Declaration, "success"): engine.SUCCESS,
+    (ir.Event, "kind"): engine.EVENT_KINDS,
 }
 # options of whole games, not of a round: the kernel plays the rounds it is given (their dealer
 # from the deal's number), so choosing the first dealer is a games driver's

@@ -25,10 +25,11 @@ KEEP = 8197
 DECLARE = 8198  # make the rule file's declaration (`declare NAME: ...`)
 PASS = 8199  # do not
 HIKI = 8320
+SKIP = HIKI + 63  # skip the play, draw only (after a bomb: ir.Bomb.skips); no deck has 64 months
 
 MOVES_HINT = (
-    "moves: play CARD [onto CARD], take CARD, hiki MONTH, join, fold, stop, continue, swap, keep,"
-    " declare, pass"
+    "moves: play CARD [onto CARD], take CARD, hiki MONTH, bomb MONTH, skip, join, fold, stop,"
+    " continue, swap, keep, declare, pass"
 )
 
 KEYWORDS = {
@@ -40,6 +41,7 @@ KEYWORDS = {
     "keep": KEEP,
     "declare": DECLARE,
     "pass": PASS,
+    "skip": SKIP,
 }
 
 
@@ -126,7 +128,7 @@ def parse(text: str, index: CardIndex) -> int:
             return play(index.bit[index.parse(words[1])], index.bit[index.parse(words[3])])
         if verb == "take" and len(words) == 2:
             return take(index.bit[index.parse(words[1])])
-        if verb == "hiki" and len(words) == 2:
+        if verb in ("hiki", "bomb") and len(words) == 2:
             return hiki(month_index(words[1], index))
     except UsageError as err:
         raise MoveError(err.message, hint=err.hint) from None

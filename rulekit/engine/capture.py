@@ -22,6 +22,7 @@ from rulekit.engine.actions import (
     JOIN,
     KEEP,
     PASS,
+    SKIP,
     STOP,
     SWAP,
     TAKE,
@@ -31,6 +32,7 @@ from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
+from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import DECIDE, PLAY, RoundState
@@ -53,6 +55,10 @@ def legal_actions(r: RoundState) -> list[int]:
         months = r.months
         wild_bit = r.wild_bit
         out = hiki_actions(r) if r.hiki else []
+        if r.c.bomb is not None:
+            out = bomb_actions(r)
+            if r.skips[r.current]:
+                out.append(SKIP)
         while hand:
             low = hand & -hand
             b = low.bit_length() - 1
@@ -94,6 +100,19 @@ def hiki_actions(r: RoundState) -> list[int]:
     if out and not is_offered(r, r.current, hand, "hiki", r.rules.hiki_offers):
         return []
     return out
+
+
+def bomb_actions(r: RoundState) -> list[int]:
+    """Every month of which the hand holds exactly the bomb's number of cards (ir.Bomb.hand)
+    and the field all the others."""
+    hand = r.hands[r.current]
+    seen = hand | r.field
+    n = r.c.bomb.hand if r.c.bomb is not None else 0
+    return [
+        HIKI + i
+        for i, mm in enumerate(r.ix.month_masks)
+        if (hand & mm).bit_count() == n and seen & mm == mm
+    ]
 
 
 def hiki_months(r: RoundState, seat: int) -> int:
@@ -140,8 +159,11 @@ def illegal(r: RoundState, action: int, why: str) -> MoveError:
 
 def play(r: RoundState, action: int) -> None:
     """The first half of a turn: a hand card played (or a hiki), then the draw."""
-    if r.hiki and HIKI <= action < HIKI + len(r.ix.month_masks):
+    if (r.hiki or r.c.bomb is not None) and HIKI <= action < HIKI + len(r.ix.month_masks):
         hiki(r, action)
+        return
+    if action == SKIP:
+        skip(r)
         return
     if not 0 <= action < TAKE:
         raise illegal(r, action, f"seat {r.current} must play a card")
@@ -166,6 +188,10 @@ def play(r: RoundState, action: int) -> None:
         elif t >= 0:
             raise illegal(r, action, "a capture target is only chosen when two field cards match")
     r.hands[p] = hand ^ bit
+    if r.c.events:  # what the hand card did (engine/events.py)
+        r.turn_whole = 0
+        r.turn_laid = 0 if n else bit
+        r.turn_played_took = m if n else 0
     if n == 0:
         if r.track_feeders:
             r.feeders[b] = (p, hand.bit_count())
@@ -251,7 +277,7 @@ def advance(r: RoundState) -> None:
     if pos == len(order):
         pos = 0
     s = order[pos]
-    if r.hands[s]:
+    if r.hands[s] or (r.skips and r.skips[s]):  # (a play to skip after a bomb: a turn)
         r.turn += 1
         r.pos = pos
         r.current = s
@@ -264,11 +290,20 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
     turn, unless the drawn card matches two field cards and p must choose one."""
     stock = r.stock
+    events = r.c.events
+    if events:  # what the drawn card did (engine/events.py)
+        r.turn_drawn_took = r.turn_stacked = 0
     if stock:
         d = stock.pop()
         m2 = field_ & r.months[d]
         if not m2:
-            field_ |= 1 << d
+            if r.c.stacks and got.bit_count() == 2 and r.months[d] & got == got:
+                # the drawn card joins the pair the hand card just took: the three stay
+                field_ |= got | (1 << d)
+                got = fed = 0
+                r.turn_stacked = r.months[d]
+            else:
+                field_ |= 1 << d
         elif m2.bit_count() == 2:
             r.drawn = d
             r.phase = TAKE_PHASE
@@ -276,6 +311,8 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             field_ &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            if events:
+                r.turn_drawn_took = m2
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
@@ -303,21 +340,47 @@ def wild_play(r: RoundState, b: int, t: int) -> int:
 
 
 def hiki(r: RoundState, action: int) -> None:
-    """Capture every card of a month (from the hand and the field), then draw."""
+    """Capture every card of a month (from the hand and the field), then draw. A bomb
+    (ir.Bomb) is played so: its cards from the hand, the rest from the field; the player may
+    then skip the play on later turns."""
     p = r.current
     mm = r.ix.month_masks[action - HIKI]
     hand = r.hands[p]
     field_ = r.field
-    if not hand & mm or (hand | field_) & mm != mm:
-        raise illegal(r, action, f"seat {p} does not see every card of that month")
-    if not is_offered(r, p, hand, "hiki", r.rules.hiki_offers):
-        raise illegal(r, action, f"a hiki is not offered to seat {p} now")
+    bomb = r.c.bomb
+    if bomb is not None:
+        if (hand & mm).bit_count() != bomb.hand or (hand | field_) & mm != mm:
+            why = (
+                f"seat {p} does not hold {bomb.hand} cards of that month with the rest on the field"
+            )
+            raise illegal(r, action, why)
+        r.skips[p] += bomb.skips
+    else:
+        if not hand & mm or (hand | field_) & mm != mm:
+            raise illegal(r, action, f"seat {p} does not see every card of that month")
+        if not is_offered(r, p, hand, "hiki", r.rules.hiki_offers):
+            raise illegal(r, action, f"a hiki is not offered to seat {p} now")
     r.hands[p] = hand & ~mm
+    if r.c.events:  # (no card of the turn's events: the month taken whole)
+        r.turn_laid = r.turn_played_took = 0
+        r.turn_whole = mm
     draw(r, p, field_ & ~mm, mm, field_ & mm)
+
+
+def skip(r: RoundState) -> None:
+    """A play skipped after a bomb (ir.Bomb.skips): no hand card, only the draw."""
+    p = r.current
+    if not r.skips or not r.skips[p]:
+        raise illegal(r, SKIP, f"seat {p} has no play to skip")
+    r.skips[p] -= 1
+    r.turn_laid = r.turn_played_took = r.turn_whole = 0
+    draw(r, p, r.field, 0, 0)
 
 
 def preview(r: RoundState, action: int) -> int:
     """The cards a play would capture (before the draw), for bots weighing their choices."""
+    if action == SKIP:
+        return 0
     if HIKI <= action < HIKI + len(r.ix.month_masks):
         return r.ix.month_masks[action - HIKI]
     if r.phase == TAKE_PHASE:
@@ -332,7 +395,7 @@ def preview(r: RoundState, action: int) -> int:
 
 def previews(r: RoundState, actions: list[int]) -> list[int]:
     """preview() of each action, in one pass (a bot weighs every play of its turn)."""
-    if r.phase != PLAY or r.hiki:
+    if r.phase != PLAY or r.hiki or r.c.bomb is not None:
         return [preview(r, a) for a in actions]
     field_ = r.field
     months = r.months
@@ -358,6 +421,8 @@ def take(r: RoundState, action: int) -> None:
     r.captured[r.current] |= got
     r.turn_got |= got
     r.fed_this_turn |= 1 << t
+    if r.c.events:
+        r.turn_drawn_took = 1 << t
     r.drawn = -1
     r.phase = PLAY
     end_turn(r)
@@ -368,6 +433,8 @@ def end_turn(r: RoundState) -> None:
     (advance: the next player in order, when he holds cards)."""
     p = r.current
     table = r.c.yaku
+    if r.c.events:  # (cards given to him count in his yaku check)
+        r.turn_got |= at_turn_end(r)
     if r.turn_got and table is not None and not r.forfeited[p]:
         x = r.captured[p]
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
@@ -399,7 +466,7 @@ def next_turn(r: RoundState) -> None:
     pos = r.pos
     for k in range(1, n + 1):
         s = order[(pos + k) % n]
-        if hands[s]:
+        if hands[s] or (r.skips and r.skips[s]):
             r.pos = (pos + k) % n
             r.current = s
             r.phase = PLAY

@@ -53,8 +53,11 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         _settle_made(r, p, pl, new, delta)
     if pl.allowed:
         hands = r.hands
+        skips = r.skips
         for s in r.order:
-            if hands[s]:  # somebody still holds a card: p chooses what he is offered
+            # somebody still holds a card (or a play to skip after a bomb): p chooses what he
+            # is offered
+            if hands[s] or (skips and skips[s]):
                 if pl.offers:
                     left = offered(r, p, r.captured[p], pl.offers, ("stop", "continue"))
                     if left != BOTH:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulekit import ir
-from rulekit.engine import continuation, game, offers, scoring, setup, stage, tables
+from rulekit.engine import continuation, events, game, offers, scoring, setup, stage, tables
 
 HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
@@ -37,6 +37,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "by"): setup.DECLARERS,
     (ir.Declaration, "moment"): setup.MOMENTS,
     (ir.Declaration, "success"): scoring.SUCCESS,
+    (ir.Event, "kind"): events.HAPPENED,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

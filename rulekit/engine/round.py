@@ -261,6 +261,8 @@ def _prototype(compiled: CompiledRules, seated: int) -> Callable[..., dict[str, 
         continues=[0] * seated,
         continue_wins=[0] * seated,
         forfeited=[False] * seated,
+        event_factor=[1] * seated,
+        skips=[0] * seated,
         steps=setup_steps(r),
     )
     assert not any(getattr(state, name) for name in RoundState._DICTS_OF_LISTS)

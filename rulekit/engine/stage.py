@@ -46,16 +46,20 @@ def holds(
     return test(r.captured[seat] if seat >= 0 else 0, ctx)
 
 
-# payments a declaration's factor leaves as they are: its own stakes
-NOT_WINNINGS = frozenset({"declaration"})
+# payments a declaration's (and an event's) factor leaves as they are: their own stakes
+NOT_WINNINGS = frozenset({"declaration", "event"})
 
 
 def declared(r: RoundState, payee: int, reason: str) -> int:
-    """A declaration's factor on a payment to one who made it (ir.Declaration.factor), of
-    anything but its own stakes; 1 for any other payment."""
-    if payee >= 0 and r.declared >> payee & 1 and reason not in NOT_WINNINGS:
-        return r.c.declared_factor
-    return 1
+    """A declaration's factor on a payment to one who made it (ir.Declaration.factor), and
+    the factors of the events he made (ir.Event.factor, once per time), on anything but
+    their own stakes; 1 for any other payment."""
+    if payee < 0 or reason in NOT_WINNINGS:
+        return 1
+    times = r.event_factor[payee] if r.c.event_factor else 1
+    if r.declared >> payee & 1:
+        times *= r.c.declared_factor
+    return times
 
 
 def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:

@@ -125,6 +125,17 @@ class RoundState:
     turn_got: int = 0
     fed_this_turn: int = 0
     feeders: dict[int, tuple[int, int]] = dc.field(default_factory=dict)  # bit -> (seat, held)
+    # what the turn's two cards did, where the rule file has events (engine/events.py): the
+    # hand card laid alone on the field (its bit, or 0), the field cards it took, the field
+    # cards the drawn card took, the month stacked on the field (0: none)
+    turn_laid: int = 0
+    turn_played_took: int = 0
+    turn_drawn_took: int = 0
+    turn_stacked: int = 0
+    turn_whole: int = 0  # the month the play took whole (a hiki or a bomb), or 0
+    skips: list[int] = dc.field(default_factory=list)  # plays each seat may still skip (bomb)
+    event_factor: list[int] = dc.field(default_factory=list)  # each seat's events' factors
+    events_happened: int = 0  # times an event of the rule file happened (sim.exercise)
     wild_owner: int = -1
     wild_month: int = 0  # the month mask of the card the wild card took
     # ---- yaku and continuation

@@ -715,6 +715,17 @@ class CompiledRules:
         # shorter road: play_plain, and the plays from generated tables)
         wild = rules.wild
         self.plain = not rules.hiki and not (wild is not None and wild.any_target)
+        # events during play, and the draw stacking on the pair just made (engine/events.py):
+        # the general road, which tells them apart (each event's class mask to give, or 0)
+        self.events = rules.events
+        self.stacks = rules.stacks
+        self.bomb = rules.bomb  # a play like a hiki (capture.bomb_actions), then skips
+        self.plain = self.plain and not rules.events and not rules.stacks and rules.bomb is None
+        self.event_gives = [
+            self.index.mask(c.id for c in rules.deck.cards if e.give in c.classes) if e.give else 0
+            for e in rules.events
+        ]
+        self.event_factor = any(e.factor > 1 for e in rules.events)
         # the turn's generated code (engine/specialise.py)
         self.pairs = compile_pairs(self.index)
         self.plays = compile_plays(self.index)
@@ -776,7 +787,7 @@ class CompiledRules:
         # whether the ledger looks a factor up at all (the stage's, or this one)
         d = rules.declarations[0] if rules.declarations else None
         self.declared_factor = d.factor if d is not None else 1
-        self.any_factor = bool(self.factors) or self.declared_factor > 1
+        self.any_factor = bool(self.factors) or self.declared_factor > 1 or self.event_factor
         self.declared_stakes = d is not None and bool(d.award or d.penalty)
         self.stage: tuple[ir.Settlement | ir.Fold | ir.ScoringStep, ...] = (
             rules.count,

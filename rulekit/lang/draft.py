@@ -97,6 +97,7 @@ class Draft:
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
     teams: dict[int, ast.Mechanic] = field(default_factory=dict)
+    events: dict[str, dict[str, ast.Opt]] = field(default_factory=dict)  # by name, in order
     errors: list[RulekitError] = field(default_factory=list)
     scoring: dict[str, ast.Factor | ast.Award] = field(default_factory=dict)  # in order
     unit: ast.UnitDecl | None = None
@@ -329,6 +330,8 @@ class Applier:
         the IR's default (no hiki, no liability, ...)."""
         for n in s.names:
             remover = REMOVABLE.get(n.text)
+            if remover is None and n.text.startswith("event "):  # `remove event jjok`
+                remover = _drop_event(n.text.removeprefix("event "))
             tables = [t for t in self.d.tables.values() if n.text in t.entries]
             if remover is None and tables:
                 self.error(
@@ -490,6 +493,8 @@ class Applier:
             self.d.wild = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
+        elif s.kind == "event":  # a named event: an extending file replaces it by name
+            self.d.events[str(s.opt("name"))] = {o.kind: o for o in s.opts}
         else:
             self.d.mechanics[s.kind] = {o.kind: o for o in s.opts}
 
@@ -594,6 +599,8 @@ STATEMENT_WORDS = {
     "void_hand": "'void if a hand has'",
     "show_scores": "'show scores in'",
     "tie_break": "'tie break'",
+    "stacks": "'the draw stacks on the pair just made'",
+    "bomb": "'bomb'",
 }
 
 
@@ -607,6 +614,8 @@ def _value(s: ast.Mechanic) -> int | ast.Amount:
 def statement_key(s: ast.Mechanic) -> tuple[str, str]:
     """What a mechanic statement sets (one per file), and how to name it."""
     words = STATEMENT_WORDS.get(s.kind, f"'{s.kind}'")
+    if s.kind == "event":
+        return f"event {s.opt('name')}", f"'event {s.opt('name')}'"
     if s.kind in ("deal", "teams") and isinstance(s.opt("seats"), int):
         at = s.opt("seats")
         return f"{s.kind} at {at}", f"'{s.kind} at {at} seats'"
@@ -634,6 +643,24 @@ def _drop_attr(attr: str) -> Callable[[Draft], bool]:
     def drop(d: Draft) -> bool:
         had = getattr(d, attr) is not None
         setattr(d, attr, None)
+        return had
+
+    return drop
+
+
+def _drop_event(name: str) -> Callable[[Draft], bool]:
+    def drop(d: Draft) -> bool:
+        return d.events.pop(name, None) is not None
+
+    return drop
+
+
+def _drop_attr_dict(attr: str) -> Callable[[Draft], bool]:
+    """`remove events`: every one inherited."""
+
+    def drop(d: Draft) -> bool:
+        had = bool(getattr(d, attr))
+        getattr(d, attr).clear()
         return had
 
     return drop
@@ -694,6 +721,9 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "continue": _drop_mechanic("continuation"),
     "first dealer": _drop_mechanic("first_dealer"),
     "declare": _drop_mechanic("declare"),
+    "stacks": _drop_mechanic("stacks"),
+    "bomb": _drop_mechanic("bomb"),
+    "events": _drop_attr_dict("events"),
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),

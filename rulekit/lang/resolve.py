@@ -1005,6 +1005,14 @@ class Resolver:
         result["teams"] = self.teams()
         if "declare" in self.d.mechanics:
             result["declarations"] = self.declarations(result)
+        if "stacks" in self.d.mechanics:
+            result["stacks"] = True
+        if "bomb" in self.d.mechanics:
+            bomb = self.bomb(result.get("hiki", False))
+            if bomb is not None:
+                result["bomb"] = bomb
+        if self.d.events:
+            result["events"] = self.events(result.get("stacks", False))
         result.update(self.scoring_stage())
         return result
 
@@ -1097,6 +1105,72 @@ class Resolver:
         if about_fold:
             self.fold_stakes(opts, mechanics, written)
         return (ir.Declaration(**opts),)
+
+    def bomb(self, hiki: bool) -> ir.Bomb | None:
+        """`bomb: N of a month from the hand take the rest from the field`: 2 or 3 from the hand
+        (the rest, at least one, on the field); a variant has a hiki or a bomb, not both (both
+        take a month whole as the play)."""
+        written = self.d.mechanics["bomb"]
+        opts = self.options("bomb")
+        if opts["hand"] not in (2, 3):
+            self.error(
+                f"bomb: {opts['hand']} of a month from the hand: a bomb plays 2 or 3 of a month"
+                " onto the rest of it on the field",
+                written["hand"].loc,
+                "bomb: 3 of a month from the hand take the rest from the field",
+            )
+            return None
+        if hiki:
+            self.error(
+                "a bomb and a hiki: both take a month whole as the play; a variant has one",
+                written["hand"].loc,
+                "keep one of them: remove hiki, or remove bomb",
+            )
+            return None
+        return ir.Bomb(**opts)
+
+    def events(self, stacks: bool) -> tuple[ir.Event, ...]:
+        """`event NAME: WHAT; EFFECT; ...`: an event needs an effect; the class its opponents
+        give is the deck's; a stack is left only where the draw stacks on the pair just made."""
+        out = []
+        for name, written in self.d.events.items():
+            opts: dict[str, Any] = {k: o.value for k, o in written.items()}
+            at = written["name"].loc
+            steal = written.get("steal")
+            if steal is not None and isinstance(steal.value, int | ast.Amount):
+                opts["steal"] = self.amount(steal.value, at.file, steal.loc)
+            give = written.get("give")
+            if give is not None:
+                cls = str(give.value)
+                if cls not in self.classes and cls.endswith("s") and cls[:-1] in self.classes:
+                    cls = cls[:-1]
+                if cls not in self.classes:
+                    self.error(
+                        f"event {name}: unknown class '{cls}'",
+                        give.loc,
+                        did_you_mean(cls, self.classes)
+                        or "the deck's classes: " + ", ".join(self.classes),
+                    )
+                    continue
+                opts["give"] = cls
+            if not give and not opts.get("steal") and opts.get("factor", 1) == 1:
+                self.error(
+                    f"event {name}: the event changes nothing",
+                    at,
+                    "say its effect: each opponent gives a plain; each opponent pays 3;"
+                    " x2 on his winnings",
+                )
+                continue
+            if opts["kind"] == "stack_left" and not stacks:
+                self.error(
+                    f"event {name}: a stack is left only where the draw stacks on the pair just"
+                    " made",
+                    written["kind"].loc,
+                    "say so first: the draw stacks on the pair just made",
+                )
+                continue
+            out.append(ir.Event(**opts))
+        return tuple(out)
 
     def fold_stakes(self, opts: dict[str, Any], mechanics: dict[str, Any], written: Any) -> None:
         """A stake about the fold is the dealer's, made before the fold, where players choose

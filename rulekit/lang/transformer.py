@@ -91,6 +91,17 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "decl_from_folders": ("from_each_folder", None),
     "decl_times": ("times_multiplier", True),
     "decl_flat": ("times_multiplier", False),
+    # an event during play: what happens, when it counts, and its effects
+    "ev_sweep": ("kind", "sweep"),
+    "ev_stack_left": ("kind", "stack_left"),
+    "ev_stack_taken": ("kind", "stack_taken"),
+    "ev_pair_twice": ("kind", "pair_twice"),
+    "ev_draw_takes_play": ("kind", "draw_takes_play"),
+    "ev_bomb": ("kind", "bomb"),
+    "bomb_skips": ("skips", None),
+    "ev_steal": ("steal", None),
+    "ev_first_turn": ("first_turn", True),
+    "ev_not_last_turn": ("not_last_turn", True),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -588,6 +599,37 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def decl_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
         """`only if round >= 2`: a condition on declaring, as `offer` (the option, then it)."""
         return ast.Opt("offer", self.loc(meta), "declare:", c[0])
+
+    @v_args(meta=True)
+    def stacks(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return self.mechanic(meta, "stacks", [self.opt(meta, "stacks", True)])
+
+    @v_args(meta=True)
+    def bomb(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`bomb: 3 of a month from the hand take the rest from the field; ...`."""
+        return self.mechanic(meta, "bomb", [self.number(c[0], "hand"), *c[1:]])
+
+    @v_args(meta=True)
+    def event(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`event jjok "Jjok": the draw takes the card played; each opponent gives a plain`:
+        its name (and label) as options, as a declaration's."""
+        opts: list[Any] = [ast.Opt("name", self.tok_loc(c[0]), str(c[0]))]
+        for item in c[1:]:
+            if isinstance(item, Token):
+                opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
+            else:
+                opts.append(item)
+        return self.mechanic(meta, "event", opts)
+
+    @v_args(meta=True)
+    def ev_give(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        """`each opponent gives a plain`: the class, located at its name."""
+        return ast.Opt("give", self.tok_loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def ev_factor(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`x2 on his winnings`: the factor, as a number."""
+        return ast.Opt("factor", self.loc(meta), int(str(c[0])[1:]))
 
     @v_args(meta=True)
     def tie_break(self, meta: Meta, c: list[Any]) -> ast.Stmt:

@@ -348,9 +348,11 @@ class Terminal:
             return self._pick_target(view, legal, words[0])
         if phase != PLAY:
             raise UsageError("it is not your turn")
-        if words and words[0].lower() == "hiki":
+        if [w.lower() for w in words] == ["skip"] and A.SKIP in legal:  # after a bomb
+            return A.SKIP
+        if words and words[0].lower() in ("hiki", "bomb"):  # (a bomb is played as a hiki)
             if len(words) != 2:
-                raise UsageError("hiki needs a month: hiki willow")
+                raise UsageError(f"{words[0].lower()} needs a month: {words[0].lower()} willow")
             action = A.HIKI + A.month_index(words[1], view.compiled.index)
             if action not in legal:
                 raise UsageError(f"no hiki of {words[1]}: you do not see its four cards")

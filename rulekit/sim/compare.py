@@ -40,7 +40,7 @@ from rulekit.sim.columns import (
     part_differences,
     part_tallies,
 )
-from rulekit.sim.exercise import Counting, count_readings, exercised
+from rulekit.sim.exercise import Counting, count_events, count_readings, exercised
 from rulekit.sim.packed import PackedSpan
 from rulekit.sim.simulate import MAX_COUNT, Policies, choose_engine, prepare
 from rulekit.sim.summary import summary
@@ -132,6 +132,7 @@ def _rows(
             agent.counts = choices
         rnd, result, voids = play_deal(c, plan.seats, start + k, agents, seed=plan.seed)
         count_readings(c, rnd.captured, choices)
+        count_events(rnd, choices)
         played.append((k, result, voids, choices))
     rows.put(played)
     return rows

@@ -19,6 +19,7 @@ from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
 from rulekit.engine.capture import PlainChoice
 from rulekit.engine.round import Phase
+from rulekit.engine.state import RoundState
 from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.engine.view import PlayerView
 
@@ -40,6 +41,9 @@ MECHANICS = (
     Mechanic("wild", "the wild card's target", "wild card plays"),
     Mechanic("declare", "a declaration (declare or pass)", "declarations"),
     Mechanic("owner", "an owner's choice of how a card counts", "piles read the second way"),
+    Mechanic("bomb", "a bomb (a month's cards from the hand at once)", "bombs"),
+    Mechanic("skip", "a play skipped after a bomb", "skips"),
+    Mechanic("event", "an event during play (it happens, no one chooses it)", "events"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -93,6 +97,16 @@ class Counting:
                 self.counts["hiki offered"] += 1
             if action >= A.HIKI:
                 self.counts["hiki"] += 1
+        if rules.bomb is not None:
+            legal = view.legal_actions()
+            if any(A.HIKI <= a < A.SKIP for a in legal):
+                self.counts["bomb offered"] += 1
+            if A.HIKI <= action < A.SKIP:
+                self.counts["bomb"] += 1
+            if A.SKIP in legal:
+                self.counts["skip offered"] += 1
+            if action == A.SKIP:
+                self.counts["skip"] += 1
         wild = rules.wild
         if wild is not None and A.is_play(action):
             bit = view.compiled.index.bit.get(wild.card, -1)
@@ -114,6 +128,15 @@ def count_readings(compiled: CompiledRules, captured: Sequence[int], counts: Cou
         if first != second:
             counts["owner offered"] += 1
             counts["owner"] += second > first
+
+
+def count_events(r: RoundState, counts: Counter[str]) -> None:
+    """At the end of a round, the events that happened in it (engine/events.py): not a choice,
+    but a comparison of variants whose events differ cannot see them if none ever happens
+    (counted as offered as often as made)."""
+    if r.events_happened:
+        counts["event offered"] += r.events_happened
+        counts["event"] += r.events_happened
 
 
 def per_round_choices(choices: Counter[str]) -> dict[str, float]:
@@ -144,6 +167,12 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
     if key == "owner":
         c = rules.owners_choice
         return None if c is None else (c.cards, c.first, c.second, c.weight)
+    if key == "bomb":
+        return rules.bomb
+    if key == "skip":
+        return rules.bomb.skips if rules.bomb is not None else 0
+    if key == "event":
+        return (rules.events, rules.stacks)
     return rules.wild
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import below as chance_below
 from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
+from rulekit.batch.kernel.events import lowest
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask, points_of
 from rulekit.batch.tables import counted as t_counted
@@ -132,6 +133,9 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
     for k in range(n):
         a = legal[k]
         b = a & CARD_MASK
+        if a == SKIP:  # GreedyAgent.rank: a play skipped keeps the hand, lays nothing
+            scores[k] = 0.0
+            continue
         if a >= HIKI:
             got = Q[MONTH_MASKS, a - HIKI]
         elif a >> SHIFT:
@@ -147,6 +151,10 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
                 value = yaku_value(S, ytab, mine | got)
                 if value > made_now:
                     score += complete_bonus * (value - made_now)
+            if Q[EVQ, EVQ_N]:
+                gives = sure_event_worth(S, Q, F, s, a, got)
+                if gives:
+                    score += gives
         scores[k] = score
     best = scores[0]
     for k in range(1, n):
@@ -161,6 +169,40 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
     if nt == 1:
         return int(ties[0])
     return int(ties[draw_below(S, Q, s, nt)])
+
+
+@inline
+def sure_event_worth(S: Array, Q: Array, F: Floats, s: int, a: int, got: int) -> float:
+    """greedy.sure_event_worth: the worth of the card each opponent gives and each one's steal,
+    for the events the play surely makes (a bomb; a stack taken by the hand card)."""
+    bomb = a >= HIKI
+    stack = not bomb and popcount(got) == 4
+    if not bomb and not stack:
+        return 0.0
+    n = S[SC, I_NORDER]
+    first = S[SC, I_TURN] < n
+    total = 0.0
+    for i in range(Q[EVQ, EVQ_N]):
+        row = EV + i
+        kind = Q[row, EV_KIND]
+        if kind == EK_BOMB:
+            hit = bomb
+        elif kind == EK_STACK_TAKEN:
+            hit = stack
+        else:
+            continue
+        if not hit or (Q[row, EV_FIRST] and not first):
+            continue
+        for k in range(n):
+            q = S[P_ORDER, k]
+            if q == s:
+                continue
+            pile = S[P_CAPTURED, q] & Q[row, EV_GIVE]
+            if pile:
+                total += F[low_bit(lowest(Q, pile))]
+            if Q[row, EV_STEAL]:
+                total += Q[row, EV_STEAL]
+    return total
 
 
 @entry

@@ -119,7 +119,8 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         pay_yaku(S, Q, T, F, p, idx, vals, n, delta, 1, -1)
     holding = False
     for k in range(S[SC, I_NORDER]):
-        if S[P_HAND, S[P_ORDER, k]]:
+        q = S[P_ORDER, k]
+        if S[P_HAND, q] or S[P_SKIPS, q]:  # (a play to skip after a bomb: a turn to come)
             holding = True
     left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
     if left == BOTH:

@@ -475,3 +475,54 @@ RQ_DECLARE = 16  # RQ row: 1: rulewise declares (the variant's calibrated policy
 CH_OWNER_OFFERED = CH_N  # info's columns 21, 22 (after the declaration's)
 CH_OWNER = CH_N + 1
 CH_N += 2
+
+# ---------------------------------------------------------------- events during play (ir.Event)
+# engine/events.py: what the turn's two cards did (SC row past I_SIZE, written by each turn),
+# the events' options (Q rows EV + k, EV_ columns; the EVQ row), each seat's events' factor on
+# his winnings (P row P_EVENT_FACTOR, 1 from the reset), and the payment of a steal (R_EVENT,
+# its detail the event's index).
+R_EVENT = 16
+REASONS = (*REASONS, "event")
+I_TURN_LAID = I_SIZE + 24  # the hand card laid alone on the field (its bit), or 0
+I_PLAYED_TOOK = I_SIZE + 25  # the field cards the hand card took
+I_DRAWN_TOOK = I_SIZE + 26  # the field cards the drawn card took
+I_STACKED = I_SIZE + 27  # the month stacked on the field by the draw (its cards), or 0
+P_EVENT_FACTOR = S_ROWS  # (a row of its own, a column per seat, after the others)
+S_ROWS += 1
+MAX_EVENTS = 8
+EVQ = Q_ROWS  # EVQ_N events, EVQ_STACKS: the draw stacks on the pair just made, EVQ_FACTOR:
+EV = Q_ROWS + 1  # an event has a factor; EV + k: event k's options
+Q_ROWS += 1 + MAX_EVENTS
+EVQ_N = 0
+EVQ_STACKS = 1
+EVQ_FACTOR = 2
+EV_KIND = 0  # batch.engine.EVENT_KINDS' code
+EV_FIRST = 1  # only on his first turn
+EV_NOT_LAST = 2  # not on the round's last turn
+EV_GIVE = 3  # the cards of the class each opponent gives (a mask), or 0
+EV_STEAL = 4  # paid by each opponent (unscaled)
+EV_FACTOR = 5  # on his winnings, per time
+EK_SWEEP = 0
+EK_STACK_LEFT = 1
+EK_STACK_TAKEN = 2
+EK_PAIR_TWICE = 3
+EK_DRAW_TAKES_PLAY = 4
+EK_BOMB = 5
+# the bomb (ir.Bomb): a play like a hiki (HIKI + month) of exactly EVQ_BOMB_HAND cards of the
+# month from the hand (0: no bomb), then EVQ_BOMB_SKIPS plays the bomber may skip (SKIP: draw
+# only), counted down in P_SKIPS; the month the play took whole (the event's), I_TURN_WHOLE
+EVQ_BOMB_HAND = 3
+EVQ_BOMB_SKIPS = 4
+SKIP = actions.SKIP
+P_SKIPS = S_ROWS
+S_ROWS += 1
+I_TURN_WHOLE = I_SIZE + 28
+# rule choices counted (sim.exercise.Counting): a bomb offered and made, a skip offered and
+# made, an event (offered: as often as made); info's columns 23..28
+CH_BOMB_OFFERED = CH_N
+CH_BOMB = CH_N + 1
+CH_SKIP_OFFERED = CH_N + 2
+CH_SKIP = CH_N + 3
+CH_EVENT_OFFERED = CH_N + 4
+CH_EVENT = CH_N + 5
+CH_N += 6

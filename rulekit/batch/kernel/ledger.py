@@ -152,11 +152,14 @@ def pay_parts(
 
 @inline
 def declared(S: Array, Q: Array, payee: int, reason: int) -> int:
-    """stage.declared: the declaration's factor on a payment to one who made it, of anything
-    but its own stakes; 1 for any other."""
-    if Q[DQ, DQ_FACTOR] > 1 and payee >= 0 and S[P_DECLARER, payee] and reason != R_DECLARATION:
-        return int(Q[DQ, DQ_FACTOR])
-    return 1
+    """stage.declared: the declaration's factor on a payment to one who made it, and his
+    events' factors, of anything but their own stakes; 1 for any other."""
+    if payee < 0 or reason in (R_DECLARATION, R_EVENT):
+        return 1
+    times = int(S[P_EVENT_FACTOR, payee]) if Q[EVQ, EVQ_FACTOR] else 1
+    if Q[DQ, DQ_FACTOR] > 1 and S[P_DECLARER, payee]:
+        times *= int(Q[DQ, DQ_FACTOR])
+    return times
 
 
 @inline

@@ -39,6 +39,8 @@ BY_FEEDERS = -7  # the deck, with liability only
 def _row_widths() -> Array:
     widths = np.full(S_ROWS, S_WIDTH, dtype=np.int64)
     widths[:P_SIZE] = SEATS
+    widths[P_EVENT_FACTOR] = SEATS
+    widths[P_SKIPS] = SEATS
     for row, width in (
         (STOCK, BY_STOCK),
         (FEED, BY_FEEDERS),

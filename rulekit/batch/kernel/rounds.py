@@ -65,6 +65,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[CHOICES, CH_DECLARE] += action == DECLARE
         elif phase == PH_PLAY:
             count_play(S, Q, s, action, legal[0] >= HIKI)
+            if Q[EVQ, EVQ_BOMB_HAND]:
+                count_bomb(S, action, legal, n)
         if trace:
             k = S[SC, I_NMOVES]
             if k >= MOVES:
@@ -145,6 +147,18 @@ def count_play(S: Array, Q: Array, s: int, action: int, hiki_offered: bool) -> N
     if card >= 0 and action < TAKE and S[P_HAND, s] >> card & 1:
         S[CHOICES, CH_WILD_OFFERED] += 1
         S[CHOICES, CH_WILD] += action & CARD_MASK == card
+
+
+@inline
+def count_bomb(S: Array, action: int, legal: Array, n: int) -> None:
+    """sim.exercise.Counting._count_play: a bomb offered (first in the legal plays) and made;
+    a play to skip offered (after the bombs) and skipped."""
+    S[CHOICES, CH_BOMB_OFFERED] += legal[0] >= HIKI and legal[0] != SKIP
+    S[CHOICES, CH_BOMB] += action >= HIKI and action != SKIP
+    for k in range(n):
+        if legal[k] == SKIP:
+            S[CHOICES, CH_SKIP_OFFERED] += 1
+    S[CHOICES, CH_SKIP] += action == SKIP
 
 
 @entry

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.continuation import end_of_hands, yaku_check, yaku_hits
+from rulekit.batch.kernel.events import at_turn_end
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.offers import is_offered
 from rulekit.batch.tables import OFFER_OPTIONS
@@ -47,7 +48,7 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
     wild = Q[HW, W_WILD]
-    if not Q[HW, W_HIKI] and wild < 0:
+    if not Q[HW, W_HIKI] and wild < 0 and not Q[EVQ, EVQ_BOMB_HAND]:
         return plays(hand, field, Q, out)
     n = 0
     if Q[HW, W_HIKI] and is_offered(S, Q, T, p, hand, HIKI_CODE):
@@ -57,6 +58,17 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
             if hand & mm and seen & mm == mm:
                 out[n] = HIKI + j
                 n += 1
+    nb = Q[EVQ, EVQ_BOMB_HAND]
+    if nb:  # capture.bomb_actions, then a play to skip
+        seen = hand | field
+        for j in range(Q[CFG, C_NMONTHS]):
+            mm = Q[MONTH_MASKS, j]
+            if popcount(hand & mm) == nb and seen & mm == mm:
+                out[n] = HIKI + j
+                n += 1
+        if S[P_SKIPS, p]:
+            out[n] = SKIP
+            n += 1
     while hand:
         b = low_bit(hand)
         hand &= hand - 1
@@ -111,12 +123,24 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
-    if action >= HIKI:  # capture.hiki: the month's cards from the hand and the field
+    if action == SKIP:  # capture.skip: no hand card, only the draw
+        S[P_SKIPS, p] -= 1
+        got = 0
+        fed = 0
+        S[SC, I_TURN_LAID] = 0
+        S[SC, I_PLAYED_TOOK] = 0
+        S[SC, I_TURN_WHOLE] = 0
+    elif action >= HIKI:  # capture.hiki: the month's cards from the hand and the field
         mm = Q[MONTH_MASKS, action - HIKI]
         S[P_HAND, p] = hand & ~mm
         got = mm
         fed = field & mm
         field &= ~mm
+        S[SC, I_TURN_LAID] = 0  # (no card of the turn's events)
+        S[SC, I_PLAYED_TOOK] = 0
+        S[SC, I_TURN_WHOLE] = mm
+        if Q[EVQ, EVQ_BOMB_HAND]:  # a bomb: plays he may skip later
+            S[P_SKIPS, p] += Q[EVQ, EVQ_BOMB_SKIPS]
     else:
         b = action & CARD_MASK
         bit = 1 << b
@@ -142,14 +166,26 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got = 0
             fed = 0
         S[P_HAND, p] = hand ^ bit
+        S[SC, I_TURN_WHOLE] = 0
+        S[SC, I_TURN_LAID] = 0 if m else bit  # (what the hand card did: events.py)
+        S[SC, I_PLAYED_TOOK] = m
     n = S[SC, I_NSTOCK]
+    S[SC, I_DRAWN_TOOK] = 0
+    S[SC, I_STACKED] = 0
     if n:
         n -= 1
         S[SC, I_NSTOCK] = n
         d = S[STOCK, n]
         m2 = field & Q[MONTHS, d]
         if not m2:
-            field |= 1 << d
+            if Q[EVQ, EVQ_STACKS] and popcount(got) == 2 and Q[MONTHS, d] & got == got:
+                # capture.draw: the drawn card joins the pair just taken; the three stay
+                field |= got | (1 << d)
+                got = 0
+                fed = 0
+                S[SC, I_STACKED] = Q[MONTHS, d]
+            else:
+                field |= 1 << d
         elif popcount(m2) == 2:
             S[SC, I_DRAWN] = d
             S[SC, I_PHASE] = PH_TAKE
@@ -157,18 +193,21 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             field &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            S[SC, I_DRAWN_TOOK] = m2
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed
     if got:
         S[P_CAPTURED, p] |= got
-        if S[SC, I_PHASE] != PH_PLAY:
-            return
+    if S[SC, I_PHASE] != PH_PLAY:
+        return
+    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
+        got |= at_turn_end(S, Q, T, p)
+        S[SC, I_TURN_GOT] = got
+    if got:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
             return
-    elif S[SC, I_PHASE] != PH_PLAY:
-        return
     pass_turn(S, Q, T, F)
 
 
@@ -191,7 +230,7 @@ def pass_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     if pos == S[SC, I_NORDER]:
         pos = 0
     s = S[P_ORDER, pos]
-    if S[P_HAND, s]:
+    if S[P_HAND, s] or S[P_SKIPS, s]:  # (a play to skip after a bomb: a turn)
         S[SC, I_TURN] += 1
         S[SC, I_POS] = pos
         S[SC, I_CURRENT] = s
@@ -209,8 +248,11 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     S[P_CAPTURED, p] |= got
     S[SC, I_TURN_GOT] |= got
     S[SC, I_FED] |= 1 << t
+    S[SC, I_DRAWN_TOOK] = 1 << t
     S[SC, I_DRAWN] = -1
     S[SC, I_PHASE] = PH_PLAY
+    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
+        S[SC, I_TURN_GOT] |= at_turn_end(S, Q, T, p)
     if S[SC, I_TURN_GOT]:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
@@ -225,7 +267,7 @@ def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     pos = S[SC, I_POS]
     for k in range(1, n + 1):
         s = S[P_ORDER, (pos + k) % n]
-        if S[P_HAND, s]:
+        if S[P_HAND, s] or S[P_SKIPS, s]:
             S[SC, I_POS] = (pos + k) % n
             S[SC, I_CURRENT] = s
             S[SC, I_PHASE] = PH_PLAY
