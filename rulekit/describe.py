@@ -399,6 +399,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
+        if c.per_continue:
+            words.append(
+                f"At his stop, a player's yaku are paid {c.per_continue} more for each time he"
+                " continued, before any multiplier."
+            )
         words += offer_sentences(c.offers, rules)
         if c.after_loss == "left":
             words.append(
@@ -442,7 +447,9 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
         "points": "each scores his card points" + opponents,
-        "round_wins": "the best score wins the round, worth one" + opponents,
+        "round_wins": "the best score wins the round, worth one"
+        + (", paid by each other player" if k.round_paid == "others" else "")
+        + opponents,
         "none": "no card count",
     }[k.method]
     only = " (only if no yaku was made)" if k.only_without_yaku else ""

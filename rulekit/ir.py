@@ -532,6 +532,12 @@ class Continuation(_Frozen):
     if_other_stops: Literal["keep", "forfeit"] | None = None
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
+    per_continue: int = Field(
+        0,
+        ge=0,
+        description="added to what a player's yaku are paid at his stop (or the round's end),"
+        " per continue he called, before every multiplier: Go-Stop's +1 per go",
+    )
     paid_in_play: bool = Field(
         False,
         description="when yaku do not end the round: each is paid as soon as made (and paid"
@@ -623,6 +629,11 @@ class Settlement(_Frozen):
         description="the round's winner: the yaku's maker or the count's best (count), or the"
         " best net of the round's payments so far, the first in play order from the dealer on"
         " a tie, the winner unchanged when every player's net is the same (net)",
+    )
+    round_paid: Literal["bank", "others"] = Field(
+        "bank",
+        description="a count by round wins: each round won is scored against the bank (bank),"
+        " or paid by each other player of the round (others: Bakappana's share)",
     )
 
     def par_for(self, seated: int) -> int:

@@ -91,6 +91,7 @@ WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
 # game.game_winners, as the scalar engine does)
 TIE_BREAKS = {"round_wins": K.GM_WINS, "dealer_order": K.GM_LAST_DEALER}
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
+ROUND_PAID = {"bank": 0, "others": 1}  # ir.Settlement.round_paid -> PQ_ROUND_PAID
 # ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}
 PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
@@ -291,6 +292,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
         Q[K.DQ, K.DQ_FOLD_ONLY] = only_fold_stakes(r)
         Q[K.DQ, K.DQ_FREE] = cannot_cost(r)
+    payments_row(Q, r)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -333,6 +335,12 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         [e.name for e in t_entries],
         [e.name for e in y_entries],
     )
+
+
+def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
+    """The Q row PQ: who pays and what is added to a payment (issue 25's statements)."""
+    Q[K.PQ, K.PQ_ROUND_PAID] = ROUND_PAID[r.count.round_paid]
+    Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
 
 
 def _rulewise(

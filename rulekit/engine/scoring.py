@@ -199,11 +199,25 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
         return None
     r.winners = sorted(units[best], key=r.order.index)
     if round_wins:
-        for m in r.winners:
-            ledger.record(r, BANK, m, 1, "round won")
+        ROUND_PAID[spec.round_paid](r)
     else:
         _score_cards(r, points, charges)
     return r.winners[0]
+
+
+def _round_won_of_bank(r: RoundState) -> None:
+    """Each winner scores the round against the bank."""
+    for m in r.winners:
+        ledger.record(r, BANK, m, 1, "round won")
+
+
+def _round_won_of_others(r: RoundState) -> None:
+    """Each winner is paid one by each player of the round outside the winning side, in play
+    order (Bakappana's share: "paid 1 share ... by the other two players")."""
+    for m in r.winners:
+        for q in r.order:
+            if q not in r.winners:
+                ledger.record(r, q, m, 1, "round won")
 
 
 def _score_cards(r: RoundState, points: Points, charges: list[tuple[int, Amount, str]]) -> None:
@@ -431,6 +445,11 @@ TIES: dict[str, Callable[[list[Amount], int], bool]] = {
 WINNERS: dict[str, Callable[[RoundState, RoundEnd], None]] = {
     "count": lambda r, end: None,
     "net": _best_net,
+}
+# ir.Settlement.round_paid -> who pays a round won: the bank, or each other player
+ROUND_PAID: dict[str, Callable[[RoundState], None]] = {
+    "bank": _round_won_of_bank,
+    "others": _round_won_of_others,
 }
 # ir.Settlement.team_cards -> the piles a side's yaku are made from
 TEAM_CARDS: dict[str, Callable[[RoundState, list[int]], list[tuple[int, int]]]] = {

@@ -1034,7 +1034,20 @@ class Resolver:
             ir.ParAt(seats=n, par=p) for n, p in sorted(pars.items()) if p != opts.get("par")
         )
         self.best_net_of_players(opts)
+        self.round_paid_of_round_wins(opts)
         return ir.Settlement(**opts)
+
+    def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
+        """`paid by each other player` is an option of a count by round wins (dropped if not)."""
+        written = self.d.mechanics.get("count", {}).get("round_paid")
+        if opts.get("round_paid") == "others" and opts.get("method") != "round_wins":
+            assert written is not None
+            self.error(
+                "'paid by each other player': only a count by round wins pays a round won",
+                written.loc,
+                "count: round wins; paid by each other player",
+            )
+            opts.pop("round_paid")
 
     def seats_at(self, n: int, loc: Loc, what: str) -> bool:
         """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""
@@ -1229,7 +1242,8 @@ class Resolver:
         return tuple(names)
 
     def continuation(self) -> ir.Continuation:
-        opts = self.options("continuation")
+        opts = self.scaled_options("continuation", ("per_continue",))
+        self.per_continue_at_the_stop(opts)
         if "beaten" in opts:  # the whole `if beaten` clause, replaced as one option
             beaten = str(opts.pop("beaten")).split(",")
             opts["refund_half"] = "refund_half" in beaten
@@ -1237,6 +1251,18 @@ class Resolver:
             opts["beaten_forfeit"] = "forfeit" in beaten
         opts["offers"] = self.offers(opts, "continuation", "choice")
         return ir.Continuation(**self.paid_in_play(opts))
+
+    def per_continue_at_the_stop(self, opts: dict[str, Any]) -> None:
+        """`+1 per continue` is added to the yaku paid at the stop: it needs `paid when
+        stopping` (dropped if not)."""
+        if "per_continue" in opts and opts.get("paid", "made") != "stop":
+            self.error(
+                "'+N per continue' is added to the yaku paid at the stop, but here they are"
+                " not paid when stopping",
+                self.d.mechanics["continuation"]["per_continue"].loc,
+                "add 'paid when stopping' to the continue statement",
+            )
+            opts.pop("per_continue")
 
     def offers(self, opts: dict[str, Any], kind: str, where: str) -> tuple[ir.Offer, ...]:
         """The conditions on a choice's options (`stop only if score >= 2`, `fold only if not

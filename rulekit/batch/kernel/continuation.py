@@ -294,7 +294,7 @@ def made_flat(S: Array, Q: Array, T: Array, F: Floats, q: int) -> int:
 
 @entry
 def pay_made(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
-    """continuation.pay_made: what p made and was not paid yet."""
+    """continuation.pay_made: what p made and was not paid yet (and `+N per continue`)."""
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     x = S[P_CAPTURED, p]
     factor = S[P_CONTINUES, p] + 1 if Q[CFG, C_PER_YAKU] else 1
@@ -303,7 +303,8 @@ def pay_made(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     n = entry_values(ytab, S[P_MADE_ENTRIES, p] & ~S[P_PREPAID_DONE, p], x, idx, vals)
     base = S[P_PREPAID_BASE, p]
     if S[P_MADE_VALUE, p] > base:
-        pay_yaku(S, Q, T, F, p, idx, vals, n, S[P_MADE_VALUE, p] - base, factor, -1)
+        bonus = Q[PQ, PQ_PER_CONTINUE] * S[P_CONTINUES, p]
+        pay_yaku(S, Q, T, F, p, idx, vals, n, S[P_MADE_VALUE, p] - base + bonus, factor, -1)
 
 
 @inline

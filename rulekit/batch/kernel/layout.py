@@ -475,3 +475,11 @@ RQ_DECLARE = 16  # RQ row: 1: rulewise declares (the variant's calibrated policy
 CH_OWNER_OFFERED = CH_N  # info's columns 21, 22 (after the declaration's)
 CH_OWNER = CH_N + 1
 CH_N += 2
+
+# ---------------------------------------------------------------- payments (issue 25)
+# Who pays and what is added to a payment: the Q row PQ (PQ_ columns), filled by
+# batch/engine.py's payments_row.
+PQ = Q_ROWS
+Q_ROWS += 1
+PQ_ROUND_PAID = 0  # a round won is paid by: 0 the bank, 1 each other player (Settlement)
+PQ_PER_CONTINUE = 1  # added to the yaku paid at a stop per continue (Continuation.per_continue)

@@ -505,7 +505,14 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
     S[SC, I_NWINNERS] = nw
     if round_wins:
         for w in range(nw):
-            record(S, Q, T, BANK, S[P_WINNERS, w], scale, R_ROUND_WON, D_NONE, 1, scale)
+            m = S[P_WINNERS, w]
+            if not Q[PQ, PQ_ROUND_PAID]:
+                record(S, Q, T, BANK, m, scale, R_ROUND_WON, D_NONE, 1, scale)
+                continue
+            for k in range(n):  # (scoring._round_won_of_others) each player not of his side
+                q = S[P_ORDER, k]
+                if not units[best] >> q & 1:
+                    record(S, Q, T, q, m, scale, R_ROUND_WON, D_NONE, 1, scale)
     else:
         score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
     return int(S[P_WINNERS, 0])
