@@ -137,6 +137,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"score {c.op} {c.n}"
     if isinstance(c, ir.OnField):
         return f"the field had {condition_text(c.item, rules)}"
+    if isinstance(c, ir.PayerHas):
+        return f"the payer has {condition_text(c.item, rules)}"
     if isinstance(c, ir.NobodyWon):
         return "nobody won"
     if isinstance(c, ir.DrawnBefore):
@@ -648,6 +650,8 @@ def step_sentence(rules: ir.Ruleset, step: ir.Factor | ir.Award) -> str:
     if isinstance(step, ir.Factor):
         name = f"{step.label}: " if step.label else ""
         whose = " (tested for the payee, his score being the payment's base)" if cond else ""
+        if step.factor == 0:  # (`the payer pays nothing if ...`)
+            return f"{name}the payer pays nothing of {FACTOR_ON[step.on]}{cond}{whose}."
         return f"{name}x{step.factor} on {FACTOR_ON[step.on]}{cond}{whose}."
     share = "split between the others" if step.split else "from each other player"
     times = ", times the multiplier" if step.multiplied else ""

@@ -644,6 +644,8 @@ def _step_key(step: ir.Factor | ir.Award) -> str:
     if step.name or isinstance(step, ir.Award):
         return step.name
     cond = f" if {step.text}" if step.text else ""
+    if step.factor == 0:
+        return f"the payer pays nothing on {step.on}{cond}"
     return f"x{step.factor} on {step.on}{cond}"
 
 

@@ -206,6 +206,15 @@ class OnField(_Frozen):
     item: Condition
 
 
+class PayerHas(_Frozen):
+    """`item` holds for the captured pile of the player who makes the payment a scoring factor
+    is tested on: `the payer has lights = 0` (Go-Stop's gwang-bak). False for a payment from
+    the bank (a score-style count's), which has no payer."""
+
+    kind: Literal["payer"] = "payer"
+    item: Condition
+
+
 class NobodyWon(_Frozen):
     """The round ended with no winner: a drawn round (scoring steps)."""
 
@@ -250,6 +259,7 @@ Condition = Annotated[
     | Continued
     | ScoreCmp
     | OnField
+    | PayerHas
     | NobodyWon
     | DrawnBefore
     | And
@@ -663,10 +673,11 @@ class Length(_Frozen):
 
 class Factor(_Frozen):
     """Multiplies the payments of a kind (`on`) by `factor` when `condition` holds for their
-    payee (tested with the payment's base as his score): `x2 if score >= 7`."""
+    payee (tested with the payment's base as his score): `x2 if score >= 7`; factor 0: the
+    payment is not made (`the payer pays nothing if ...`, Go-Stop's scoring exemption)."""
 
     kind: Literal["factor"] = "factor"
-    factor: int = Field(ge=1)
+    factor: int = Field(ge=0)
     on: Literal["yaku", "teyaku", "count", "all"] = "yaku"
     condition: Condition | None = None
     text: str = ""
@@ -824,7 +835,7 @@ class Ruleset(_Frozen):
         return self.deal[0]
 
 
-for _model in (Everyone, OnField, And, Or, Not):
+for _model in (Everyone, OnField, PayerHas, And, Or, Not):
     _model.model_rebuild()
 
 
@@ -915,7 +926,7 @@ def parts_of(cond: Condition) -> Iterator[Condition]:
     if isinstance(cond, And | Or):
         for item in cond.items:
             yield from parts_of(item)
-    elif isinstance(cond, Not | Everyone | OnField):
+    elif isinstance(cond, Not | Everyone | OnField | PayerHas):
         yield from parts_of(cond.item)
 
 

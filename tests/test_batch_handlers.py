@@ -84,6 +84,7 @@ SAMPLES: list[ir.Condition] = [
     ir.Continued(who="opponent"),
     ir.ScoreCmp(op=">", n=5),
     ir.OnField(item=ir.AnyOf(cards=(10, 11, 12, 13))),
+    ir.PayerHas(item=ir.Count(cards=(10, 30, 80, 110, 120), op="=", n=0)),
     ir.NobodyWon(),
     ir.DrawnBefore(n=2),
     ir.And(items=(ir.AnyOf(cards=(10,)), ir.IsDealer())),

@@ -50,6 +50,7 @@ ROUND_KINDS = (
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
+    ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
 )
@@ -101,6 +102,7 @@ class RoundCtx:
     field_at_deal: int = 0
     nobody_won: bool = False
     draws_before: int = 0
+    payer: int = -1  # a scoring factor's payer's pile (-1: none)
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
         raise AssertionError("not asked here")
@@ -120,6 +122,7 @@ class RoundCtx:
             (bt.CTX_FIELD, self.field_at_deal),
             (bt.CTX_NOBODY_WON, self.nobody_won),
             (bt.CTX_DRAWS, self.draws_before),
+            (bt.CTX_PAYER, self.payer),
         ):
             arr[slot] = int(value)
         return arr
@@ -139,6 +142,7 @@ def random_round(ix: CardIndex, piles: list[int], rng: random.Random) -> RoundCt
         field_at_deal=rng.getrandbits(len(ix.ids)) & rng.getrandbits(len(ix.ids)),
         nobody_won=rng.random() < 0.5,
         draws_before=rng.randrange(4),
+        payer=rng.choice((-1, rng.getrandbits(len(ix.ids)))),
     )
 
 
@@ -337,6 +341,7 @@ round_leaves = st.one_of(
     ),
     st.builds(ir.ScoreCmp, op=st.sampled_from(OPS), n=st.integers(0, 13)),
     st.builds(ir.OnField, item=leaves),
+    st.builds(ir.PayerHas, item=leaves),
     st.builds(ir.NobodyWon),
     st.builds(ir.DrawnBefore, n=st.integers(1, 3)),
 )

@@ -37,6 +37,7 @@ ATOMS = {
     "the field had": "the field had any of crane",
     "nobody won": "nobody won",
     "after a drawn round": "after a drawn round",
+    "the payer has": "the payer has lights >= 1",
 }
 CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "points")
 
@@ -78,6 +79,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
     "dealt": frozenset({"yaku at count", "scoring"}),
     "captured dealt": frozenset({"yaku at count", "scoring"}),
+    "the payer has": frozenset({"scoring factor"}),  # (an award's condition has no payer)
 }
 
 # each place: the file extended, and the lines that put a condition {c} there (a void rule and
@@ -114,6 +116,7 @@ NESTS = {
     "not": "not ({a})",
     "everyone has": "everyone has ({a})",
     "the field had": "the field had ({a})",
+    "the payer has": "the payer has ({a})",
 }
 
 
@@ -121,6 +124,9 @@ def allowed(atom: str, place: str, nest: str) -> bool:
     """Inside `everyone has`, an atom is tested in the place too; inside `the field had`, only
     on the field."""
     where = "scoring" if place.startswith("scoring") else place
+    if "the payer has" in (atom, nest):  # a factor's payer: his cards only
+        inner = atom in CARDS if nest == "the payer has" else nest in ("", "not")
+        return place == "scoring factor" and inner
     if nest in ("", "not"):
         return where in ALLOWED[atom]
     inner = nest in ALLOWED[atom] and (nest == "the field had" or where in ALLOWED[atom])

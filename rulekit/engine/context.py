@@ -29,6 +29,7 @@ class RoundView:
         self.field_at_deal = r.laid_field  # 0 while the field is not laid yet
         self.nobody_won = nobody_won
         self.draws_before = r.draws_before  # drawn rounds in a row just before this one
+        self.payer = -1  # the payer's pile, for a scoring factor's `the payer has` (stage.holds)
         self.look_from(seat)
 
     def look_from(self, seat: int) -> None:

@@ -59,6 +59,7 @@ class RoundContext(Protocol):
     field_at_deal: int
     nobody_won: bool
     draws_before: int
+    payer: int  # the pile of who makes the payment a scoring factor tests (-1: no payer)
 
 
 _ROUND_KINDS = (
@@ -68,6 +69,7 @@ _ROUND_KINDS = (
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
+    ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
 )
@@ -328,6 +330,10 @@ class _Codegen:
             name = f"_field{len(self.helpers)}"
             self.helpers[name] = self.function(c.item)
             return f"{name}(ctx.field_at_deal, ctx)"
+        if isinstance(c, ir.PayerHas):
+            name = f"_payer{len(self.helpers)}"
+            self.helpers[name] = self.function(c.item)
+            return f"ctx.payer >= 0 and {name}(ctx.payer, ctx)"
         if isinstance(c, ir.NobodyWon):
             return "ctx.nobody_won"
         if isinstance(c, ir.DrawnBefore):

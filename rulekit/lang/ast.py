@@ -190,6 +190,14 @@ class CFieldHad:
 
 
 @dataclass(frozen=True)
+class CPayerHas:
+    """`the payer has <atom>`: the pile of who makes the payment a scoring factor tests."""
+
+    item: Cond
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CNobodyWon:
     loc: Loc
 
@@ -237,6 +245,7 @@ Cond = (
     | CContinued
     | CScore
     | CFieldHad
+    | CPayerHas
     | CNobodyWon
     | CDrawnBefore
     | CAnd

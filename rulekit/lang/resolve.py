@@ -56,6 +56,7 @@ _WHERE = {
     "declaration": "a condition on a declaration",
     "declaration seen": "a condition on a declaration made with the hand seen",
     "the field had": "'the field had ...'",
+    "the payer has": "'the payer has ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
@@ -81,6 +82,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
     ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
+    ast.CPayerHas: ("the payer has", ("scoring",)),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
@@ -126,6 +128,8 @@ def _placed_atoms(c: ast.Cond, places: tuple[str, ...]) -> list[tuple[ast.Cond, 
         out += _placed_atoms(c.item, (*places, "everyone has"))
     elif isinstance(c, ast.CFieldHad):
         out += _placed_atoms(c.item, ("the field had",))
+    elif isinstance(c, ast.CPayerHas):  # (his cards only: no atom of the round inside)
+        out += _placed_atoms(c.item, ("the payer has",))
     return out
 
 
@@ -141,8 +145,8 @@ def _card_atoms(c: ast.Cond) -> list[ast.Cond]:
         return [a for i in c.items for a in _card_atoms(i)]
     if isinstance(c, ast.CNot):
         return _card_atoms(c.item)
-    if isinstance(c, ast.CFieldHad | ast.CEveryone):
-        return []  # (the field's cards; every pile: refused by the places already)
+    if isinstance(c, ast.CFieldHad | ast.CEveryone | ast.CPayerHas):
+        return []  # (the field's cards; every pile; the payer's: refused by the places already)
     if type(c) in ATOM_PLACES and not isinstance(c, ast.CRoundMonth):
         return []
     return [c]
@@ -618,6 +622,8 @@ class Resolver:
             return ir.ScoreCmp(op=c.op, n=c.n)
         if isinstance(c, ast.CFieldHad):  # (what it may hold: usable)
             return ir.OnField(item=self.cond(c.item, classes))
+        if isinstance(c, ast.CPayerHas):  # (what it may hold: usable)
+            return ir.PayerHas(item=self.cond(c.item, classes))
         if isinstance(c, ast.CNobodyWon):
             return ir.NobodyWon()
         if isinstance(c, ast.CDrawnBefore):
@@ -1534,6 +1540,8 @@ class Resolver:
                     continue
             if isinstance(s, ast.Factor):
                 out.append(self.factor_step(s, condition))
+            elif condition is not None and self.payer_in_award(s, condition):
+                continue
             else:
                 out.append(self.award_step(s, condition))
         return out
@@ -1555,6 +1563,19 @@ class Resolver:
             name=name,
             label=s.label or name.replace("_", " ").capitalize(),
         )
+
+    def payer_in_award(self, s: ast.Award, condition: ir.Condition) -> bool:
+        """An award's condition is tested once, for its payee: `the payer has` is a factor's
+        (reported; True: the award is dropped)."""
+        if not any(isinstance(c, ir.PayerHas) for c in ir.parts_of(condition)):
+            return False
+        self.error(
+            f"award '{s.name.text}': 'the payer has' cannot be used in an award, whose condition"
+            " is tested once for its payee",
+            s.loc,
+            'test the payer in a factor: double "Doubled" x2 if the payer has lights = 0',
+        )
+        return True
 
     def step_seats(self, s: ast.Factor | ast.Award) -> int | None:
         """`at 5 seats: ...`: the table size a step is played at (None: every size)."""

@@ -465,6 +465,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.CFieldHad(c[0], self.loc(meta))
 
     @v_args(meta=True)
+    def payer_has(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CPayerHas(c[0], self.loc(meta))
+
+    @v_args(meta=True)
     def nobody_won(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CNobodyWon(self.loc(meta))
 
@@ -829,6 +833,19 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
             text = after.split(" if ", 1)[-1].strip()
         on = str(_step_words(c).get("on", "yaku"))
         return ast.Factor(self.loc(meta), name, label, int(str(mult)[1:]), on, cond, text)
+
+    @v_args(meta=True)
+    def exemption(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`exempt "Exemption" the payer pays nothing if ...`: a factor of 0, on everything
+        unless its kind is written."""
+        name, label = self.step_name(c)
+        cond = _step_cond(c)
+        text = ""
+        if cond is not None:
+            tail = self.source_text(meta).split(" pays nothing", 1)[-1]
+            text = tail.split(" if ", 1)[-1].strip()
+        on = str(_step_words(c).get("on", "all"))
+        return ast.Factor(self.loc(meta), name, label, 0, on, cond, text)
 
     @v_args(meta=True)
     def award(self, meta: Meta, c: list[Any]) -> ast.Stmt:

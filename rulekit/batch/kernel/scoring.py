@@ -191,7 +191,7 @@ def awards(S: Array, Q: Array, T: Array, F: Floats) -> None:
         value = steps[at + 2] * scale
         if payee < 0:
             continue
-        if steps[at + 5] and not step_hits(S, Q, T, payee, value, True) >> i & 1:
+        if steps[at + 5] and not step_hits(S, Q, T, payee, value, True, BANK) >> i & 1:
             continue
         n = others_of(S, payee, others)
         mult = S[SC, I_MULT] if steps[at + 4] else 1
