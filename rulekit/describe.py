@@ -128,6 +128,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"round month {c.op} {c.n}"
     if isinstance(c, ir.IsDealer):
         return "dealer"
+    if isinstance(c, ir.SeatFromDealer):
+        return SEATS_FROM_DEALER.get(c.place, f"{c.place}th in play order from the dealer")
     if isinstance(c, ir.Continued):
         who = "continued" if c.who == "self" else "an opponent continued"
         if c.op == ">=":
@@ -631,6 +633,15 @@ def to_rich(sections: list[Section]) -> list[Any]:
     return out
 
 
+# ir.SeatFromDealer.place and ir.Award.payee -> their words
+SEATS_FROM_DEALER = {2: "second", 3: "third"}
+AWARD_PAYEES = {
+    "dealer": "the dealer",
+    "winner": "the winner",
+    "second": "the second in play order from the dealer",
+    "third": "the third in play order from the dealer",
+}
+
 FACTOR_ON = {
     "yaku": "yaku payments",
     "teyaku": "teyaku payments",
@@ -655,7 +666,7 @@ def step_sentence(rules: ir.Ruleset, step: ir.Factor | ir.Award) -> str:
         return f"{name}x{step.factor} on {FACTOR_ON[step.on]}{cond}{whose}."
     share = "split between the others" if step.split else "from each other player"
     times = ", times the multiplier" if step.multiplied else ""
-    return f"{step.label}: the {step.payee} takes {step.value} {share}{times}{cond}."
+    return f"{step.label}: {AWARD_PAYEES[step.payee]} takes {step.value} {share}{times}{cond}."
 
 
 def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:

@@ -178,6 +178,16 @@ class IsDealer(_Frozen):
     kind: Literal["dealer"] = "dealer"
 
 
+class SeatFromDealer(_Frozen):
+    """The player tested is the `place`-th in play order from the dealer, the dealer (or who
+    leads in his place when he sits the round out) being the first: `second`, `third`
+    (Hana-Awase's "the player to [the dealer's] right", "the player to the left of the
+    dealer")."""
+
+    kind: Literal["seat"] = "seat"
+    place: int = Field(ge=2, le=8)
+
+
 class Continued(_Frozen):
     """Continues called this round, compared with `n`: by the player himself (`continued`,
     `continued 2 or more times`) or by any one of his opponents (`an opponent continued`)."""
@@ -256,6 +266,7 @@ Condition = Annotated[
     | RoundCmp
     | RoundMonth
     | IsDealer
+    | SeatFromDealer
     | Continued
     | ScoreCmp
     | OnField
@@ -694,7 +705,10 @@ class Award(_Frozen):
     kind: Literal["award"] = "award"
     name: str
     label: str = ""
-    payee: Literal["dealer", "winner"]
+    payee: Literal["dealer", "winner", "second", "third"] = Field(
+        description="the dealer (or who leads in his place), the round's winner, or the second"
+        " or third in play order from the dealer"
+    )
     value: int
     split: bool = False
     multiplied: bool = False

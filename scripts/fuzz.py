@@ -211,6 +211,8 @@ ROUND_ATOMS = (
     "dealer",
     "not dealer",
     "the field had any of crane, moon",
+    "second",  # seats from the dealer (issue 25)
+    "not third",
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
@@ -278,7 +280,7 @@ def _scoring_step(rng: random.Random, name: str) -> str:
     if rng.random() < 0.5:
         kind = f" on {rng.choice(KINDS)}" if rng.random() < 0.6 else ""
         return f'  {name} "Step" x{rng.choice((1, 2, 3, 10))}{kind}{cond}'
-    payee = rng.choice(("dealer", "winner"))
+    payee = rng.choice(("dealer", "winner", "second", "third"))
     share = rng.choice(("", " from each other", " split between the others"))
     opts = rng.choice(("", "; times multiplier", "; flat"))
     unit = rng.choice(("", "", " kan"))
@@ -378,7 +380,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "continue at most once per round", "continue not with an empty hand",
              "after a lost yaku, a stop needs more than what is left",
              "after a lost yaku, a stop needs more than the value declared",
-             f"+{n(rng)}{_unit(rng)} per continue"],
+             f"paid when stopping; +{n(rng)}{_unit(rng)} per continue"],
             rng.randint(1, 3),
         )  # fmt: skip
         return "continue: " + "; ".join(opts)

@@ -81,6 +81,8 @@ SAMPLES: list[ir.Condition] = [
     ir.RoundCmp(op=">=", n=2),
     ir.RoundMonth(op=">=", n=1),
     ir.IsDealer(),
+    ir.SeatFromDealer(place=2),
+    ir.SeatFromDealer(place=3),
     ir.Continued(who="opponent"),
     ir.ScoreCmp(op=">", n=5),
     ir.OnField(item=ir.AnyOf(cards=(10, 11, 12, 13))),

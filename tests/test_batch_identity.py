@@ -418,7 +418,7 @@ PLACES = (
     "teams", "points", "round wins", "fold before the deal", "round in void hand",
     # issue 25's payments: conditions on the payer, an exemption, a round won paid by the
     # others, `+N per continue`
-    "the payer has", "pays nothing", "round wins paid", "per continue",
+    "the payer has", "pays nothing", "round wins paid", "per continue", "seat from the dealer",
 )  # fmt: skip
 
 
@@ -437,6 +437,8 @@ def places(rules: ir.Ruleset) -> set[str]:
     out = set()
     for step in rules.scoring:
         out.add("factor" if isinstance(step, ir.Factor) else "award")
+        if isinstance(step, ir.Award) and step.payee in ("second", "third"):
+            out.add("seat from the dealer")
         if isinstance(step, ir.Factor) and step.factor == 0:
             out.add("pays nothing")
         if step.condition is not None and any(

@@ -47,6 +47,7 @@ ROUND_KINDS = (
     ir.RoundCmp,
     ir.RoundMonth,
     ir.IsDealer,
+    ir.SeatFromDealer,
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
@@ -96,6 +97,7 @@ class RoundCtx:
     round: int = 1
     month_mask: int = 0
     is_dealer: bool = False
+    place: int = 0  # his place in play order from the dealer (`second`, `third`)
     continued: int = 0
     opponent_continued: int = 0
     score: Any = 0
@@ -123,6 +125,7 @@ class RoundCtx:
             (bt.CTX_NOBODY_WON, self.nobody_won),
             (bt.CTX_DRAWS, self.draws_before),
             (bt.CTX_PAYER, self.payer),
+            (bt.CTX_PLACE, self.place),
         ):
             arr[slot] = int(value)
         return arr
@@ -136,6 +139,7 @@ def random_round(ix: CardIndex, piles: list[int], rng: random.Random) -> RoundCt
         round=number + 1,
         month_mask=ix.month_masks[number % len(ix.month_masks)],
         is_dealer=rng.random() < 0.5,
+        place=rng.randrange(5),
         continued=rng.randrange(4),
         opponent_continued=rng.randrange(4),
         score=rng.choice((0, 1, 3, 5, 7, 12, 40, Fraction(7, 2))),
@@ -333,6 +337,7 @@ round_leaves = st.one_of(
     st.builds(ir.RoundMonth, op=st.sampled_from(OPS), n=st.integers(0, 4)),
     st.builds(ir.RoundMonth, op=st.just(">="), n=st.just(0), all=st.just(True)),
     st.builds(ir.IsDealer),
+    st.builds(ir.SeatFromDealer, place=st.integers(2, 4)),
     st.builds(
         ir.Continued,
         who=st.sampled_from(["self", "opponent"]),

@@ -31,6 +31,8 @@ ATOMS = {
     "all of round month": "all of round month",
     "N of round month": "1 of round month",
     "dealer": "dealer",
+    "second": "second",
+    "third": "third",
     "continued": "continued",
     "an opponent continued": "an opponent continued",
     "score": "score >= 1",
@@ -70,6 +72,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "declaration seen",
         }
     ),
+    "second": frozenset(),  # (as the dealer's: below)
+    "third": frozenset(),
     "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
     "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
     "score": frozenset({"scoring", "choice"}),
@@ -81,6 +85,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "captured dealt": frozenset({"yaku at count", "scoring"}),
     "the payer has": frozenset({"scoring factor"}),  # (an award's condition has no payer)
 }
+
+ALLOWED["second"] = ALLOWED["third"] = ALLOWED["dealer"]  # seats from the dealer (issue 25)
 
 # each place: the file extended, and the lines that put a condition {c} there (a void rule and
 # an instant win ask for a month of 4 too, so that most deals play on)
@@ -172,5 +178,5 @@ def test_the_matrix_covers_every_atom_of_the_grammar() -> None:
     atoms = grammar[grammar.index("?atom:") : grammar.index("times:")]
     aliases = {line.split("->")[-1].strip() for line in atoms.splitlines() if "->" in line}
     # each alias of the grammar's atoms has a sample here (the round month forms, and the two
-    # `continued`, are two each)
+    # `continued`, are two each; `second` and `third` one each)
     assert len(aliases) == len(ATOMS)

@@ -103,6 +103,30 @@ def test_the_payer_conditions_are_said_in_words() -> None:
     assert "Scoring exemption" in said
 
 
+# ---------------------------------------------------------------- seats named from the dealer
+
+
+def test_seats_from_the_dealer_resolve_and_are_said_in_words() -> None:
+    rules = load_rules(FIXTURES / "compensation.rk")
+    payees = [s.payee for s in rules.scoring if isinstance(s, ir.Award)]
+    assert payees == ["dealer", "second", "third"]
+    book = to_markdown(rulebook(rules))
+    assert "Eight for the second: the second in play order from the dealer takes 30" in book
+    house = load_rules(
+        write(Path.cwd(), 'extends "hachihachi/fudawiki"\nscoring\n  s x2 if second or third\n')
+    )
+    step = house.scoring[-1]
+    assert step.condition == ir.Or(items=(ir.SeatFromDealer(place=2), ir.SeatFromDealer(place=3)))
+    assert "x2 on yaku payments if second or third" in to_markdown(rulebook(house))
+
+
+def test_second_in_a_void_rule_is_a_located_error(tmp_path: Path) -> None:
+    text = errors_of(
+        write(tmp_path, 'extends "hachihachi/fudawiki"\nvoid if the field has second\n')
+    )
+    assert "house.rk:2:23: 'second' cannot be used in a void rule" in text
+
+
 # ---------------------------------------------------------------- + N per continue
 
 

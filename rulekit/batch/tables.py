@@ -47,6 +47,7 @@ builder checks):
     OP_SCORE op n       his score <op> n (scaled: the context's score against n * its scale)
     OP_NOBODY_WON       the round ended with no winner
     OP_DRAWN_BEFORE n   at least n drawn rounds in a row just before this one
+    OP_SEAT place       the player tested is the place-th in play order from the dealer
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
 (rulekit.hands.shape_demands), as engine/tables.py reads it.
@@ -143,6 +144,7 @@ OP_CONTINUED = 18
 OP_SCORE = 19
 OP_NOBODY_WON = 20
 OP_DRAWN_BEFORE = 21
+OP_SEAT = 22  # place: the player tested is the place-th in play order from the dealer
 # segment kinds: a part tested over every pile, over the field as laid, the condition itself
 SEG_EVERYONE = 0
 SEG_FIELD = 1
@@ -162,7 +164,8 @@ CTX_FIELD = 73  # the field as laid at the deal (0: not laid yet)
 CTX_NOBODY_WON = 74
 CTX_DRAWS = 75  # drawn rounds in a row just before this one
 CTX_PAYER = 76  # a scoring factor's payer's pile (-1: no payer: the bank, or no payment)
-CTX_WORDS = 77  # a context array's length
+CTX_PLACE = 77  # the player tested's place in play order from the dealer (1; 0: not in play)
+CTX_WORDS = 78  # a context array's length
 NO_PILES = -1  # npiles of a context whose round has no player in play yet
 G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
 G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
@@ -197,7 +200,7 @@ CONTINUED_WHO: dict[str, int] = {"self": 0, "opponent": 1}
 # payment reasons, from engine.stage.FACTOR_ON)
 FACTOR_ON: dict[str, int] = {"yaku": 0, "teyaku": 1, "count": 2, "all": 3}
 # ir.Award.payee -> the stage array's code (kernel/stage.py: the dealer, the round's winner)
-AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1}
+AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1, "second": 2, "third": 3}
 # the stage array's kinds of step (ir.ScoringStep's types: STEP_KINDS)
 STEP_FACTOR = 0
 STEP_AWARD = 1
@@ -331,6 +334,8 @@ class _Emitter:
             return [OP_MONTH_ALL] if c.all else [OP_MONTH, OPS[c.op], c.n]
         if isinstance(c, ir.IsDealer):
             return [OP_DEALER]
+        if isinstance(c, ir.SeatFromDealer):
+            return [OP_SEAT, c.place]
         if isinstance(c, ir.Continued):
             return [OP_CONTINUED, CONTINUED_WHO[c.who], OPS[c.op], c.n]
         if isinstance(c, ir.ScoreCmp):
@@ -903,6 +908,9 @@ def _run(
             p += 1
         elif op == OP_DRAWN_BEFORE:
             b = 1 if piles[CTX_DRAWS] >= prog[p + 1] else 0
+            p += 2
+        elif op == OP_SEAT:
+            b = 1 if piles[CTX_PLACE] == prog[p + 1] else 0
             p += 2
         else:  # a word no builder writes: stop rather than read on
             return False

@@ -38,6 +38,8 @@ class RoundView:
         r = self.r
         self.seat = seat
         self.is_dealer = seat >= 0 and seat == self.leader()
+        order = r.order
+        self.place = order.index(seat) + 1 if seat in order else 0  # (`second`, `third`)
         continues = r.continues
         self.continued = continues[seat] if 0 <= seat < len(continues) else 0
         self.opponent_continued = max(

@@ -28,10 +28,13 @@ FACTOR_ON: dict[str, frozenset[str] | None] = {
     "all": None,
 }
 # ir.Award.payee -> who takes an award: the dealer (who leads in his place when he sits the
-# round out: the first in play order), or the round's final winner (None: nobody)
+# round out: the first in play order), the round's final winner (None: nobody), the second or
+# the third in play order from the dealer (None: fewer play)
 AWARD_PAYEES: dict[str, Callable[[RoundState], int | None]] = {
     "dealer": lambda r: r.order[0],
     "winner": lambda r: r.winner,
+    "second": lambda r: r.order[1] if len(r.order) > 1 else None,
+    "third": lambda r: r.order[2] if len(r.order) > 2 else None,
 }
 
 

@@ -53,6 +53,7 @@ class RoundContext(Protocol):
     round: int
     month_mask: int
     is_dealer: bool
+    place: int  # his place in play order from the dealer (the dealer 1; 0: not in play)
     continued: int
     opponent_continued: int
     score: int
@@ -66,6 +67,7 @@ _ROUND_KINDS = (
     ir.RoundCmp,
     ir.RoundMonth,
     ir.IsDealer,
+    ir.SeatFromDealer,
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
@@ -322,6 +324,8 @@ class _Codegen:
             return f"({x} & ctx.month_mask).bit_count() {_PY_OP[c.op]} {c.n}"
         if isinstance(c, ir.IsDealer):
             return "ctx.is_dealer"
+        if isinstance(c, ir.SeatFromDealer):
+            return f"ctx.place == {c.place}"
         if isinstance(c, ir.Continued):
             return f"ctx.{CONTINUED_WHO[c.who]} {_PY_OP[c.op]} {c.n}"
         if isinstance(c, ir.ScoreCmp):

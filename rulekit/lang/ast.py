@@ -166,6 +166,14 @@ class CDealer:
 
 
 @dataclass(frozen=True)
+class CSeat:
+    """`second`, `third`: the player tested is that far in play order from the dealer."""
+
+    place: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CContinued:
     """`continued`, `continued 2 or more times`, `an opponent continued`."""
 
@@ -242,6 +250,7 @@ Cond = (
     | CRound
     | CRoundMonth
     | CDealer
+    | CSeat
     | CContinued
     | CScore
     | CFieldHad

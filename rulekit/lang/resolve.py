@@ -79,6 +79,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
     ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
     ast.CDealer: ("dealer", _PLAYERS),
+    ast.CSeat: ("second", _PLAYERS),  # (`third` alike: ATOM_WORDS)
     ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
     ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
@@ -88,6 +89,8 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
+# ir.SeatFromDealer.place -> its word in the language
+SEAT_WORDS = {2: "second", 3: "third"}
 # why an atom cannot be written in a place, where a word helps (the hint, before the places)
 _WHY_NOT = {
     (ast.CEveryone, "yaku"): "every player's pile is compared when the hands are counted: add"
@@ -96,6 +99,7 @@ _WHY_NOT = {
     " '; at count' to the entry",
     (ast.CDealt, "teyaku"): "a teyaku cannot ask which teyaku was dealt",
     (ast.CDealer, "everyone has"): "'everyone has ...' tests every player's pile alike",
+    (ast.CSeat, "everyone has"): "'everyone has ...' tests every player's pile alike",
     (ast.CContinued, "everyone has"): "'everyone has ...' tests every player's pile alike",
     (ast.CDealt, "everyone has"): "'everyone has ...' tests every player's pile alike",
 }
@@ -609,6 +613,8 @@ class Resolver:
             return ir.RoundMonth(op=">=", n=c.n)
         if isinstance(c, ast.CDealer):
             return ir.IsDealer()
+        if isinstance(c, ast.CSeat):
+            return ir.SeatFromDealer(place=c.place)
         if isinstance(c, ast.CContinued):
             if c.n < 1:
                 self.error(
@@ -651,6 +657,8 @@ class Resolver:
             word, allowed = ATOM_PLACES[type(item)]
             if isinstance(item, ast.CDealt) and item.captured:
                 word = "captured dealt"
+            if isinstance(item, ast.CSeat):
+                word = SEAT_WORDS[item.place]
             for place in places:
                 if place in allowed:
                     continue
@@ -1595,7 +1603,7 @@ class Resolver:
             seats=self.step_seats(s),
             name=s.name.text,
             label=s.label or s.name.text.replace("_", " ").capitalize(),
-            payee=s.payee,  # the grammar writes dealer or winner
+            payee=s.payee,  # the grammar writes dealer, winner, second or third
             value=self.amount(s.value, s.loc.file, s.loc),
             split=s.split,
             multiplied=s.multiplied,

@@ -445,6 +445,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def is_dealer(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CDealer(self.loc(meta))
 
+    @v_args(meta=True)
+    def is_second(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CSeat(2, self.loc(meta))
+
+    @v_args(meta=True)
+    def is_third(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CSeat(3, self.loc(meta))
+
     def times(self, c: list[Token]) -> int:
         return int(c[0])
 
@@ -807,6 +815,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     def payee_winner(self, c: list[Any]) -> tuple[str, str]:
         return ("payee", "winner")
+
+    def payee_second(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "second")
+
+    def payee_third(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "third")
 
     def from_each_other(self, c: list[Any]) -> tuple[str, bool]:
         return ("split", False)

@@ -187,7 +187,12 @@ def awards(S: Array, Q: Array, T: Array, F: Floats) -> None:
         if steps[at] != STEP_AWARD:
             continue
         j += 1
-        payee = S[SC, I_WINNER] if steps[at + 1] == 1 else S[P_ORDER, 0]
+        code = steps[at + 1]  # (batch.tables.AWARD_PAYEES)
+        if code == 1:  # the winner
+            payee = S[SC, I_WINNER]
+        else:  # the dealer (or who leads in his place), the second, the third in play order
+            k = 0 if code == 0 else code - 1
+            payee = S[P_ORDER, k] if k < S[SC, I_NORDER] else -1
         value = steps[at + 2] * scale
         if payee < 0:
             continue
