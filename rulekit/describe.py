@@ -166,6 +166,11 @@ def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
         notes.append("paid to the dealer")
     if e.cancels:
         notes.append("cancels the card count and teyaku")
+    if e.cancels_yaku != "none":
+        whose = "every yaku" if e.cancels_yaku == "all" else "the other players' yaku"
+        notes.append(f"cancels {whose} decided at the count")
+    if e.wins_round:
+        notes.append("wins the round at once (no continue)")
     if e.flat:
         notes.append("flat (not multiplied by the field)")
     return notes

@@ -306,6 +306,17 @@ class Yaku(_Frozen):
     at_count: bool = Field(False, description="checked only when the hands are counted")
     paid_to_dealer: bool = False
     cancels: bool = Field(False, description="at the count: cancels the card count and teyaku")
+    cancels_yaku: Literal["none", "all", "others"] = Field(
+        "none",
+        description="an entry decided at the count: while a player counts it, no entry decided"
+        " at the count is paid (all), or only his are (others); they are still listed as made"
+        " (Hana-Awase's Willow Row)",
+    )
+    wins_round: bool = Field(
+        False,
+        description="a yaku made in play: the round ends at once, its maker stops and wins it"
+        " (no choice to continue is offered)",
+    )
     flat: bool = Field(False, description="paid as written, not multiplied by the field")
     loc: SourceLoc | None = None
 

@@ -301,7 +301,12 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 1:
         return f"scoring\n  remove {rng.choice(('s0', 'oya_ken', 'seven_doubled'))}"
     if kind == 2:
-        opts = rng.choice(("", "; at count", "; +1 per extra", "; flat", "; unless ten_plains"))
+        opts = rng.choice(
+            ("", "; at count", "; +1 per extra", "; flat", "; unless ten_plains",
+             # a yaku that cancels the others' or wins the round at once (issue 25)
+             "; at count; cancels every yaku", "; at count; cancels the yaku of the others",
+             "; wins the round")
+        )  # fmt: skip
         atoms = CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + (COUNT_ATOMS if "count" in opts else ())
         return f'yaku\n  {entry} "Probe" {n(rng)}: {condition(rng, atoms)}{opts}'
     if kind == 3:

@@ -419,6 +419,7 @@ PLACES = (
     # issue 25's payments: conditions on the payer, an exemption, a round won paid by the
     # others, `+N per continue`
     "the payer has", "pays nothing", "round wins paid", "per continue", "seat from the dealer",
+    "cancels yaku", "wins the round",
 )  # fmt: skip
 
 
@@ -470,6 +471,11 @@ def places(rules: ir.Ruleset) -> set[str]:
         out.add("round wins paid")
     if rules.continuation.per_continue:
         out.add("per continue")
+    for e in rules.yaku.entries if rules.yaku else ():
+        if e.cancels_yaku != "none":
+            out.add("cancels yaku")
+        if e.wins_round:
+            out.add("wins the round")
     return out
 
 

@@ -127,6 +127,48 @@ def test_second_in_a_void_rule_is_a_located_error(tmp_path: Path) -> None:
     assert "house.rk:2:23: 'second' cannot be used in a void rule" in text
 
 
+# ---------------------------------------------------------------- yaku that cancel or win at once
+
+
+def test_a_yaku_that_cancels_or_wins_resolves_and_is_said_in_words() -> None:
+    every = load_rules(FIXTURES / "willow-row.rk")
+    others = load_rules(FIXTURES / "willow-row-others.rk")
+    assert every.yaku is not None and others.yaku is not None
+    assert every.yaku.entry("willow_row").cancels_yaku == "all"
+    assert others.yaku.entry("willow_row").cancels_yaku == "others"
+    assert every.yaku.entry("wisteria_row").cancels_yaku == "none"
+    assert "cancels every yaku decided at the count" in to_markdown(rulebook(every))
+    said = render(diff(every, others), "a", "b")
+    assert "cancels the other players' yaku decided at the count" in said
+    wins = load_rules(FIXTURES / "wins-at-once.rk")
+    assert wins.yaku is not None and wins.yaku.entry("five_lights").wins_round
+    assert "wins the round at once (no continue)" in to_markdown(rulebook(wins))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'extends "koikoi/sloper"\nyaku\n  row "Row" 5: all of willow; cancels every yaku\n',
+            "house.rk:3:31: a yaku that cancels yaku is decided at the count: add '; at count'",
+        ),
+        (
+            'extends "koikoi/sloper"\nyaku\n  row "Row" 5: all of willow; at count;'
+            " wins the round\n",
+            "house.rk:3:41: 'wins the round' is an option of a yaku made in play",
+        ),
+        (
+            'extends "sakura/hawaii"\nyaku\n  row "Row" 5: all of willow; wins the round\n',
+            "house.rk:3:31: 'wins the round': the yaku of this variant do not end the round",
+        ),
+    ],
+)
+def test_a_yaku_that_cancels_or_wins_is_refused_where_it_means_nothing(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    assert message in errors_of(write(tmp_path, text))
+
+
 # ---------------------------------------------------------------- + N per continue
 
 

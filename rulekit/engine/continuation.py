@@ -51,6 +51,9 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         return
     if pl.settles_when_made:
         _settle_made(r, p, pl, new, delta)
+    if pl.wins and not pl.wins.isdisjoint(counted):  # a yaku that wins the round at once
+        stop(r, p)
+        return
     if pl.allowed:
         hands = r.hands
         for s in r.order:
@@ -115,6 +118,7 @@ class Plan:
         "per_yaku",
         "plain_pay",
         "settles_when_made",
+        "wins",
     )
 
     def __init__(self, c: CompiledRules) -> None:
@@ -125,6 +129,7 @@ class Plan:
         self.paid_in_play = cont.paid_in_play
         self.per_yaku = cont.multiplier_per_yaku
         self.per_continue = cont.per_continue
+        self.wins = c.wins_round  # the yaku that end the round at once, won by their maker
         self.beats = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
         self.liable = bool(c.liable)
         self.settles_when_made = self.beats or self.liable or self.paid.when_made is not _nothing

@@ -401,7 +401,7 @@ class Remove(Stmt):
 
 @dataclass(frozen=True)
 class EntryOpt:
-    kind: str  # unless | bonus | at_count | paid_to_dealer | cancels
+    kind: str  # unless | bonus | at_count | paid_to_dealer | cancels | cancels_every_yaku | ...
     loc: Loc
     names: tuple[Name, ...] = ()
     amount: int | Amount = 0  # a bonus may be written in the unit

@@ -173,6 +173,7 @@ class Resolver:
         self.views: dict[str, ClassMap] = {}
         self.declared: ClassMap = {}
         self._set_stack: list[str] = []
+        self.wins_round_locs: list[Loc] = []  # the yaku written `; wins the round`
         # the owner's choice: its cards; while its second reading is resolved, their weights
         # and the counts they weigh in (lang/choice.py)
         self.choice_cards: frozenset[int] = frozenset()
@@ -847,11 +848,50 @@ class Resolver:
             at_count="at_count" in e.opts,
             paid_to_dealer="paid_to_dealer" in e.opts,
             cancels="cancels" in e.opts,
+            cancels_yaku=self.cancels_yaku(t, e),
+            wins_round=self.wins_round(t, e),
             flat=bool(e.opts["flat"].amount) if "flat" in e.opts else False,
             loc=_sloc(e.name.loc),
         )
         resolved[e.name.text] = yaku
         return yaku
+
+    def cancels_yaku(self, t: TableDraft, e: EntryDraft) -> str:
+        """`; cancels every yaku` / `; cancels the yaku of the others`: an option of a yaku
+        decided at the count (Hana-Awase's Willow Row)."""
+        written = [e.opts[k] for k in ("cancels_every_yaku", "cancels_others_yaku") if k in e.opts]
+        if not written:
+            return "none"
+        opt = written[-1]
+        if len(written) > 1:
+            self.error("'cancels every yaku' contradicts 'cancels the yaku of the others'", opt.loc)
+        if t.kind != "yaku" or "at_count" not in e.opts:
+            self.error(
+                "a yaku that cancels yaku is decided at the count: add '; at count'",
+                opt.loc,
+                'for example: willow_row "Willow Row" 10: all of willow; at count; cancels'
+                " every yaku",
+            )
+            return "none"
+        return "all" if opt.kind == "cancels_every_yaku" else "others"
+
+    def wins_round(self, t: TableDraft, e: EntryDraft) -> bool:
+        """`; wins the round`: a yaku made in play (checked against the continue statement
+        with the whole file: check_wins_round)."""
+        opt = e.opts.get("wins_round")
+        if opt is None:
+            return False
+        if t.kind != "yaku" or "at_count" in e.opts:
+            self.error(
+                "'wins the round' is an option of a yaku made in play, not of one decided at"
+                f" the count{' or of a teyaku' if t.kind != 'yaku' else ''}",
+                opt.loc,
+                "drop '; at count', or use an instant win for a dealt hand",
+            )
+            return False
+        if opt.loc not in self.wins_round_locs:  # (the owner's choice reads the table twice)
+            self.wins_round_locs.append(opt.loc)
+        return True
 
     def bonus(self, opt: ast.EntryOpt, condition: ir.Condition) -> ir.Bonus | None:
         items = condition.items if isinstance(condition, ir.And) else (condition,)
@@ -967,6 +1007,12 @@ class Resolver:
             "continuation": self.continuation(),
             "count": self.count(),
         }
+        if self.wins_round_locs and not result["continuation"].ends_round:
+            self.error(
+                "'wins the round': the yaku of this variant do not end the round",
+                self.wins_round_locs[0],
+                "drop 'yaku do not end the round' from the continue statement, or this option",
+            )
         deal = self.deal()
         if deal:
             result["deal"] = deal

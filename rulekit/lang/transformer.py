@@ -102,7 +102,10 @@ TABLE_OPTIONS = {
     "between_all": "between_all",
     "between_highest": "between_highest",
 }
-ENTRY_FLAGS = ("at_count", "paid_to_dealer", "cancels")
+ENTRY_FLAGS = (
+    "at_count", "paid_to_dealer", "cancels",
+    "cancels_every_yaku", "cancels_others_yaku", "wins_round",  # (issue 25)
+)  # fmt: skip
 
 # The scoring stage: the game's target and start, and split tables.
 OPTIONS.update({"until_score": ("target", None), "start_at": ("start", None)})

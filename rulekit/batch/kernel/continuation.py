@@ -122,6 +122,8 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         if S[P_HAND, S[P_ORDER, k]]:
             holding = True
     left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
+    if counted & Q[PQ, PQ_WINS_ROUND]:  # a yaku that wins the round at once: he stops
+        left = 0
     if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p

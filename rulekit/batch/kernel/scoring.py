@@ -252,6 +252,22 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
     best = -1
     special = -1
     cancelled = False
+    # (scoring._yaku_cancelled) a yaku that cancels every yaku (mode 2) or the others' (1)
+    mode = 0
+    holders = 0
+    if Q[PQ, PQ_CANCEL_ALL] or Q[PQ, PQ_CANCEL_OTHERS]:
+        for k in range(n):
+            s = order[k]
+            x = S[P_CAPTURED, s]
+            npiles = look_as_player(S, Q, s)
+            hits = t_match(ytab, x, True, piles, npiles)
+            for j in range(t_counted(ytab, hits, x, sel) if hits else 0):
+                i = sel[j]
+                if Q[PQ, PQ_CANCEL_ALL] >> i & 1:
+                    mode = 2
+                elif Q[PQ, PQ_CANCEL_OTHERS] >> i & 1:
+                    holders |= 1 << s
+                    mode = max(mode, 1)
     for k in range(n):
         s = order[k]
         x = S[P_CAPTURED, s]
@@ -270,21 +286,13 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
                 to_dealer |= 1 << i
             S[YC + payee, i] += 1
             flat = value if Q[YFLAT, i] else 0
-            pay_parts(
-                S,
-                Q,
-                T,
-                order,
-                n,
-                payee,
-                value * scale,
-                flat * scale,
-                R_SPECIAL,
-                i,
-                Q[CFG, C_YAKU_SPLIT] != 0,
-                value * scale,
-                0,
-            )
+            unpaid = mode == 2 or (mode == 1 and not holders >> s & 1)
+            if not unpaid:
+                split = Q[CFG, C_YAKU_SPLIT] != 0
+                pay_parts(
+                    S, Q, T, order, n, payee, value * scale, flat * scale, R_SPECIAL, i, split,
+                    value * scale, 0,
+                )  # fmt: skip
             if Q[YCANCELS, i]:
                 cancelled = True
                 if value > best:
