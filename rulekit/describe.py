@@ -128,6 +128,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"round month {c.op} {c.n}"
     if isinstance(c, ir.IsDealer):
         return "dealer"
+    if isinstance(c, ir.SeatFromDealer):
+        return SEATS_FROM_DEALER.get(c.place, f"{c.place}th in play order from the dealer")
     if isinstance(c, ir.Continued):
         who = "continued" if c.who == "self" else "an opponent continued"
         if c.op == ">=":
@@ -137,6 +139,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return f"score {c.op} {c.n}"
     if isinstance(c, ir.OnField):
         return f"the field had {condition_text(c.item, rules)}"
+    if isinstance(c, ir.PayerHas):
+        return f"the payer has {condition_text(c.item, rules)}"
     if isinstance(c, ir.NobodyWon):
         return "nobody won"
     if isinstance(c, ir.DrawnBefore):
@@ -162,6 +166,11 @@ def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
         notes.append("paid to the dealer")
     if e.cancels:
         notes.append("cancels the card count and teyaku")
+    if e.cancels_yaku != "none":
+        whose = "every yaku" if e.cancels_yaku == "all" else "the other players' yaku"
+        notes.append(f"cancels {whose} decided at the count")
+    if e.wins_round:
+        notes.append("wins the round at once (no continue)")
     if e.flat:
         notes.append("flat (not multiplied by the field)")
     return notes
@@ -404,6 +413,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")
+        if c.per_continue:
+            words.append(
+                f"At his stop, a player's yaku are paid {c.per_continue} more for each time he"
+                " continued, before any multiplier."
+            )
         words += offer_sentences(c.offers, rules)
         if c.after_loss == "left":
             words.append(
@@ -447,7 +461,9 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
         "points": "each scores his card points" + opponents,
-        "round_wins": "the best score wins the round, worth one" + opponents,
+        "round_wins": "the best score wins the round, worth one"
+        + (", paid by each other player" if k.round_paid == "others" else "")
+        + opponents,
         "none": "no card count",
     }[k.method]
     only = " (only if no yaku was made)" if k.only_without_yaku else ""
@@ -680,6 +696,15 @@ def to_rich(sections: list[Section]) -> list[Any]:
     return out
 
 
+# ir.SeatFromDealer.place and ir.Award.payee -> their words
+SEATS_FROM_DEALER = {2: "second", 3: "third"}
+AWARD_PAYEES = {
+    "dealer": "the dealer",
+    "winner": "the winner",
+    "second": "the second in play order from the dealer",
+    "third": "the third in play order from the dealer",
+}
+
 FACTOR_ON = {
     "yaku": "yaku payments",
     "teyaku": "teyaku payments",
@@ -699,10 +724,12 @@ def step_sentence(rules: ir.Ruleset, step: ir.Factor | ir.Award) -> str:
     if isinstance(step, ir.Factor):
         name = f"{step.label}: " if step.label else ""
         whose = " (tested for the payee, his score being the payment's base)" if cond else ""
+        if step.factor == 0:  # (`the payer pays nothing if ...`)
+            return f"{name}the payer pays nothing of {FACTOR_ON[step.on]}{cond}{whose}."
         return f"{name}x{step.factor} on {FACTOR_ON[step.on]}{cond}{whose}."
     share = "split between the others" if step.split else "from each other player"
     times = ", times the multiplier" if step.multiplied else ""
-    return f"{step.label}: the {step.payee} takes {step.value} {share}{times}{cond}."
+    return f"{step.label}: {AWARD_PAYEES[step.payee]} takes {step.value} {share}{times}{cond}."
 
 
 def scoring_paragraphs(rules: ir.Ruleset) -> list[str]:

@@ -461,6 +461,8 @@ LABELS = {
     "continuation.if_unfinished": "when the round ends with no new yaku after a continue,"
     " the continuer",
     "continuation.multiplier_per_yaku": "the n-th yaku after continuing multiplies the score by n",
+    "continuation.per_continue": "added to the yaku paid at a stop for each continue called,"
+    " before any multiplier",
     "continuation.offers": "conditions on the choice after a yaku (an option is offered only"
     " when they hold)",
     "fold.offers": "conditions on joining or folding (an option is offered only when they hold)",
@@ -478,6 +480,7 @@ LABELS = {
     "count.opponents_lose": "each yaku costs every opponent its value",
     "count.team_cards": "with teams, a yaku is made from",
     "count.tie": "a tie for the best score",
+    "count.round_paid": "a round won (a count by round wins) is paid by",
     "length.rounds": "rounds in a game",
     "length.winner_deals": "the winner of a round deals the next",
     "length.drawn_keeps_dealer": "a drawn round keeps its dealer",
@@ -538,6 +541,10 @@ WORDS = {
     "count.team_cards": {
         "apart": "each member's pile alone",
         "pooled": "the team's piles together",
+    },
+    "count.round_paid": {
+        "bank": "nobody: it is scored against the bank",
+        "others": "each other player of the round",
     },
     "count.tie": {
         "first": "goes to the tied side first in play order from the dealer",
@@ -664,6 +671,8 @@ def _step_key(step: ir.Factor | ir.Award) -> str:
     if step.name or isinstance(step, ir.Award):
         return step.name
     cond = f" if {step.text}" if step.text else ""
+    if step.factor == 0:
+        return f"the payer pays nothing on {step.on}{cond}"
     return f"x{step.factor} on {step.on}{cond}"
 
 

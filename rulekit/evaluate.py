@@ -25,6 +25,8 @@ UNKNOWABLE: dict[type, str] = {
     ir.NobodyWon: "how the round ended",
     ir.DrawnBefore: "how the rounds before ended",
     ir.Everyone: "the other players' piles",
+    ir.PayerHas: "who pays",
+    ir.SeatFromDealer: "where the player sits from the dealer",
     ir.Dealt: "the teyaku dealt",
 }
 NO_ROUND = "the round (--round)"

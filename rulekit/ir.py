@@ -178,6 +178,16 @@ class IsDealer(_Frozen):
     kind: Literal["dealer"] = "dealer"
 
 
+class SeatFromDealer(_Frozen):
+    """The player tested is the `place`-th in play order from the dealer, the dealer (or who
+    leads in his place when he sits the round out) being the first: `second`, `third`
+    (Hana-Awase's "the player to [the dealer's] right", "the player to the left of the
+    dealer")."""
+
+    kind: Literal["seat"] = "seat"
+    place: int = Field(ge=2, le=8)
+
+
 class Continued(_Frozen):
     """Continues called this round, compared with `n`: by the player himself (`continued`,
     `continued 2 or more times`) or by any one of his opponents (`an opponent continued`)."""
@@ -203,6 +213,15 @@ class OnField(_Frozen):
     phoenix`."""
 
     kind: Literal["field"] = "field"
+    item: Condition
+
+
+class PayerHas(_Frozen):
+    """`item` holds for the captured pile of the player who makes the payment a scoring factor
+    is tested on: `the payer has lights = 0` (Go-Stop's gwang-bak). False for a payment from
+    the bank (a score-style count's), which has no payer."""
+
+    kind: Literal["payer"] = "payer"
     item: Condition
 
 
@@ -247,9 +266,11 @@ Condition = Annotated[
     | RoundCmp
     | RoundMonth
     | IsDealer
+    | SeatFromDealer
     | Continued
     | ScoreCmp
     | OnField
+    | PayerHas
     | NobodyWon
     | DrawnBefore
     | And
@@ -285,6 +306,17 @@ class Yaku(_Frozen):
     at_count: bool = Field(False, description="checked only when the hands are counted")
     paid_to_dealer: bool = False
     cancels: bool = Field(False, description="at the count: cancels the card count and teyaku")
+    cancels_yaku: Literal["none", "all", "others"] = Field(
+        "none",
+        description="an entry decided at the count: while a player counts it, no entry decided"
+        " at the count is paid (all), or only his are (others); they are still listed as made"
+        " (Hana-Awase's Willow Row)",
+    )
+    wins_round: bool = Field(
+        False,
+        description="a yaku made in play: the round ends at once, its maker stops and wins it"
+        " (no choice to continue is offered)",
+    )
     flat: bool = Field(False, description="paid as written, not multiplied by the field")
     loc: SourceLoc | None = None
 
@@ -577,6 +609,12 @@ class Continuation(_Frozen):
     if_other_stops: Literal["keep", "forfeit"] | None = None
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
+    per_continue: int = Field(
+        0,
+        ge=0,
+        description="added to what a player's yaku are paid at his stop (or the round's end),"
+        " per continue he called, before every multiplier: Go-Stop's +1 per go",
+    )
     paid_in_play: bool = Field(
         False,
         description="when yaku do not end the round: each is paid as soon as made (and paid"
@@ -669,6 +707,11 @@ class Settlement(_Frozen):
         " best net of the round's payments so far, the first in play order from the dealer on"
         " a tie, the winner unchanged when every player's net is the same (net)",
     )
+    round_paid: Literal["bank", "others"] = Field(
+        "bank",
+        description="a count by round wins: each round won is scored against the bank (bank),"
+        " or paid by each other player of the round (others: Bakappana's share)",
+    )
 
     def par_for(self, seated: int) -> int:
         """The par at this many seated players."""
@@ -697,10 +740,11 @@ class Length(_Frozen):
 
 class Factor(_Frozen):
     """Multiplies the payments of a kind (`on`) by `factor` when `condition` holds for their
-    payee (tested with the payment's base as his score): `x2 if score >= 7`."""
+    payee (tested with the payment's base as his score): `x2 if score >= 7`; factor 0: the
+    payment is not made (`the payer pays nothing if ...`, Go-Stop's scoring exemption)."""
 
     kind: Literal["factor"] = "factor"
-    factor: int = Field(ge=1)
+    factor: int = Field(ge=0)
     on: Literal["yaku", "teyaku", "count", "all"] = "yaku"
     condition: Condition | None = None
     text: str = ""
@@ -717,7 +761,10 @@ class Award(_Frozen):
     kind: Literal["award"] = "award"
     name: str
     label: str = ""
-    payee: Literal["dealer", "winner"]
+    payee: Literal["dealer", "winner", "second", "third"] = Field(
+        description="the dealer (or who leads in his place), the round's winner, or the second"
+        " or third in play order from the dealer"
+    )
     value: int
     split: bool = False
     multiplied: bool = False
@@ -867,7 +914,7 @@ class Ruleset(_Frozen):
         return self.deal[0]
 
 
-for _model in (Everyone, OnField, And, Or, Not):
+for _model in (Everyone, OnField, PayerHas, And, Or, Not):
     _model.model_rebuild()
 
 
@@ -958,7 +1005,7 @@ def parts_of(cond: Condition) -> Iterator[Condition]:
     if isinstance(cond, And | Or):
         for item in cond.items:
             yield from parts_of(item)
-    elif isinstance(cond, Not | Everyone | OnField):
+    elif isinstance(cond, Not | Everyone | OnField | PayerHas):
         yield from parts_of(cond.item)
 
 

@@ -211,11 +211,21 @@ ROUND_ATOMS = (
     "dealer",
     "not dealer",
     "the field had any of crane, moon",
+    "second",  # seats from the dealer (issue 25)
+    "not third",
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
 END_ATOMS += ("after a drawn round", "after {n} drawn rounds")
 COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")
+# conditions on a factor's payer (issue 25), and one it refuses inside (a round atom)
+PAYER_ATOMS = (
+    "the payer has lights = 0",
+    "the payer has (plains >= 1 and plains <= {n})",
+    "the payer has none of lights, animals, ribbons, plains",
+    "lights >= 3 and the payer has animals = 0",
+    "the payer has dealer",
+)
 KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
@@ -262,12 +272,15 @@ def condition(rng: random.Random, atoms: tuple[str, ...], depth: int = 0) -> str
 
 
 def _scoring_step(rng: random.Random, name: str) -> str:
-    cond = condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)
+    cond = condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS + PAYER_ATOMS)
     cond = f" if {cond}" if rng.random() < 0.8 else ""
+    if rng.random() < 0.1:  # an exemption: the payer pays nothing (issue 25)
+        kind = f" on {rng.choice(KINDS)}" if rng.random() < 0.4 else ""
+        return f'  {name} "Step" the payer pays nothing{kind}{cond}'
     if rng.random() < 0.5:
         kind = f" on {rng.choice(KINDS)}" if rng.random() < 0.6 else ""
         return f'  {name} "Step" x{rng.choice((1, 2, 3, 10))}{kind}{cond}'
-    payee = rng.choice(("dealer", "winner"))
+    payee = rng.choice(("dealer", "winner", "second", "third"))
     share = rng.choice(("", " from each other", " split between the others"))
     opts = rng.choice(("", "; times multiplier", "; flat"))
     unit = rng.choice(("", "", " kan"))
@@ -288,7 +301,12 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 1:
         return f"scoring\n  remove {rng.choice(('s0', 'oya_ken', 'seven_doubled'))}"
     if kind == 2:
-        opts = rng.choice(("", "; at count", "; +1 per extra", "; flat", "; unless ten_plains"))
+        opts = rng.choice(
+            ("", "; at count", "; +1 per extra", "; flat", "; unless ten_plains",
+             # a yaku that cancels the others' or wins the round at once (issue 25)
+             "; at count; cancels every yaku", "; at count; cancels the yaku of the others",
+             "; wins the round")
+        )  # fmt: skip
         atoms = CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + (COUNT_ATOMS if "count" in opts else ())
         return f'yaku\n  {entry} "Probe" {n(rng)}: {condition(rng, atoms)}{opts}'
     if kind == 3:
@@ -349,7 +367,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
-             "a tie goes to the first in play order", "the best net wins", "the best count wins"],
+             "a tie goes to the first in play order", "the best net wins", "the best count wins",
+             "paid by each other player"],
             rng.randint(0, 2),
         )  # fmt: skip
         return "; ".join([f"count: {method}", *opts])
@@ -365,7 +384,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              f"continue only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
              "continue at most once per round", "continue not with an empty hand",
              "after a lost yaku, a stop needs more than what is left",
-             "after a lost yaku, a stop needs more than the value declared"],
+             "after a lost yaku, a stop needs more than the value declared",
+             f"paid when stopping; +{n(rng)}{_unit(rng)} per continue"],
             rng.randint(1, 3),
         )  # fmt: skip
         return "continue: " + "; ".join(opts)

@@ -417,6 +417,10 @@ PLACES = (
     "factor", "award", "round in yaku", "round in count entries", "round in teyaku",
     "round in void", "round in multiplier", "round in instant wins", "round in scoring steps",
     "teams", "points", "round wins", "fold before the deal", "round in void hand",
+    # issue 25's payments: conditions on the payer, an exemption, a round won paid by the
+    # others, `+N per continue`
+    "the payer has", "pays nothing", "round wins paid", "per continue", "seat from the dealer",
+    "cancels yaku", "wins the round",
 )  # fmt: skip
 
 
@@ -435,6 +439,14 @@ def places(rules: ir.Ruleset) -> set[str]:
     out = set()
     for step in rules.scoring:
         out.add("factor" if isinstance(step, ir.Factor) else "award")
+        if isinstance(step, ir.Award) and step.payee in ("second", "third"):
+            out.add("seat from the dealer")
+        if isinstance(step, ir.Factor) and step.factor == 0:
+            out.add("pays nothing")
+        if step.condition is not None and any(
+            isinstance(c, ir.PayerHas) for c in ir.parts_of(step.condition)
+        ):
+            out.add("the payer has")
         if step.condition is not None and sees_round(step.condition):
             out.add("round in scoring steps")
     for table, what in ((rules.yaku, "yaku"), (rules.teyaku, "teyaku")):
@@ -456,13 +468,22 @@ def places(rules: ir.Ruleset) -> set[str]:
         out.add(rules.count.method.replace("_", " "))
     if rules.fold.before_deal and "fold" in rules.setup:
         out.add("fold before the deal")
+    if rules.count.method == "round_wins" and rules.count.round_paid == "others":
+        out.add("round wins paid")
+    if rules.continuation.per_continue:
+        out.add("per continue")
+    for e in rules.yaku.entries if rules.yaku else ():
+        if e.cancels_yaku != "none":
+            out.add("cancels yaku")
+        if e.wins_round:
+            out.add("wins the round")
     return out
 
 
 # the fuzzer's statement kinds (scripts/fuzz.py statement) of part A's language: the scoring
 # stage, yaku, teyaku, the void field, instant wins, the multiplier (their conditions drawn
 # with the round's atoms), the count, the fold, teams
-KINDS = (0, 2, 3, 4, 5, 6, 15, 17, 19)
+KINDS = (0, 2, 3, 4, 5, 6, 15, 16, 17, 19)
 
 
 @cache

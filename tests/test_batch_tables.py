@@ -47,9 +47,11 @@ ROUND_KINDS = (
     ir.RoundCmp,
     ir.RoundMonth,
     ir.IsDealer,
+    ir.SeatFromDealer,
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
+    ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
 )
@@ -95,12 +97,14 @@ class RoundCtx:
     round: int = 1
     month_mask: int = 0
     is_dealer: bool = False
+    place: int = 0  # his place in play order from the dealer (`second`, `third`)
     continued: int = 0
     opponent_continued: int = 0
     score: Any = 0
     field_at_deal: int = 0
     nobody_won: bool = False
     draws_before: int = 0
+    payer: int = -1  # a scoring factor's payer's pile (-1: none)
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
         raise AssertionError("not asked here")
@@ -120,6 +124,8 @@ class RoundCtx:
             (bt.CTX_FIELD, self.field_at_deal),
             (bt.CTX_NOBODY_WON, self.nobody_won),
             (bt.CTX_DRAWS, self.draws_before),
+            (bt.CTX_PAYER, self.payer),
+            (bt.CTX_PLACE, self.place),
         ):
             arr[slot] = int(value)
         return arr
@@ -133,12 +139,14 @@ def random_round(ix: CardIndex, piles: list[int], rng: random.Random) -> RoundCt
         round=number + 1,
         month_mask=ix.month_masks[number % len(ix.month_masks)],
         is_dealer=rng.random() < 0.5,
+        place=rng.randrange(5),
         continued=rng.randrange(4),
         opponent_continued=rng.randrange(4),
         score=rng.choice((0, 1, 3, 5, 7, 12, 40, Fraction(7, 2))),
         field_at_deal=rng.getrandbits(len(ix.ids)) & rng.getrandbits(len(ix.ids)),
         nobody_won=rng.random() < 0.5,
         draws_before=rng.randrange(4),
+        payer=rng.choice((-1, rng.getrandbits(len(ix.ids)))),
     )
 
 
@@ -329,6 +337,7 @@ round_leaves = st.one_of(
     st.builds(ir.RoundMonth, op=st.sampled_from(OPS), n=st.integers(0, 4)),
     st.builds(ir.RoundMonth, op=st.just(">="), n=st.just(0), all=st.just(True)),
     st.builds(ir.IsDealer),
+    st.builds(ir.SeatFromDealer, place=st.integers(2, 4)),
     st.builds(
         ir.Continued,
         who=st.sampled_from(["self", "opponent"]),
@@ -337,6 +346,7 @@ round_leaves = st.one_of(
     ),
     st.builds(ir.ScoreCmp, op=st.sampled_from(OPS), n=st.integers(0, 13)),
     st.builds(ir.OnField, item=leaves),
+    st.builds(ir.PayerHas, item=leaves),
     st.builds(ir.NobodyWon),
     st.builds(ir.DrawnBefore, n=st.integers(1, 3)),
 )

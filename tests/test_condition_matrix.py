@@ -31,12 +31,15 @@ ATOMS = {
     "all of round month": "all of round month",
     "N of round month": "1 of round month",
     "dealer": "dealer",
+    "second": "second",
+    "third": "third",
     "continued": "continued",
     "an opponent continued": "an opponent continued",
     "score": "score >= 1",
     "the field had": "the field had any of crane",
     "nobody won": "nobody won",
     "after a drawn round": "after a drawn round",
+    "the payer has": "the payer has lights >= 1",
 }
 CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "points")
 
@@ -69,6 +72,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "declaration seen",
         }
     ),
+    "second": frozenset(),  # (as the dealer's: below)
+    "third": frozenset(),
     "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
     "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
     "score": frozenset({"scoring", "choice"}),
@@ -78,7 +83,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
     "dealt": frozenset({"yaku at count", "scoring"}),
     "captured dealt": frozenset({"yaku at count", "scoring"}),
+    "the payer has": frozenset({"scoring factor"}),  # (an award's condition has no payer)
 }
+
+ALLOWED["second"] = ALLOWED["third"] = ALLOWED["dealer"]  # seats from the dealer (issue 25)
 
 # each place: the file extended, and the lines that put a condition {c} there (a void rule and
 # an instant win ask for a month of 4 too, so that most deals play on)
@@ -114,6 +122,7 @@ NESTS = {
     "not": "not ({a})",
     "everyone has": "everyone has ({a})",
     "the field had": "the field had ({a})",
+    "the payer has": "the payer has ({a})",
 }
 
 
@@ -121,6 +130,9 @@ def allowed(atom: str, place: str, nest: str) -> bool:
     """Inside `everyone has`, an atom is tested in the place too; inside `the field had`, only
     on the field."""
     where = "scoring" if place.startswith("scoring") else place
+    if "the payer has" in (atom, nest):  # a factor's payer: his cards only
+        inner = atom in CARDS if nest == "the payer has" else nest in ("", "not")
+        return place == "scoring factor" and inner
     if nest in ("", "not"):
         return where in ALLOWED[atom]
     inner = nest in ALLOWED[atom] and (nest == "the field had" or where in ALLOWED[atom])
@@ -166,5 +178,5 @@ def test_the_matrix_covers_every_atom_of_the_grammar() -> None:
     atoms = grammar[grammar.index("?atom:") : grammar.index("times:")]
     aliases = {line.split("->")[-1].strip() for line in atoms.splitlines() if "->" in line}
     # each alias of the grammar's atoms has a sample here (the round month forms, and the two
-    # `continued`, are two each)
+    # `continued`, are two each; `second` and `third` one each)
     assert len(aliases) == len(ATOMS)

@@ -91,6 +91,9 @@ WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
 # game.game_winners, as the scalar engine does)
 TIE_BREAKS = {"round_wins": K.GM_WINS, "dealer_order": K.GM_LAST_DEALER}
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
+ROUND_PAID = {"bank": 0, "others": 1}  # ir.Settlement.round_paid -> PQ_ROUND_PAID
+# ir.Yaku.cancels_yaku -> the PQ column whose bits hold such entries (none: no column)
+CANCELS_YAKU = {"none": None, "all": K.PQ_CANCEL_ALL, "others": K.PQ_CANCEL_OTHERS}
 # ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
 SIT_OUT = {"fold": 0, "after_dealer": 1, "dealer": 2, "loser": 3, "winner": 4, "in_turn": 5}
 PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
@@ -319,6 +322,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.EV + k, K.EV_GIVE] = give
         Q[K.EV + k, K.EV_STEAL] = e.steal
         Q[K.EV + k, K.EV_FACTOR] = e.factor
+    payments_row(Q, r)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -361,6 +365,18 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         [e.name for e in t_entries],
         [e.name for e in y_entries],
     )
+
+
+def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
+    """The Q row PQ: who pays and what is added to a payment (issue 25's statements)."""
+    Q[K.PQ, K.PQ_ROUND_PAID] = ROUND_PAID[r.count.round_paid]
+    Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
+    for i, e in enumerate(r.yaku.entries if r.yaku else ()):
+        if e.wins_round:
+            Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i
+        column = CANCELS_YAKU[e.cancels_yaku]
+        if column is not None:
+            Q[K.PQ, column] |= 1 << i
 
 
 def _rulewise(

@@ -16,8 +16,9 @@ Condition program (a list of int64 words, starting at some `start` in an array):
 without a round context (the scalar's `guarded`). `nseg` segments, each its kind, its length,
 then its postfix words. The last segment (SEG_MAIN) is the condition; those before it are its
 parts tested on other masks than the one tested, inner ones first: an `everyone` part
-(SEG_EVERYONE: over every pile) or a `the field had` part (SEG_FIELD: over the field as laid at
-the deal). Neither depends on the mask tested, so each is evaluated once into bit j of a
+(SEG_EVERYONE: over every pile), a `the field had` part (SEG_FIELD: over the field as laid at
+the deal) or a `the payer has` part (SEG_PAYER: over the pile of a scoring factor's payer,
+false with none). None depends on the mask tested, so each is evaluated once into bit j of a
 `slots` word that the later segments read (OP_SLOT j): no recursion. A segment's words are
 postfix ops over a stack of booleans kept in the bits of one int64 (so at most 62 deep; the
 builder checks):
@@ -46,6 +47,7 @@ builder checks):
     OP_SCORE op n       his score <op> n (scaled: the context's score against n * its scale)
     OP_NOBODY_WON       the round ended with no winner
     OP_DRAWN_BEFORE n   at least n drawn rounds in a row just before this one
+    OP_SEAT place       the player tested is the place-th in play order from the dealer
 
 `op` codes: >= 0, <= 1, = 2, != 3, > 4, < 5 (OPS). A month shape is the `and` of its Hall tests
 (rulekit.hands.shape_demands), as engine/tables.py reads it.
@@ -142,10 +144,12 @@ OP_CONTINUED = 18
 OP_SCORE = 19
 OP_NOBODY_WON = 20
 OP_DRAWN_BEFORE = 21
+OP_SEAT = 22  # place: the player tested is the place-th in play order from the dealer
 # segment kinds: a part tested over every pile, over the field as laid, the condition itself
 SEG_EVERYONE = 0
 SEG_FIELD = 1
 SEG_MAIN = 2
+SEG_PAYER = 3  # a `the payer has` part: over the pile of the payment's payer (CTX_PAYER)
 # the context: the player tested: piles[DEALT_SLOT] holds the teyaku he counts (entry bits),
 # piles[DEALT_SLOT + 1] his hand as dealt (RoundView.dealt_holds reads both); then the round
 # as he sees it (RoundView's fields)
@@ -159,7 +163,9 @@ CTX_SCALE = 72
 CTX_FIELD = 73  # the field as laid at the deal (0: not laid yet)
 CTX_NOBODY_WON = 74
 CTX_DRAWS = 75  # drawn rounds in a row just before this one
-CTX_WORDS = 76  # a context array's length
+CTX_PAYER = 76  # a scoring factor's payer's pile (-1: no payer: the bank, or no payment)
+CTX_PLACE = 77  # the player tested's place in play order from the dealer (1; 0: not in play)
+CTX_WORDS = 78  # a context array's length
 NO_PILES = -1  # npiles of a context whose round has no player in play yet
 G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
 G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
@@ -194,7 +200,7 @@ CONTINUED_WHO: dict[str, int] = {"self": 0, "opponent": 1}
 # payment reasons, from engine.stage.FACTOR_ON)
 FACTOR_ON: dict[str, int] = {"yaku": 0, "teyaku": 1, "count": 2, "all": 3}
 # ir.Award.payee -> the stage array's code (kernel/stage.py: the dealer, the round's winner)
-AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1}
+AWARD_PAYEES: dict[str, int] = {"dealer": 0, "winner": 1, "second": 2, "third": 3}
 # the stage array's kinds of step (ir.ScoringStep's types: STEP_KINDS)
 STEP_FACTOR = 0
 STEP_AWARD = 1
@@ -210,6 +216,14 @@ OFFER_WORDS = 3
 # ir.YakuTable.policy -> the table's T_BEST word (only the best counted entry counts)
 POLICIES: dict[str, int] = {"best": 1, "all": 0}
 STEP_WORDS = 6  # (kind, on or payee, factor or value, split, multiplied, has a condition)
+
+
+# the parts of a condition tested on another mask -> their segment's kind
+SEGMENT_KINDS: dict[type, int] = {
+    ir.Everyone: SEG_EVERYONE,
+    ir.OnField: SEG_FIELD,
+    ir.PayerHas: SEG_PAYER,
+}
 
 
 class Unsupported(Exception):
@@ -284,15 +298,15 @@ class _Emitter:
             if len(tests) != 1:
                 code += [OP_AND, len(tests)]
             return height + max(len(tests), 1)
-        if isinstance(c, ir.Everyone | ir.OnField):
+        if isinstance(c, ir.Everyone | ir.OnField | ir.PayerHas):
             self.inside_other += 1
             inner = self.segment(c.item)
             self.inside_other -= 1
             if len(self.segments) >= MAX_BITS:
-                what = "'everyone' or 'the field had'"
+                what = "'everyone', 'the field had' or 'the payer has'"
                 raise Unsupported(f"a condition with more than {MAX_BITS} {what} parts")
             code += [OP_SLOT, len(self.segments)]
-            kind = SEG_EVERYONE if isinstance(c, ir.Everyone) else SEG_FIELD
+            kind = SEGMENT_KINDS[type(c)]
             self.segments.append((kind, inner))
             return height + 1
         code += self.leaf(c)
@@ -320,6 +334,8 @@ class _Emitter:
             return [OP_MONTH_ALL] if c.all else [OP_MONTH, OPS[c.op], c.n]
         if isinstance(c, ir.IsDealer):
             return [OP_DEALER]
+        if isinstance(c, ir.SeatFromDealer):
+            return [OP_SEAT, c.place]
         if isinstance(c, ir.Continued):
             return [OP_CONTINUED, CONTINUED_WHO[c.who], OPS[c.op], c.n]
         if isinstance(c, ir.ScoreCmp):
@@ -893,6 +909,9 @@ def _run(
         elif op == OP_DRAWN_BEFORE:
             b = 1 if piles[CTX_DRAWS] >= prog[p + 1] else 0
             p += 2
+        elif op == OP_SEAT:
+            b = 1 if piles[CTX_PLACE] == prog[p + 1] else 0
+            p += 2
         else:  # a word no builder writes: stop rather than read on
             return False
         s = (s << 1) | b
@@ -914,12 +933,23 @@ def _holds(prog: Array, start: int, x: int, piles: Array, npiles: int, hits: int
     for j in range(nseg):  # the parts on other masks, each once, then the condition
         end = p + 2 + prog[p + 1]
         last = j == nseg - 1
+        kind = prog[p]
         ok = last or npiles != 0
-        # the masks a segment is tested on: x; the field as laid; every pile (none: vacuous)
-        n = 1 if last or prog[p] == SEG_FIELD else max(npiles, 0)
+        if kind == SEG_PAYER and not last and ok:
+            ok = piles[CTX_PAYER] >= 0  # (no payer: the part is false)
+        # the masks a segment is tested on: x; the field as laid; the payer's pile; every pile
+        # (none: vacuous)
+        n = max(npiles, 0) if not last and kind == SEG_EVERYONE else 1
         k = 0
         while ok and k < n:  # (one call of _run: one copy of the VM's loop)
-            mask = x if last else piles[CTX_FIELD] if prog[p] == SEG_FIELD else piles[k]
+            if last:
+                mask = x
+            elif kind == SEG_FIELD:
+                mask = piles[CTX_FIELD]
+            elif kind == SEG_PAYER:
+                mask = piles[CTX_PAYER]
+            else:
+                mask = piles[k]
             ok = _run(prog, p + 2, end, mask, slots, piles, npiles, hits if last else 0)
             k += 1
         if last:

@@ -29,6 +29,7 @@ class RoundView:
         self.field_at_deal = r.laid_field  # 0 while the field is not laid yet
         self.nobody_won = nobody_won
         self.draws_before = r.draws_before  # drawn rounds in a row just before this one
+        self.payer = -1  # the payer's pile, for a scoring factor's `the payer has` (stage.holds)
         self.look_from(seat)
 
     def look_from(self, seat: int) -> None:
@@ -37,6 +38,8 @@ class RoundView:
         r = self.r
         self.seat = seat
         self.is_dealer = seat >= 0 and seat == self.leader()
+        order = r.order
+        self.place = order.index(seat) + 1 if seat in order else 0  # (`second`, `third`)
         continues = r.continues
         self.continued = continues[seat] if 0 <= seat < len(continues) else 0
         self.opponent_continued = max(

@@ -51,6 +51,9 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         return
     if pl.settles_when_made:
         _settle_made(r, p, pl, new, delta)
+    if pl.wins and not pl.wins.isdisjoint(counted):  # a yaku that wins the round at once
+        stop(r, p)
+        return
     if pl.allowed:
         hands = r.hands
         skips = r.skips
@@ -114,9 +117,11 @@ class Plan:
         "offers",
         "paid",
         "paid_in_play",
+        "per_continue",
         "per_yaku",
         "plain_pay",
         "settles_when_made",
+        "wins",
     )
 
     def __init__(self, c: CompiledRules) -> None:
@@ -126,6 +131,8 @@ class Plan:
         self.ends_round = cont.ends_round
         self.paid_in_play = cont.paid_in_play
         self.per_yaku = cont.multiplier_per_yaku
+        self.per_continue = cont.per_continue
+        self.wins = c.wins_round  # the yaku that end the round at once, won by their maker
         self.beats = cont.refund_half or cont.pay_for_all or cont.beaten_forfeit
         self.liable = bool(c.liable)
         self.settles_when_made = self.beats or self.liable or self.paid.when_made is not _nothing
@@ -284,7 +291,8 @@ def _flat_part(r: RoundState, p: int, entries: Entries, remaining: int) -> int:
 
 
 def pay_made(r: RoundState, p: int) -> None:
-    """Pay everything p has made and not yet been paid (when he stops, or the round ends)."""
+    """Pay everything p has made and not yet been paid (when he stops, or the round ends),
+    with `+N per continue` for each continue he called added before every multiplier."""
     table = r.c.yaku
     assert table is not None
     done, base = r.prepaid.get(p, _NONE_PREPAID)
@@ -292,12 +300,13 @@ def pay_made(r: RoundState, p: int) -> None:
         return
     pl = plan(r)
     factor = r.continues[p] + 1 if pl.per_yaku else 1
+    bonus = pl.per_continue * r.continues[p]
     made = r.made_entries[p]
     if pl.plain_pay and not done and not r.liable_for:
-        _pay_plainly(r, p, pl, made, r.made_value[p] * factor)
+        _pay_plainly(r, p, pl, made, (r.made_value[p] + bonus) * factor)
         return
     entries = [i for i in made if i not in done] if done else made
-    pay_yaku(r, p, entries, r.made_value[p] - base, factor)
+    pay_yaku(r, p, entries, r.made_value[p] - base + bonus, factor)
 
 
 def _pay_plainly(r: RoundState, p: int, pl: Plan, made: tuple[int, ...], base: int) -> None:

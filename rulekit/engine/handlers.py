@@ -23,6 +23,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Settlement, "tie"): scoring.TIES,
     (ir.Settlement, "winner"): scoring.WINNERS,
     (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,
+    (ir.Settlement, "round_paid"): scoring.ROUND_PAID,
+    (ir.Yaku, "cancels_yaku"): scoring.CANCELS_YAKU,
     (ir.Ruleset, "setup"): setup.STEPS,
     (ir.Fold, "start"): setup.FOLD_START,
     (ir.Fold, "payee"): scoring.FEE_PAYEES,

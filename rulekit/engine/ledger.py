@@ -62,8 +62,10 @@ def pay(
         return
     mult = 1 if flat else r.multiplier
     if r.c.any_factor:
-        mult *= factor(r, payee, reason, base if score is None else score)
+        mult *= factor(r, payer, payee, reason, base if score is None else score)
         mult *= declared(r, payee, reason)
+        if not mult:  # a factor of 0: the payer pays nothing
+            return
     r.ledger.append(entry(r.round_no, payer, payee, base * mult, reason, detail, mult, base))
 
 
@@ -119,8 +121,10 @@ def record(
     (`teyaku returned`) copies them as they are."""
     base = amount if base is None else base
     if r.c.any_factor and reason not in _AS_WRITTEN:
-        times = factor(r, payer if payee == BANK else payee, reason, base)
+        times = factor(r, payer, payer if payee == BANK else payee, reason, base)
         times *= declared(r, payee, reason)  # (to a seat: the bank is no declarer)
+        if not times:  # a factor of 0: the payer pays nothing
+            return
         amount, multiplier = amount * times, multiplier * times
     r.ledger.append(entry(r.round_no, payer, payee, amount, reason, detail, multiplier, base))
 

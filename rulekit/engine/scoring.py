@@ -68,6 +68,7 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
     best = -1
     special_winner = None
     cancelled = False
+    unpaid = _yaku_cancelled(r, ctx) if r.c.cancels_yaku else _NOTHING_CANCELLED
     for s in order:
         look_from(s)
         x = captured[s]
@@ -84,13 +85,42 @@ def _count_entries(r: RoundState) -> tuple[bool, int | None]:
                     continue
                 paid_to_dealer.add(i)
             r.yaku_made.setdefault(payee, []).append(entry.name)
-            flat = value if entry.flat else 0
-            ledger.pay_parts(r, order, payee, value, flat, "special", entry.name, table.split)
+            if not unpaid(s):  # (a yaku that cancels yaku: listed as made, not paid)
+                flat = value if entry.flat else 0
+                ledger.pay_parts(r, order, payee, value, flat, "special", entry.name, table.split)
             if entry.cancels:
                 cancelled = True
                 if value > best:
                     best, special_winner = value, payee
     return cancelled, special_winner
+
+
+def _yaku_cancelled(r: RoundState, ctx: _CountContext) -> Callable[[int], bool]:
+    """Whose entries decided at the count go unpaid: the makers of a yaku that cancels every
+    yaku, or the others' (ir.Yaku.cancels_yaku; `all` over `others`)."""
+    table = r.c.yaku
+    assert table is not None
+    mode = "none"
+    holders: set[int] = set()
+    for s in r.order:
+        ctx.look_from(s)
+        x = r.captured[s]
+        for i in table.counted(table.match_count(x, ctx), x):
+            kind = table.entries[i].cancels_yaku
+            if kind == "all":
+                mode = "all"
+            elif kind == "others":
+                holders.add(s)
+                if mode == "none":
+                    mode = "others"
+    return lambda s: CANCELS_YAKU[mode](holders, s)
+
+
+def _nothing_cancelled(s: int) -> bool:
+    return False
+
+
+_NOTHING_CANCELLED = _nothing_cancelled
 
 
 def _par(r: RoundState, points: Points) -> int | None:
@@ -199,11 +229,25 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
         return None
     r.winners = sorted(units[best], key=r.order.index)
     if round_wins:
-        for m in r.winners:
-            ledger.record(r, BANK, m, 1, "round won")
+        ROUND_PAID[spec.round_paid](r)
     else:
         _score_cards(r, points, charges)
     return r.winners[0]
+
+
+def _round_won_of_bank(r: RoundState) -> None:
+    """Each winner scores the round against the bank."""
+    for m in r.winners:
+        ledger.record(r, BANK, m, 1, "round won")
+
+
+def _round_won_of_others(r: RoundState) -> None:
+    """Each winner is paid one by each player of the round outside the winning side, in play
+    order (Bakappana's share: "paid 1 share ... by the other two players")."""
+    for m in r.winners:
+        for q in r.order:
+            if q not in r.winners:
+                ledger.record(r, q, m, 1, "round won")
 
 
 def _score_cards(r: RoundState, points: Points, charges: list[tuple[int, Amount, str]]) -> None:
@@ -431,6 +475,18 @@ TIES: dict[str, Callable[[list[Amount], int], bool]] = {
 WINNERS: dict[str, Callable[[RoundState, RoundEnd], None]] = {
     "count": lambda r, end: None,
     "net": _best_net,
+}
+# ir.Yaku.cancels_yaku -> whether a maker's entries decided at the count go unpaid, given the
+# makers of the entries that cancel the others'
+CANCELS_YAKU: dict[str, Callable[[set[int], int], bool]] = {
+    "none": lambda holders, s: False,
+    "all": lambda holders, s: True,
+    "others": lambda holders, s: s not in holders,
+}
+# ir.Settlement.round_paid -> who pays a round won: the bank, or each other player
+ROUND_PAID: dict[str, Callable[[RoundState], None]] = {
+    "bank": _round_won_of_bank,
+    "others": _round_won_of_others,
 }
 # ir.Settlement.team_cards -> the piles a side's yaku are made from
 TEAM_CARDS: dict[str, Callable[[RoundState, list[int]], list[tuple[int, int]]]] = {

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulekit.engine.context import RoundView
-from rulekit.engine.payments import Amount
+from rulekit.engine.payments import BANK, Amount
 
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
@@ -28,21 +28,32 @@ FACTOR_ON: dict[str, frozenset[str] | None] = {
     "all": None,
 }
 # ir.Award.payee -> who takes an award: the dealer (who leads in his place when he sits the
-# round out: the first in play order), or the round's final winner (None: nobody)
+# round out: the first in play order), the round's final winner (None: nobody), the second or
+# the third in play order from the dealer (None: fewer play)
 AWARD_PAYEES: dict[str, Callable[[RoundState], int | None]] = {
     "dealer": lambda r: r.order[0],
     "winner": lambda r: r.winner,
+    "second": lambda r: r.order[1] if len(r.order) > 1 else None,
+    "third": lambda r: r.order[2] if len(r.order) > 2 else None,
 }
 
 
 def holds(
-    test: Callable[..., bool] | None, r: RoundState, seat: int, score: Amount, ended: bool
+    test: Callable[..., bool] | None,
+    r: RoundState,
+    seat: int,
+    score: Amount,
+    ended: bool,
+    payer: int = BANK,
 ) -> bool:
-    """A step's condition for `seat`: his pile, the round as he sees it, `score` as his."""
+    """A step's condition for `seat`: his pile, the round as he sees it, `score` as his, and
+    (a factor's) the pile of the payment's `payer` (the bank: none)."""
     if test is None:
         return True
     ctx = RoundView(r, seat, nobody_won=ended and r.winner is None)
     ctx.score = score  # type: ignore[assignment]  # an exact share may be a fraction
+    if payer >= 0:
+        ctx.payer = r.captured[payer]
     return test(r.captured[seat] if seat >= 0 else 0, ctx)
 
 
@@ -62,8 +73,9 @@ def declared(r: RoundState, payee: int, reason: str) -> int:
     return times
 
 
-def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
-    """The product of the factors whose kind and condition fit this payment (1: none)."""
+def factor(r: RoundState, payer: int, payee: int, reason: str, score: Amount) -> int:
+    """The product of the factors whose kind and condition fit this payment from `payer` to
+    `payee` (1: none; 0: a factor of 0, the payment is not made)."""
     result = 1
     for step, test in r.c.factors:
         reasons = FACTOR_ON[step.on]
@@ -71,6 +83,6 @@ def factor(r: RoundState, payee: int, reason: str, score: Amount) -> int:
             continue
         if step.seats is not None and step.seats != r.seated:
             continue  # played only at another table size
-        if holds(test, r, payee, score, ended=False):
+        if holds(test, r, payee, score, ended=False, payer=payer):
             result *= step.factor
     return result

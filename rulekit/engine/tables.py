@@ -53,21 +53,25 @@ class RoundContext(Protocol):
     round: int
     month_mask: int
     is_dealer: bool
+    place: int  # his place in play order from the dealer (the dealer 1; 0: not in play)
     continued: int
     opponent_continued: int
     score: int
     field_at_deal: int
     nobody_won: bool
     draws_before: int
+    payer: int  # the pile of who makes the payment a scoring factor tests (-1: no payer)
 
 
 _ROUND_KINDS = (
     ir.RoundCmp,
     ir.RoundMonth,
     ir.IsDealer,
+    ir.SeatFromDealer,
     ir.Continued,
     ir.ScoreCmp,
     ir.OnField,
+    ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
 )
@@ -320,6 +324,8 @@ class _Codegen:
             return f"({x} & ctx.month_mask).bit_count() {_PY_OP[c.op]} {c.n}"
         if isinstance(c, ir.IsDealer):
             return "ctx.is_dealer"
+        if isinstance(c, ir.SeatFromDealer):
+            return f"ctx.place == {c.place}"
         if isinstance(c, ir.Continued):
             return f"ctx.{CONTINUED_WHO[c.who]} {_PY_OP[c.op]} {c.n}"
         if isinstance(c, ir.ScoreCmp):
@@ -328,6 +334,10 @@ class _Codegen:
             name = f"_field{len(self.helpers)}"
             self.helpers[name] = self.function(c.item)
             return f"{name}(ctx.field_at_deal, ctx)"
+        if isinstance(c, ir.PayerHas):
+            name = f"_payer{len(self.helpers)}"
+            self.helpers[name] = self.function(c.item)
+            return f"ctx.payer >= 0 and {name}(ctx.payer, ctx)"
         if isinstance(c, ir.NobodyWon):
             return "ctx.nobody_won"
         if isinstance(c, ir.DrawnBefore):
@@ -788,6 +798,10 @@ class CompiledRules:
         d = rules.declarations[0] if rules.declarations else None
         self.declared_factor = d.factor if d is not None else 1
         self.any_factor = bool(self.factors) or self.declared_factor > 1 or self.event_factor
+        # a yaku that cancels yaku at the count (Hana-Awase's Willow Row), one that wins the
+        # round at once (issue 25)
+        self.cancels_yaku = any(e.cancels_yaku != "none" for e in yaku_entries)
+        self.wins_round = frozenset(i for i, e in enumerate(yaku_entries) if e.wins_round)
         self.declared_stakes = d is not None and bool(d.award or d.penalty)
         self.stage: tuple[ir.Settlement | ir.Fold | ir.ScoringStep, ...] = (
             rules.count,

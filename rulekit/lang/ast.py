@@ -166,6 +166,14 @@ class CDealer:
 
 
 @dataclass(frozen=True)
+class CSeat:
+    """`second`, `third`: the player tested is that far in play order from the dealer."""
+
+    place: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CContinued:
     """`continued`, `continued 2 or more times`, `an opponent continued`."""
 
@@ -184,6 +192,14 @@ class CScore:
 @dataclass(frozen=True)
 class CFieldHad:
     """`the field had <atom>`: the field as it was laid at the deal."""
+
+    item: Cond
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class CPayerHas:
+    """`the payer has <atom>`: the pile of who makes the payment a scoring factor tests."""
 
     item: Cond
     loc: Loc
@@ -234,9 +250,11 @@ Cond = (
     | CRound
     | CRoundMonth
     | CDealer
+    | CSeat
     | CContinued
     | CScore
     | CFieldHad
+    | CPayerHas
     | CNobodyWon
     | CDrawnBefore
     | CAnd
@@ -383,7 +401,7 @@ class Remove(Stmt):
 
 @dataclass(frozen=True)
 class EntryOpt:
-    kind: str  # unless | bonus | at_count | paid_to_dealer | cancels
+    kind: str  # unless | bonus | at_count | paid_to_dealer | cancels | cancels_every_yaku | ...
     loc: Loc
     names: tuple[Name, ...] = ()
     amount: int | Amount = 0  # a bonus may be written in the unit

@@ -56,6 +56,7 @@ _WHERE = {
     "declaration": "a condition on a declaration",
     "declaration seen": "a condition on a declaration made with the hand seen",
     "the field had": "'the field had ...'",
+    "the payer has": "'the payer has ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
@@ -78,14 +79,18 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
     ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
     ast.CDealer: ("dealer", _PLAYERS),
+    ast.CSeat: ("second", _PLAYERS),  # (`third` alike: ATOM_WORDS)
     ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
     ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
+    ast.CPayerHas: ("the payer has", ("scoring",)),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
+# ir.SeatFromDealer.place -> its word in the language
+SEAT_WORDS = {2: "second", 3: "third"}
 # why an atom cannot be written in a place, where a word helps (the hint, before the places)
 _WHY_NOT = {
     (ast.CEveryone, "yaku"): "every player's pile is compared when the hands are counted: add"
@@ -94,6 +99,7 @@ _WHY_NOT = {
     " '; at count' to the entry",
     (ast.CDealt, "teyaku"): "a teyaku cannot ask which teyaku was dealt",
     (ast.CDealer, "everyone has"): "'everyone has ...' tests every player's pile alike",
+    (ast.CSeat, "everyone has"): "'everyone has ...' tests every player's pile alike",
     (ast.CContinued, "everyone has"): "'everyone has ...' tests every player's pile alike",
     (ast.CDealt, "everyone has"): "'everyone has ...' tests every player's pile alike",
 }
@@ -126,6 +132,8 @@ def _placed_atoms(c: ast.Cond, places: tuple[str, ...]) -> list[tuple[ast.Cond, 
         out += _placed_atoms(c.item, (*places, "everyone has"))
     elif isinstance(c, ast.CFieldHad):
         out += _placed_atoms(c.item, ("the field had",))
+    elif isinstance(c, ast.CPayerHas):  # (his cards only: no atom of the round inside)
+        out += _placed_atoms(c.item, ("the payer has",))
     return out
 
 
@@ -141,8 +149,8 @@ def _card_atoms(c: ast.Cond) -> list[ast.Cond]:
         return [a for i in c.items for a in _card_atoms(i)]
     if isinstance(c, ast.CNot):
         return _card_atoms(c.item)
-    if isinstance(c, ast.CFieldHad | ast.CEveryone):
-        return []  # (the field's cards; every pile: refused by the places already)
+    if isinstance(c, ast.CFieldHad | ast.CEveryone | ast.CPayerHas):
+        return []  # (the field's cards; every pile; the payer's: refused by the places already)
     if type(c) in ATOM_PLACES and not isinstance(c, ast.CRoundMonth):
         return []
     return [c]
@@ -165,6 +173,7 @@ class Resolver:
         self.views: dict[str, ClassMap] = {}
         self.declared: ClassMap = {}
         self._set_stack: list[str] = []
+        self.wins_round_locs: list[Loc] = []  # the yaku written `; wins the round`
         # the owner's choice: its cards; while its second reading is resolved, their weights
         # and the counts they weigh in (lang/choice.py)
         self.choice_cards: frozenset[int] = frozenset()
@@ -605,6 +614,8 @@ class Resolver:
             return ir.RoundMonth(op=">=", n=c.n)
         if isinstance(c, ast.CDealer):
             return ir.IsDealer()
+        if isinstance(c, ast.CSeat):
+            return ir.SeatFromDealer(place=c.place)
         if isinstance(c, ast.CContinued):
             if c.n < 1:
                 self.error(
@@ -618,6 +629,8 @@ class Resolver:
             return ir.ScoreCmp(op=c.op, n=c.n)
         if isinstance(c, ast.CFieldHad):  # (what it may hold: usable)
             return ir.OnField(item=self.cond(c.item, classes))
+        if isinstance(c, ast.CPayerHas):  # (what it may hold: usable)
+            return ir.PayerHas(item=self.cond(c.item, classes))
         if isinstance(c, ast.CNobodyWon):
             return ir.NobodyWon()
         if isinstance(c, ast.CDrawnBefore):
@@ -645,6 +658,8 @@ class Resolver:
             word, allowed = ATOM_PLACES[type(item)]
             if isinstance(item, ast.CDealt) and item.captured:
                 word = "captured dealt"
+            if isinstance(item, ast.CSeat):
+                word = SEAT_WORDS[item.place]
             for place in places:
                 if place in allowed:
                     continue
@@ -833,11 +848,50 @@ class Resolver:
             at_count="at_count" in e.opts,
             paid_to_dealer="paid_to_dealer" in e.opts,
             cancels="cancels" in e.opts,
+            cancels_yaku=self.cancels_yaku(t, e),
+            wins_round=self.wins_round(t, e),
             flat=bool(e.opts["flat"].amount) if "flat" in e.opts else False,
             loc=_sloc(e.name.loc),
         )
         resolved[e.name.text] = yaku
         return yaku
+
+    def cancels_yaku(self, t: TableDraft, e: EntryDraft) -> str:
+        """`; cancels every yaku` / `; cancels the yaku of the others`: an option of a yaku
+        decided at the count (Hana-Awase's Willow Row)."""
+        written = [e.opts[k] for k in ("cancels_every_yaku", "cancels_others_yaku") if k in e.opts]
+        if not written:
+            return "none"
+        opt = written[-1]
+        if len(written) > 1:
+            self.error("'cancels every yaku' contradicts 'cancels the yaku of the others'", opt.loc)
+        if t.kind != "yaku" or "at_count" not in e.opts:
+            self.error(
+                "a yaku that cancels yaku is decided at the count: add '; at count'",
+                opt.loc,
+                'for example: willow_row "Willow Row" 10: all of willow; at count; cancels'
+                " every yaku",
+            )
+            return "none"
+        return "all" if opt.kind == "cancels_every_yaku" else "others"
+
+    def wins_round(self, t: TableDraft, e: EntryDraft) -> bool:
+        """`; wins the round`: a yaku made in play (checked against the continue statement
+        with the whole file: check_wins_round)."""
+        opt = e.opts.get("wins_round")
+        if opt is None:
+            return False
+        if t.kind != "yaku" or "at_count" in e.opts:
+            self.error(
+                "'wins the round' is an option of a yaku made in play, not of one decided at"
+                f" the count{' or of a teyaku' if t.kind != 'yaku' else ''}",
+                opt.loc,
+                "drop '; at count', or use an instant win for a dealt hand",
+            )
+            return False
+        if opt.loc not in self.wins_round_locs:  # (the owner's choice reads the table twice)
+            self.wins_round_locs.append(opt.loc)
+        return True
 
     def bonus(self, opt: ast.EntryOpt, condition: ir.Condition) -> ir.Bonus | None:
         items = condition.items if isinstance(condition, ir.And) else (condition,)
@@ -953,6 +1007,12 @@ class Resolver:
             "continuation": self.continuation(),
             "count": self.count(),
         }
+        if self.wins_round_locs and not result["continuation"].ends_round:
+            self.error(
+                "'wins the round': the yaku of this variant do not end the round",
+                self.wins_round_locs[0],
+                "drop 'yaku do not end the round' from the continue statement, or this option",
+            )
         deal = self.deal()
         if deal:
             result["deal"] = deal
@@ -1042,7 +1102,20 @@ class Resolver:
             ir.ParAt(seats=n, par=p) for n, p in sorted(pars.items()) if p != opts.get("par")
         )
         self.best_net_of_players(opts)
+        self.round_paid_of_round_wins(opts)
         return ir.Settlement(**opts)
+
+    def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
+        """`paid by each other player` is an option of a count by round wins (dropped if not)."""
+        written = self.d.mechanics.get("count", {}).get("round_paid")
+        if opts.get("round_paid") == "others" and opts.get("method") != "round_wins":
+            assert written is not None
+            self.error(
+                "'paid by each other player': only a count by round wins pays a round won",
+                written.loc,
+                "count: round wins; paid by each other player",
+            )
+            opts.pop("round_paid")
 
     def seats_at(self, n: int, loc: Loc, what: str) -> bool:
         """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""
@@ -1303,7 +1376,8 @@ class Resolver:
         return tuple(names)
 
     def continuation(self) -> ir.Continuation:
-        opts = self.options("continuation")
+        opts = self.scaled_options("continuation", ("per_continue",))
+        self.per_continue_at_the_stop(opts)
         if "beaten" in opts:  # the whole `if beaten` clause, replaced as one option
             beaten = str(opts.pop("beaten")).split(",")
             opts["refund_half"] = "refund_half" in beaten
@@ -1311,6 +1385,18 @@ class Resolver:
             opts["beaten_forfeit"] = "forfeit" in beaten
         opts["offers"] = self.offers(opts, "continuation", "choice")
         return ir.Continuation(**self.paid_in_play(opts))
+
+    def per_continue_at_the_stop(self, opts: dict[str, Any]) -> None:
+        """`+1 per continue` is added to the yaku paid at the stop: it needs `paid when
+        stopping` (dropped if not)."""
+        if "per_continue" in opts and opts.get("paid", "made") != "stop":
+            self.error(
+                "'+N per continue' is added to the yaku paid at the stop, but here they are"
+                " not paid when stopping",
+                self.d.mechanics["continuation"]["per_continue"].loc,
+                "add 'paid when stopping' to the continue statement",
+            )
+            opts.pop("per_continue")
 
     def offers(self, opts: dict[str, Any], kind: str, where: str) -> tuple[ir.Offer, ...]:
         """The conditions on a choice's options (`stop only if score >= 2`, `fold only if not
@@ -1582,6 +1668,8 @@ class Resolver:
                     continue
             if isinstance(s, ast.Factor):
                 out.append(self.factor_step(s, condition))
+            elif condition is not None and self.payer_in_award(s, condition):
+                continue
             else:
                 out.append(self.award_step(s, condition))
         return out
@@ -1604,6 +1692,19 @@ class Resolver:
             label=s.label or name.replace("_", " ").capitalize(),
         )
 
+    def payer_in_award(self, s: ast.Award, condition: ir.Condition) -> bool:
+        """An award's condition is tested once, for its payee: `the payer has` is a factor's
+        (reported; True: the award is dropped)."""
+        if not any(isinstance(c, ir.PayerHas) for c in ir.parts_of(condition)):
+            return False
+        self.error(
+            f"award '{s.name.text}': 'the payer has' cannot be used in an award, whose condition"
+            " is tested once for its payee",
+            s.loc,
+            'test the payer in a factor: double "Doubled" x2 if the payer has lights = 0',
+        )
+        return True
+
     def step_seats(self, s: ast.Factor | ast.Award) -> int | None:
         """`at 5 seats: ...`: the table size a step is played at (None: every size)."""
         if s.seats is None or s.seats_loc is None:
@@ -1622,7 +1723,7 @@ class Resolver:
             seats=self.step_seats(s),
             name=s.name.text,
             label=s.label or s.name.text.replace("_", " ").capitalize(),
-            payee=s.payee,  # the grammar writes dealer or winner
+            payee=s.payee,  # the grammar writes dealer, winner, second or third
             value=self.amount(s.value, s.loc.file, s.loc),
             split=s.split,
             multiplied=s.multiplied,

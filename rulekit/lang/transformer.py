@@ -42,6 +42,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "outstopped_forfeit": ("if_other_stops", "forfeit"),
     "outstopped_keep": ("if_other_stops", "keep"),
     "koi_multiplier": ("multiplier_per_yaku", True),
+    "per_continue": ("per_continue", None),
     "play_on": ("ends_round", False),
     "difference": ("method", "difference"),
     "points_score": ("method", "points"),
@@ -56,6 +57,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "tie_first": ("tie", "first"),
     "best_net_wins": ("winner", "net"),
     "best_count_wins": ("winner", "count"),
+    "round_paid_by_others": ("round_paid", "others"),
     "winner_deals": ("winner_deals", True),
     "drawn_keeps": ("drawn_keeps_dealer", True),
     "dealer_rotates": ("rotate", True),
@@ -111,7 +113,10 @@ TABLE_OPTIONS = {
     "between_all": "between_all",
     "between_highest": "between_highest",
 }
-ENTRY_FLAGS = ("at_count", "paid_to_dealer", "cancels")
+ENTRY_FLAGS = (
+    "at_count", "paid_to_dealer", "cancels",
+    "cancels_every_yaku", "cancels_others_yaku", "wins_round",  # (issue 25)
+)  # fmt: skip
 
 # The scoring stage: the game's target and start, and split tables.
 OPTIONS.update({"until_score": ("target", None), "start_at": ("start", None)})
@@ -454,6 +459,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def is_dealer(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CDealer(self.loc(meta))
 
+    @v_args(meta=True)
+    def is_second(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CSeat(2, self.loc(meta))
+
+    @v_args(meta=True)
+    def is_third(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CSeat(3, self.loc(meta))
+
     def times(self, c: list[Token]) -> int:
         return int(c[0])
 
@@ -472,6 +485,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def field_had(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CFieldHad(c[0], self.loc(meta))
+
+    @v_args(meta=True)
+    def payer_has(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.CPayerHas(c[0], self.loc(meta))
 
     @v_args(meta=True)
     def nobody_won(self, meta: Meta, c: list[Any]) -> ast.Cond:
@@ -844,6 +861,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def payee_winner(self, c: list[Any]) -> tuple[str, str]:
         return ("payee", "winner")
 
+    def payee_second(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "second")
+
+    def payee_third(self, c: list[Any]) -> tuple[str, str]:
+        return ("payee", "third")
+
     def from_each_other(self, c: list[Any]) -> tuple[str, bool]:
         return ("split", False)
 
@@ -869,6 +892,19 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
             text = after.split(" if ", 1)[-1].strip()
         on = str(_step_words(c).get("on", "yaku"))
         return ast.Factor(self.loc(meta), name, label, int(str(mult)[1:]), on, cond, text)
+
+    @v_args(meta=True)
+    def exemption(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`exempt "Exemption" the payer pays nothing if ...`: a factor of 0, on everything
+        unless its kind is written."""
+        name, label = self.step_name(c)
+        cond = _step_cond(c)
+        text = ""
+        if cond is not None:
+            tail = self.source_text(meta).split(" pays nothing", 1)[-1]
+            text = tail.split(" if ", 1)[-1].strip()
+        on = str(_step_words(c).get("on", "all"))
+        return ast.Factor(self.loc(meta), name, label, 0, on, cond, text)
 
     @v_args(meta=True)
     def award(self, meta: Meta, c: list[Any]) -> ast.Stmt:

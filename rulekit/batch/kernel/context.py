@@ -13,6 +13,8 @@ from rulekit.batch.tables import (
     CTX_FIELD,
     CTX_MONTH,
     CTX_NOBODY_WON,
+    CTX_PAYER,
+    CTX_PLACE,
     CTX_ROUND,
     CTX_SCALE,
     CTX_SCORE,
@@ -46,6 +48,11 @@ def look_from(S: Array, Q: Array, seat: int, score: int, nobody_won: bool) -> in
     ctx[CTX_FIELD] = S[SC, I_LAID]
     ctx[CTX_NOBODY_WON] = 1 if nobody_won else 0
     ctx[CTX_DRAWS] = S[SC, I_DRAWS_BEFORE]
+    ctx[CTX_PAYER] = -1  # (a scoring factor's step_hits gives its payer's pile)
+    ctx[CTX_PLACE] = 0  # his place in play order from the dealer (`second`, `third`)
+    for k in range(n):
+        if S[P_ORDER, k] == seat:
+            ctx[CTX_PLACE] = k + 1
     ctx[DEALT_SLOT] = S[P_TEYAKU, seat] if seat >= 0 else 0
     ctx[DEALT_SLOT + 1] = S[P_DEALT, seat] if seat >= 0 else 0
     return int(n) if n else NO_PILES

@@ -123,6 +123,8 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         if S[P_HAND, q] or S[P_SKIPS, q]:  # (a play to skip after a bomb: a turn to come)
             holding = True
     left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
+    if counted & Q[PQ, PQ_WINS_ROUND]:  # a yaku that wins the round at once: he stops
+        left = 0
     if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
@@ -295,7 +297,7 @@ def made_flat(S: Array, Q: Array, T: Array, F: Floats, q: int) -> int:
 
 @entry
 def pay_made(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
-    """continuation.pay_made: what p made and was not paid yet."""
+    """continuation.pay_made: what p made and was not paid yet (and `+N per continue`)."""
     ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
     x = S[P_CAPTURED, p]
     factor = S[P_CONTINUES, p] + 1 if Q[CFG, C_PER_YAKU] else 1
@@ -304,7 +306,8 @@ def pay_made(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     n = entry_values(ytab, S[P_MADE_ENTRIES, p] & ~S[P_PREPAID_DONE, p], x, idx, vals)
     base = S[P_PREPAID_BASE, p]
     if S[P_MADE_VALUE, p] > base:
-        pay_yaku(S, Q, T, F, p, idx, vals, n, S[P_MADE_VALUE, p] - base, factor, -1)
+        bonus = Q[PQ, PQ_PER_CONTINUE] * S[P_CONTINUES, p]
+        pay_yaku(S, Q, T, F, p, idx, vals, n, S[P_MADE_VALUE, p] - base + bonus, factor, -1)
 
 
 @inline

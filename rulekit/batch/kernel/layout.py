@@ -526,3 +526,13 @@ CH_SKIP = CH_N + 3
 CH_EVENT_OFFERED = CH_N + 4
 CH_EVENT = CH_N + 5
 CH_N += 6
+# ---------------------------------------------------------------- payments (issue 25)
+# Who pays and what is added to a payment: the Q row PQ (PQ_ columns), filled by
+# batch/engine.py's payments_row.
+PQ = Q_ROWS
+Q_ROWS += 1
+PQ_ROUND_PAID = 0  # a round won is paid by: 0 the bank, 1 each other player (Settlement)
+PQ_PER_CONTINUE = 1  # added to the yaku paid at a stop per continue (Continuation.per_continue)
+PQ_WINS_ROUND = 2  # the yaku entries that win the round at once (Yaku.wins_round), as bits
+PQ_CANCEL_ALL = 3  # the entries that cancel every yaku at the count (Yaku.cancels_yaku), bits
+PQ_CANCEL_OTHERS = 4  # ... that cancel the other players' yaku at the count, as bits

@@ -74,8 +74,10 @@ def record(
     if reason != R_TEYAKU_RETURNED:
         times = 1
         if Q[STAGE, G_NFACTORS]:
-            times = factor(S, Q, T, payer if payee == BANK else payee, reason, base)
+            times = factor(S, Q, T, payer, payer if payee == BANK else payee, reason, base)
         times *= declared(S, Q, payee, reason)  # (to a seat: the bank is no declarer)
+        if times == 0:  # a factor of 0: the payer pays nothing
+            return
         amount *= times
         mult *= times
     write(S, payer, payee, amount, reason, detail, mult, base)
@@ -101,8 +103,10 @@ def pay(
         return
     mult = 1 if flat else S[SC, I_MULT]
     if Q[STAGE, G_NFACTORS]:
-        mult *= factor(S, Q, T, payee, reason, score)
+        mult *= factor(S, Q, T, payer, payee, reason, score)
     mult *= declared(S, Q, payee, reason)
+    if mult == 0:  # a factor of 0: the payer pays nothing
+        return
     write(S, payer, payee, base * mult, reason, detail, mult, base)
 
 

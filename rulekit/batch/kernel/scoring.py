@@ -187,11 +187,16 @@ def awards(S: Array, Q: Array, T: Array, F: Floats) -> None:
         if steps[at] != STEP_AWARD:
             continue
         j += 1
-        payee = S[SC, I_WINNER] if steps[at + 1] == 1 else S[P_ORDER, 0]
+        code = steps[at + 1]  # (batch.tables.AWARD_PAYEES)
+        if code == 1:  # the winner
+            payee = S[SC, I_WINNER]
+        else:  # the dealer (or who leads in his place), the second, the third in play order
+            k = 0 if code == 0 else code - 1
+            payee = S[P_ORDER, k] if k < S[SC, I_NORDER] else -1
         value = steps[at + 2] * scale
         if payee < 0:
             continue
-        if steps[at + 5] and not step_hits(S, Q, T, payee, value, True) >> i & 1:
+        if steps[at + 5] and not step_hits(S, Q, T, payee, value, True, BANK) >> i & 1:
             continue
         n = others_of(S, payee, others)
         mult = S[SC, I_MULT] if steps[at + 4] else 1
@@ -247,6 +252,22 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
     best = -1
     special = -1
     cancelled = False
+    # (scoring._yaku_cancelled) a yaku that cancels every yaku (mode 2) or the others' (1)
+    mode = 0
+    holders = 0
+    if Q[PQ, PQ_CANCEL_ALL] or Q[PQ, PQ_CANCEL_OTHERS]:
+        for k in range(n):
+            s = order[k]
+            x = S[P_CAPTURED, s]
+            npiles = look_as_player(S, Q, s)
+            hits = t_match(ytab, x, True, piles, npiles)
+            for j in range(t_counted(ytab, hits, x, sel) if hits else 0):
+                i = sel[j]
+                if Q[PQ, PQ_CANCEL_ALL] >> i & 1:
+                    mode = 2
+                elif Q[PQ, PQ_CANCEL_OTHERS] >> i & 1:
+                    holders |= 1 << s
+                    mode = max(mode, 1)
     for k in range(n):
         s = order[k]
         x = S[P_CAPTURED, s]
@@ -265,21 +286,13 @@ def count_entries(S: Array, Q: Array, T: Array, F: Floats) -> tuple[bool, int]:
                 to_dealer |= 1 << i
             S[YC + payee, i] += 1
             flat = value if Q[YFLAT, i] else 0
-            pay_parts(
-                S,
-                Q,
-                T,
-                order,
-                n,
-                payee,
-                value * scale,
-                flat * scale,
-                R_SPECIAL,
-                i,
-                Q[CFG, C_YAKU_SPLIT] != 0,
-                value * scale,
-                0,
-            )
+            unpaid = mode == 2 or (mode == 1 and not holders >> s & 1)
+            if not unpaid:
+                split = Q[CFG, C_YAKU_SPLIT] != 0
+                pay_parts(
+                    S, Q, T, order, n, payee, value * scale, flat * scale, R_SPECIAL, i, split,
+                    value * scale, 0,
+                )  # fmt: skip
             if Q[YCANCELS, i]:
                 cancelled = True
                 if value > best:
@@ -505,7 +518,14 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
     S[SC, I_NWINNERS] = nw
     if round_wins:
         for w in range(nw):
-            record(S, Q, T, BANK, S[P_WINNERS, w], scale, R_ROUND_WON, D_NONE, 1, scale)
+            m = S[P_WINNERS, w]
+            if not Q[PQ, PQ_ROUND_PAID]:
+                record(S, Q, T, BANK, m, scale, R_ROUND_WON, D_NONE, 1, scale)
+                continue
+            for k in range(n):  # (scoring._round_won_of_others) each player not of his side
+                q = S[P_ORDER, k]
+                if not units[best] >> q & 1:
+                    record(S, Q, T, q, m, scale, R_ROUND_WON, D_NONE, 1, scale)
     else:
         score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
     return int(S[P_WINNERS, 0])

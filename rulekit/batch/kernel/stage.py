@@ -8,14 +8,14 @@ from __future__ import annotations
 from rulekit.batch.chance import apart, entry
 from rulekit.batch.kernel.context import look_from
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.tables import STEP_FACTOR, STEP_WORDS
+from rulekit.batch.tables import CTX_PAYER, STEP_FACTOR, STEP_WORDS
 from rulekit.batch.tables import match as t_match
 
 
 @apart
-def factor(S: Array, Q: Array, T: Array, payee: int, reason: int, score: int) -> int:
-    """stage.factor: the product of the factors whose kind and condition fit this payment to
-    `payee` (its base `score`, scaled; 1: none)."""
+def factor(S: Array, Q: Array, T: Array, payer: int, payee: int, reason: int, score: int) -> int:
+    """stage.factor: the product of the factors whose kind and condition fit this payment from
+    `payer` to `payee` (its base `score`, scaled; 1: none; 0: it is not made)."""
     steps = T[Q[STAGE, G_T_STAGE] : Q[STAGE, G_T_STAGE + 1]]
     result = 1
     hits = -1  # the steps whose condition holds for him, matched when first asked
@@ -25,7 +25,7 @@ def factor(S: Array, Q: Array, T: Array, payee: int, reason: int, score: int) ->
             continue
         if steps[at + 5]:
             if hits < 0:
-                hits = step_hits(S, Q, T, payee, score, False)
+                hits = step_hits(S, Q, T, payee, score, False, payer)
             if not hits >> i & 1:
                 continue
         result *= steps[at + 2]
@@ -33,11 +33,13 @@ def factor(S: Array, Q: Array, T: Array, payee: int, reason: int, score: int) ->
 
 
 @entry
-def step_hits(S: Array, Q: Array, T: Array, seat: int, score: int, ended: bool) -> int:
+def step_hits(S: Array, Q: Array, T: Array, seat: int, score: int, ended: bool, payer: int) -> int:
     """stage.holds for every step at once: the steps whose condition holds for `seat` (his
     pile, the round as he sees it, `score` as his; `ended`: at the round's end, where `nobody
-    won` may hold), as bits."""
+    won` may hold; a factor's `payer`, BANK for none), as bits."""
     conditions = T[Q[STAGE, G_T_STEPS] : Q[STAGE, G_T_STEPS + 1]]
     npiles = look_from(S, Q, seat, score, ended and S[SC, I_WINNER] < 0)
+    if payer >= 0:
+        S[PILES, CTX_PAYER] = S[P_CAPTURED, payer]
     x = S[P_CAPTURED, seat] if seat >= 0 else 0
     return t_match(conditions, x, False, S[PILES], npiles)
