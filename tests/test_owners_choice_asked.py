@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from starlette.testclient import TestClient
 
@@ -21,7 +24,7 @@ from rulekit.engine import actions as A
 from rulekit.engine import round as round_module
 from rulekit.engine.game import Game
 from rulekit.engine.playout import play_deal
-from rulekit.engine.round import COUNT, Round, clone
+from rulekit.engine.round import COUNT, Round, card_places, clone
 from rulekit.engine.tables import ChoiceTable, CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError
@@ -31,6 +34,7 @@ from rulekit.play import screen
 from rulekit.play.session import Session
 from rulekit.play.terminal import Terminal
 from rulekit.web.app import create_app
+from tests.conftest import compiled
 
 HOUSE = "koikoi/house/sake-owners-choice"
 # With greedy bots seeded "34:SEAT", Alice (seat 0, dealing) stops on Ten plains and Moon
@@ -213,6 +217,80 @@ def test_the_batch_kernel_plays_the_rounds_of_people_answering_the_better_readin
         questions += bool(rnd.readings)
         assert (got.ledger, got.net, got.ended_by) == (want.ledger, want.net, want.ended_by)
     assert asked and questions >= 1
+
+
+# Two cards of the choice, so that both players may hold one, and continuers paid what they
+# made however the round ends (the other's reading then changes what each pays).
+TWO_OWNERS = (
+    'extends "koikoi/sloper"\n'
+    "treat sake + 111 as animal or 2 plains, owner's choice\n"
+    'continue "Koi-koi": paid when stopping; if unfinished keep; if another stops first keep\n'
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), answers=st.lists(st.booleans(), min_size=2, max_size=2))
+def test_every_answer_ends_a_sound_round_read_as_answered(seed: int, answers: list[bool]) -> None:
+    """Whatever the asked owners answer: the round ends, every card is in one place, what is
+    paid is paid by someone, each answered pile reads as answered, and the owners are asked in
+    play order, each only when his pile holds the choice's cards."""
+    c = _two_owners()
+    rnd = Game(c, 2, seed=seed, dealer=0).new_round()
+    rnd.ask_readings(0b11)
+    bots = [make_agent("random", f"{seed}:{s}") for s in range(2)]
+    views = [PlayerView(rnd, s) for s in range(2)]
+    asked: list[int] = []
+    table = c.yaku
+    assert isinstance(table, ChoiceTable)
+    while not rnd.is_terminal:
+        if rnd.phase == COUNT:
+            seat = rnd.current
+            assert rnd.captured[seat] & table.choice
+            asked.append(seat)
+            offered = rnd.legal_actions()
+            assert sorted(offered) == [A.READ_FIRST, A.READ_SECOND]
+            rnd.apply(A.READ_SECOND if answers[len(asked) - 1] else A.READ_FIRST)
+            continue
+        rnd.apply(bots[rnd.current].act(views[rnd.current]))
+    assert asked == sorted(asked, key=rnd.order.index) and len(set(asked)) == len(asked)
+    assert card_places(rnd) == [1] * len(c.index.ids)
+    assert sum(rnd.result().net) == 0  # (Koi-Koi pays no bank)
+    read = rnd.c.yaku
+    assert isinstance(read, ChoiceTable)
+    for k, seat in enumerate(asked):
+        assert read.second_reading(rnd.captured[seat]) is answers[k]
+        assert rnd.readings[seat] is answers[k]
+
+
+def test_two_owners_are_asked_in_play_order_each_seeing_the_answer_before_his() -> None:
+    """Seat 0, asked first, holds the swallow; seat 1 then holds the sake cup, and what the
+    count pays him depends on how seat 0 answered (each continuer is paid what he made)."""
+    c = _two_owners()
+    seen = {}
+    for first in (0, 1):
+        rnd = _round(c, 49, asked=0b11, bot="random")
+        assert rnd.current == 0
+        rnd.apply(rnd.legal_actions()[first])
+        assert (rnd.phase, rnd.current) == (COUNT, 1)
+        seen[first] = [(o.words, o.paid) for o in PlayerView(rnd, 1).readings_offered()]
+        rnd.apply(A.READ_FIRST)
+        assert rnd.is_terminal and set(rnd.readings) == {0, 1}
+    assert seen[0] != seen[1]
+    assert {words for words, _ in seen[0]} == {"sake as 2 plains", "sake as animal"}
+
+
+def test_a_rule_file_without_an_owners_choice_never_asks() -> None:
+    c = compiled("koikoi")
+    for seed in range(20):
+        rnd = _round(c, seed, asked=0b11)
+        assert rnd.is_terminal and rnd.readings == {}  # (never waited at the count)
+        want = _round(c, seed, asked=0)
+        assert rnd.ledger == want.ledger
+
+
+@cache
+def _two_owners() -> CompiledRules:
+    return CompiledRules(load_rules_text(TWO_OWNERS, "two.rk", Path(__file__)))
 
 
 # ---------------------------------------------------------------- the terminal and the browser
