@@ -32,7 +32,7 @@ KEEP = 8197
 DECLARE = 8198  # make the rule file's declaration (`declare NAME: ...`)
 PASS = 8199  # do not
 READ_FIRST = 8200  # at the count, the owner's choice's cards in his pile read the first way
-READ_SECOND = 8201  # or the second (`read sake as 2 plains`; engine/asking.py)
+READ_SECOND = 8201  # or the second (`read CARDS as N CLASSES`; engine/asking.py)
 HIKI = 8320
 
 MOVES_HINT = (
@@ -93,7 +93,7 @@ def hiki_month(action: int, months: int) -> int | None:
 
 def describe(action: int, index: CardIndex, choice: ir.OwnersChoice | None = None) -> str:
     """An action in words: `play 10 <name> onto 12 <name>`, `take 33 <name>`, `stop`, `read
-    sake as 2 plains` (the owner's choice's reading, when `choice` is given)."""
+    CARDS as CLASS` (the owner's choice's reading, when `choice` is given)."""
     n = len(index.ids)
     if action in (READ_FIRST, READ_SECOND):
         second = action == READ_SECOND
@@ -124,7 +124,7 @@ def describe(action: int, index: CardIndex, choice: ir.OwnersChoice | None = Non
 def parse(text: str, index: CardIndex, choice: ir.OwnersChoice | None = None) -> int:
     """An action from words, as `describe` writes them: `play <card>`, `play 10 onto 12`,
     `take 33`, `hiki 3`, `join`, `fold`, `stop`, `continue`, `swap`, `keep`, `declare`,
-    `pass`, `read sake as 2 plains` (with the rule file's owner's choice). Cards by id or
+    `pass`, `read CARDS as N CLASSES` (with the rule file's owner's choice). Cards by id or
     name, months by number or name."""
     from rulekit.errors import MoveError, UsageError
 
@@ -166,8 +166,8 @@ def month_index(word: str, index: CardIndex) -> int:
 def reading_words(
     choice: ir.OwnersChoice, index: CardIndex, cards: Sequence[int], second: bool
 ) -> str:
-    """One reading of the owner's choice in words, for `cards` (ids): `sake as animal`,
-    `sake as 2 plains`."""
+    """One reading of the owner's choice in words, for `cards` (ids): `CARDS as CLASS`,
+    `CARDS as N CLASSES`."""
     names = ", ".join(index.card(c).name for c in cards)
     if not second:
         return f"{names} as {choice.first}"
@@ -176,7 +176,7 @@ def reading_words(
 
 
 def parse_reading(text: str, index: CardIndex, choice: ir.OwnersChoice | None) -> int:
-    """The reading a `read ...` move names: `read sake as 2 plains`, or only its class (`read
+    """The reading a `read ...` move names: `read CARDS as N CLASSES`, or only its class (`read
     as animal`, `read plains`); READ_FIRST or READ_SECOND."""
     from rulekit.errors import MoveError, suggest
 

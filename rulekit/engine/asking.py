@@ -1,4 +1,4 @@
-"""The owner's choice asked at the count (`treat sake as animal or 2 plains, owner's choice`).
+"""The owner's choice asked at the count (`treat CARDS as CLASS or N CLASSES, owner's choice`).
 
 Wherever a pile's yaku are counted, the engine reads it the way worth more to its owner
 (engine/tables.ChoiceTable). Bots, simulations and the batch kernel keep that reading: the
@@ -17,6 +17,7 @@ bots' rollouts) is never asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulekit.engine.actions import READ_FIRST, READ_SECOND, reading_words
@@ -29,18 +30,28 @@ NOT_WAITING = -2  # count_ending: the count waits on nobody
 
 
 @dataclass(frozen=True)
+class Endings:
+    """What the count runs once answered, and how what a player made is counted again: the
+    round's endings (engine/continuation.ENDINGS gives its own; it imports this module)."""
+
+    stop: Callable[[RoundState, int], None]  # a seat's stop
+    hands: Callable[[RoundState], None]  # the hands' count (the hands ran out)
+    changed: Callable[[RoundState, int, tuple[int, ...], int], None]  # what he made, re-read
+
+
+@dataclass(frozen=True)
 class Reading:
     """One answer offered to the asked owner, and what the count makes of it."""
 
     action: int  # READ_FIRST or READ_SECOND
     second: bool  # read the second way
-    words: str  # `sake as 2 plains` (the choice's cards in his pile)
+    words: str  # `CARDS as N CLASSES`, the choice's cards in his pile named
     yaku: tuple[str, ...]  # his yaku, read this way
     worth: int  # what his counted yaku are worth read this way (before any multiplier)
     paid: Amount  # what the count pays him read this way (his net of its payments)
 
 
-def waits(r: RoundState, ending: int) -> bool:
+def waits(r: RoundState, ending: int, endings: Endings) -> bool:
     """Whether the round waits in COUNT for an asked owner's answer before `ending` (a seat's
     stop, or HANDS) is counted; called only when a seat is asked. When nobody need answer,
     the asking is over and the ending goes on as for everyone."""
@@ -49,39 +60,39 @@ def waits(r: RoundState, ending: int) -> bool:
         choice = table.choice
         r.to_ask = [s for s in r.order if r.asked >> s & 1 and r.captured[s] & choice]
         r.count_ending = ending
-        if _ask_next(r):
+        if _ask_next(r, endings):
             return True
     _close(r)
     return False
 
 
-def readings(r: RoundState) -> list[Reading]:
+def readings(r: RoundState, endings: Endings) -> list[Reading]:
     """The answers offered to the owner asked now (r.current in COUNT), the one the count pays
     him more first (the first way when they pay alike), each with what it makes."""
     seat = r.to_ask[0]
-    out = [_outcome(r, seat, second) for second in (False, True)]
+    out = [_outcome(r, seat, second, endings) for second in (False, True)]
     out.sort(key=lambda o: -o.paid)  # (stable: the first way first on a tie)
     return out
 
 
-def answer(r: RoundState, action: int) -> None:
+def answer(r: RoundState, action: int, endings: Endings) -> None:
     """The asked owner's answer (one of r.count_offer: Round.apply checks it); the next asked
     owner is asked, or the count runs with every answer."""
     r.readings[r.current] = action == READ_SECOND
     r.to_ask.pop(0)
-    if r.asked and _ask_next(r):  # (a copy, never asked, counts the others their best way)
+    if r.asked and _ask_next(r, endings):  # (a copy, never asked: the others' best way)
         return
     ending = r.count_ending
     _close(r)
-    _pin(r, r.readings)
-    _run(r, ending)
+    _pin(r, r.readings, endings)
+    _run(r, ending, endings)
 
 
-def _ask_next(r: RoundState) -> bool:
+def _ask_next(r: RoundState, endings: Endings) -> bool:
     """Ask the next owner whose readings differ in what the count pays him (COUNT); False
     when nobody is left to ask."""
     while r.to_ask:
-        offer = readings(r)
+        offer = readings(r, endings)
         if offer[0].paid != offer[1].paid:
             r.count_offer = [o.action for o in offer]
             r.phase = COUNT
@@ -91,12 +102,12 @@ def _ask_next(r: RoundState) -> bool:
     return False
 
 
-def _outcome(r: RoundState, seat: int, second: bool) -> Reading:
+def _outcome(r: RoundState, seat: int, second: bool, endings: Endings) -> Reading:
     """What the count makes of `seat`'s pile read the `second` way (the answers given so far
     standing): played out on a copy of the round."""
     twin = r.copy()  # (never asked)
-    _pin(twin, {**r.readings, seat: second})
-    _run(twin, r.count_ending)
+    _pin(twin, {**r.readings, seat: second}, endings)
+    _run(twin, r.count_ending, endings)
     table = twin.c.yaku
     assert isinstance(table, ChoiceTable)
     x = r.captured[seat]
@@ -113,11 +124,9 @@ def _outcome(r: RoundState, seat: int, second: bool) -> Reading:
     )
 
 
-def _pin(r: RoundState, answers: dict[int, bool]) -> None:
+def _pin(r: RoundState, answers: dict[int, bool], endings: Endings) -> None:
     """The round counts with the answers (pile -> read the second way); what each who answered
     made in play is counted his way."""
-    from rulekit.engine.continuation import changed
-
     captured = r.captured
     r.c = r.c.read_as({captured[s]: second for s, second in answers.items()})
     table = r.c.yaku
@@ -128,17 +137,15 @@ def _pin(r: RoundState, answers: dict[int, bool]) -> None:
         x = captured[s]
         counted, value = table.counted_value(table.match_play(x), x)
         if (counted, value) != (r.made_entries[s], r.made_value[s]):
-            changed(r, s, counted, value)
+            endings.changed(r, s, counted, value)
 
 
-def _run(r: RoundState, ending: int) -> None:
+def _run(r: RoundState, ending: int, endings: Endings) -> None:
     """The ending the count waited on: the hands' count, or a seat's stop."""
-    from rulekit.engine.continuation import count_hands, stop
-
     if ending == HANDS:
-        count_hands(r)
+        endings.hands(r)
     else:
-        stop(r, ending)
+        endings.stop(r, ending)
 
 
 def _close(r: RoundState) -> None:

@@ -331,7 +331,7 @@ def continue_play(r: RoundState) -> None:
 def stop(r: RoundState, p: int) -> None:
     """p stops: he is paid as the rules say, the continuers are settled, and he wins (an
     asked owner first says how his pile reads: engine/asking.py)."""
-    if r.asked and asking.waits(r, p):
+    if r.asked and asking.waits(r, p, ENDINGS):
         return
     continuing = r.continuing
     continuing[p] = False
@@ -365,7 +365,7 @@ def end_of_hands(r: RoundState) -> None:
         got = r.field & r.wild_month
         r.field &= ~got
         r.captured[r.wild_owner] |= got
-    if r.asked and asking.waits(r, asking.HANDS):
+    if r.asked and asking.waits(r, asking.HANDS, ENDINGS):
         return
     count_hands(r)
 
@@ -516,3 +516,5 @@ UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {
     "earn_half": _earn_half,
     "forfeit": _forfeit,
 }
+# what the count asked at (engine/asking.py) runs once answered
+ENDINGS = asking.Endings(stop, count_hands, changed)

@@ -126,7 +126,7 @@ class Round(RoundState):
         """In COUNT: the readings offered to the owner asked, the better first."""
         if self.phase != COUNT:
             raise MoveError("nobody is asked how his pile reads now")
-        return asking.readings(self)
+        return asking.readings(self, continuation.ENDINGS)
 
     def cards_left(self) -> int:
         return sum(self.hands[s].bit_count() for s in self.order)
@@ -174,7 +174,7 @@ class Round(RoundState):
                 assert choice is not None
                 why = f"seat {self.current} must say how his pile reads: {choice.text}"
                 raise capture.illegal(self, action, why)
-            asking.answer(self, action)
+            asking.answer(self, action, continuation.ENDINGS)
         else:
             raise MoveError("the round is over: no action is legal")
 

@@ -178,4 +178,4 @@ class PlayerView:
         r = self._r
         if r.phase != COUNT or r.current != self.seat:
             return []
-        return asking.readings(r)
+        return r.readings_offered()
