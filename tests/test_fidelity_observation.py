@@ -44,7 +44,7 @@ NO_CARDS = frozenset(
     multiplier next_dealer order paid_base pending_teyaku phase pos prepaid round_no rules
     seated stake stake_flat step steps teams teyaku_counted total_turns track_feeders turn void
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
-    sitters_in declared declare_at""".split()
+    sitters_in declared declare_at asked count_ending count_offer readings to_ask""".split()
 )
 
 

@@ -6,11 +6,18 @@ hiki a month               HIKI + month index                 (every card of the
 join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
 declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
+read CARDS as CLASS        READ_FIRST, READ_SECOND            (an owner's choice, at the count)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from rulekit.cards import CardIndex
+
+if TYPE_CHECKING:
+    from rulekit import ir
 
 # The one action codec: the engine, bots and recordings encode and decode moves with these.
 CARD_MASK = 63  # a play's card bit
@@ -24,12 +31,14 @@ SWAP = 8196
 KEEP = 8197
 DECLARE = 8198  # make the rule file's declaration (`declare NAME: ...`)
 PASS = 8199  # do not
+READ_FIRST = 8200  # at the count, the owner's choice's cards in his pile read the first way
+READ_SECOND = 8201  # or the second (`read CARDS as N CLASSES`; engine/asking.py)
 HIKI = 8320
 SKIP = HIKI + 63  # skip the play, draw only (after a bomb: ir.Bomb.skips); no deck has 64 months
 
 MOVES_HINT = (
     "moves: play CARD [onto CARD], take CARD, hiki MONTH, bomb MONTH, skip, join, fold, stop,"
-    " continue, swap, keep, declare, pass"
+    " continue, swap, keep, declare, pass, read CARDS as CLASS"
 )
 
 KEYWORDS = {
@@ -84,9 +93,15 @@ def hiki_month(action: int, months: int) -> int | None:
     return action - HIKI if HIKI <= action < HIKI + months else None
 
 
-def describe(action: int, index: CardIndex) -> str:
-    """An action in words: `play 10 <name> onto 12 <name>`, `take 33 <name>`, `stop`."""
+def describe(action: int, index: CardIndex, choice: ir.OwnersChoice | None = None) -> str:
+    """An action in words: `play 10 <name> onto 12 <name>`, `take 33 <name>`, `stop`, `read
+    CARDS as CLASS` (the owner's choice's reading, when `choice` is given)."""
     n = len(index.ids)
+    if action in (READ_FIRST, READ_SECOND):
+        second = action == READ_SECOND
+        if choice is None:
+            return f"read the {'second' if second else 'first'} way"
+        return "read " + reading_words(choice, index, choice.cards, second)
 
     def card(bit: int) -> str:
         return index.short(index.ids[bit]) if 0 <= bit < n else f"no card (bit {bit})"
@@ -108,10 +123,10 @@ def describe(action: int, index: CardIndex) -> str:
     return f"action {action}"
 
 
-def parse(text: str, index: CardIndex) -> int:
+def parse(text: str, index: CardIndex, choice: ir.OwnersChoice | None = None) -> int:
     """An action from words, as `describe` writes them: `play <card>`, `play 10 onto 12`,
     `take 33`, `hiki 3`, `join`, `fold`, `stop`, `continue`, `swap`, `keep`, `declare`,
-    `pass`. Cards by id or
+    `pass`, `read CARDS as N CLASSES` (with the rule file's owner's choice). Cards by id or
     name, months by number or name."""
     from rulekit.errors import MoveError, UsageError
 
@@ -119,6 +134,8 @@ def parse(text: str, index: CardIndex) -> int:
     if not words:
         raise MoveError("an empty move", hint=MOVES_HINT)
     verb = words[0].lower()
+    if verb == "read":
+        return parse_reading(" ".join(words[1:]), index, choice)
     try:
         if verb in KEYWORDS and len(words) == 1:
             return KEYWORDS[verb]
@@ -146,3 +163,45 @@ def month_index(word: str, index: CardIndex) -> int:
     if word.lower() in names:
         return names[word.lower()]
     raise UsageError(f"unknown month '{word}'", hint=did_you_mean(word.lower(), names))
+
+
+def reading_words(
+    choice: ir.OwnersChoice, index: CardIndex, cards: Sequence[int], second: bool
+) -> str:
+    """One reading of the owner's choice in words, for `cards` (ids): `CARDS as CLASS`,
+    `CARDS as N CLASSES`."""
+    names = ", ".join(index.card(c).name for c in cards)
+    if not second:
+        return f"{names} as {choice.first}"
+    plural = "s" if choice.weight > 1 else ""
+    return f"{names} as {choice.weight} {choice.second}{plural}"
+
+
+def parse_reading(text: str, index: CardIndex, choice: ir.OwnersChoice | None) -> int:
+    """The reading a `read ...` move names: `read CARDS as N CLASSES`, or only its class (`read
+    as animal`, `read plains`); READ_FIRST or READ_SECOND."""
+    from rulekit.errors import MoveError, suggest
+
+    if choice is None:
+        raise MoveError(
+            f"not a move here: 'read {text}' (the rule file has no owner's choice)",
+            hint=MOVES_HINT,
+        )
+    said = " ".join(text.lower().split())
+    said = said.rpartition(" as ")[2] if " as " in f" {said}" else said
+    said = said.removeprefix("as ").strip()
+    w, first, second = choice.weight, choice.first.lower(), choice.second.lower()
+    ways = {
+        READ_FIRST: {first, f"1 {first}", f"an {first}", f"a {first}", f"{first}s"},
+        READ_SECOND: {f"{w} {second}s", f"{w} {second}", f"{second}s", second},
+    }
+    for action, phrases in ways.items():
+        if said in phrases:
+            return action
+    moves = {first: describe(READ_FIRST, index, choice)}
+    moves[f"{w} {second}s"] = describe(READ_SECOND, index, choice)
+    close = suggest(said, moves)
+    raise MoveError(
+        f"'read {text}' is not a reading of the owner's choice ({choice.text})",
+        hint=f"did you mean '{moves[close]}'?" if close else " or ".join(moves.values()),
+    )

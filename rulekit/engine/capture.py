@@ -35,7 +35,7 @@ from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
-from rulekit.engine.state import DECIDE, PLAY, RoundState
+from rulekit.engine.state import COUNT, DECIDE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
@@ -88,6 +88,8 @@ def legal_actions(r: RoundState) -> list[int]:
         return [SWAP, KEEP]
     if phase == DECLARE_PHASE:
         return [DECLARE, PASS]
+    if phase == COUNT:
+        return list(r.count_offer)  # (engine/asking.py: the better reading first)
     return []
 
 
@@ -151,9 +153,11 @@ def wild_may_lay(r: RoundState, targets: int) -> bool:
 
 def illegal(r: RoundState, action: int, why: str) -> MoveError:
     """The error for a refused action, naming the legal ones."""
-    legal = ", ".join(describe(a, r.ix) for a in legal_actions(r)) or "none (the round is over)"
+    choice = r.rules.owners_choice
+    legal = ", ".join(describe(a, r.ix, choice) for a in legal_actions(r))
     return MoveError(
-        f"{why}: {describe(action, r.ix) if action >= 0 else action}", hint=f"legal: {legal}"
+        f"{why}: {describe(action, r.ix, choice) if action >= 0 else action}",
+        hint=f"legal: {legal or 'none (the round is over)'}",
     )
 
 

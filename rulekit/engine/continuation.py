@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
-from rulekit.engine import ledger
+from rulekit.engine import asking, ledger
 from rulekit.engine.ledger import half, share
 from rulekit.engine.offers import BOTH, compile_offers, offered
 from rulekit.engine.scoring import finish
@@ -341,7 +341,10 @@ def continue_play(r: RoundState) -> None:
 
 
 def stop(r: RoundState, p: int) -> None:
-    """p stops: he is paid as the rules say, the continuers are settled, and he wins."""
+    """p stops: he is paid as the rules say, the continuers are settled, and he wins (an
+    asked owner first says how his pile reads: engine/asking.py)."""
+    if r.asked and asking.waits(r, p, ENDINGS):
+        return
     continuing = r.continuing
     continuing[p] = False
     plan(r).paid.at_stop(r, p)
@@ -367,15 +370,23 @@ def close_continuations(r: RoundState, stopper: int | None = None) -> None:
 
 
 def end_of_hands(r: RoundState) -> None:
-    """Nobody holds a card: the wild card collects its month, the continuers are settled, the
-    last maker wins unless he forfeited, and the hands are counted when the rules say."""
-    cont = r.rules.continuation
-    winner = None
+    """Nobody holds a card: the wild card collects its month, an asked owner says how his pile
+    reads (engine/asking.py), then count_hands."""
     wild = r.rules.wild
     if r.wild_owner >= 0 and wild is not None and wild.collects_month:
         got = r.field & r.wild_month
         r.field &= ~got
         r.captured[r.wild_owner] |= got
+    if r.asked and asking.waits(r, asking.HANDS, ENDINGS):
+        return
+    count_hands(r)
+
+
+def count_hands(r: RoundState) -> None:
+    """The piles are final (end_of_hands): the continuers are settled, the last maker wins
+    unless he forfeited, and the hands are counted when the rules say."""
+    cont = r.rules.continuation
+    winner = None
     if r.last_maker is not None and cont.ends_round:
         close_continuations(r)
         if not r.forfeited[r.last_maker] and r.made_value[r.last_maker] > 0:
@@ -517,3 +528,5 @@ UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {
     "earn_half": _earn_half,
     "forfeit": _forfeit,
 }
+# what the count asked at (engine/asking.py) runs once answered
+ENDINGS = asking.Endings(stop, count_hands, changed)

@@ -21,11 +21,12 @@ from typing import Any
 from rulekit import ir
 from rulekit.cards import bits
 from rulekit.engine import actions as A
-from rulekit.engine import capture, continuation, setup
+from rulekit.engine import asking, capture, continuation, setup
 from rulekit.engine.deal import deal_order, shuffle, stack
 from rulekit.engine.ledger import net
 from rulekit.engine.specialise import compile_fields
 from rulekit.engine.state import (
+    COUNT,
     DECIDE,
     DECLARE,
     DONE,
@@ -43,6 +44,7 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
 
 __all__ = [
+    "COUNT",
     "DECIDE",
     "DECLARE",
     "DONE",
@@ -112,7 +114,19 @@ class Round(RoundState):
     preview = capture.preview
 
     def describe(self, action: int) -> str:
-        return A.describe(action, self.ix)
+        return A.describe(action, self.ix, self.rules.owners_choice)
+
+    def ask_readings(self, seats: int) -> None:
+        """Ask these seats (bits; the people at the table) at the count how their piles read
+        the owner's choice, rather than read them the way worth more (engine/asking.py). Set
+        by the driver that seats them, before the round's end; nobody else is ever asked."""
+        self.asked = seats
+
+    def readings_offered(self) -> list[asking.Reading]:
+        """In COUNT: the readings offered to the owner asked, the better first."""
+        if self.phase != COUNT:
+            raise MoveError("nobody is asked how his pile reads now")
+        return asking.readings(self, continuation.ENDINGS)
 
     def cards_left(self) -> int:
         return sum(self.hands[s].bit_count() for s in self.order)
@@ -154,6 +168,13 @@ class Round(RoundState):
             if action not in (A.JOIN, A.FOLD):
                 raise capture.illegal(self, action, f"seat {self.current} must join or fold")
             setup.choose_fold(self, action == A.JOIN)
+        elif phase == COUNT:
+            if action not in self.count_offer:
+                choice = self.rules.owners_choice
+                assert choice is not None
+                why = f"seat {self.current} must say how his pile reads: {choice.text}"
+                raise capture.illegal(self, action, why)
+            asking.answer(self, action, continuation.ENDINGS)
         else:
             raise MoveError("the round is over: no action is legal")
 

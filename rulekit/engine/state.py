@@ -31,10 +31,11 @@ class Phase(IntEnum):
     DONE = 4
     SWAP = 5
     DECLARE = 6
+    COUNT = 7  # an asked owner chooses how his pile reads the owner's choice (engine/asking.py)
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT = (int(p) for p in Phase)
 
 JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
 
@@ -153,6 +154,12 @@ class RoundState:
     liable_for: dict[tuple[int, int], int] = dc.field(default_factory=dict)  # (maker, entry)
     yaku_made: dict[int, list[str]] = dc.field(default_factory=dict)
     last_maker: int | None = None
+    # ---- the owner's choice asked at the count (engine/asking.py)
+    asked: int = 0  # the seats asked (bits), as their driver says; a copy is never asked
+    count_ending: int = -2  # the ending the count waits on: a seat's stop, -1 the hands out
+    to_ask: list[int] = dc.field(default_factory=list)  # asked owners yet to answer, in order
+    count_offer: list[int] = dc.field(default_factory=list)  # the answers, better first
+    readings: dict[int, bool] = dc.field(default_factory=dict)  # seat -> read the second way
     # ---- accounts and outcome
     multiplier: int = 1  # the field's, once laid
     carry_out: int = 1
@@ -180,6 +187,7 @@ class RoundState:
             d[name] = dict(d[name])
         for name in self._DICTS_OF_LISTS:
             d[name] = {k: list(v) for k, v in d[name].items()}
+        d["asked"] = 0  # played out by bots: nobody is asked (engine/asking.py)
         return twin
 
 

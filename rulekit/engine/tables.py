@@ -11,6 +11,7 @@ code is in engine/specialise.py.)
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import threading
@@ -647,6 +648,28 @@ class ChoiceTable(CompiledTable):
     def value_of(self, counted: Sequence[int], x: int) -> int:
         return self.reading(x).value_of(counted, x)
 
+    def pinned(self, answers: dict[int, bool]) -> ChoiceTable:
+        """This table with the piles an asked owner answered for at the count (pile -> read
+        the second way) read as he said; every other pile the way worth more
+        (engine/asking.py)."""
+        return _PinnedChoice(self, answers)
+
+
+class _PinnedChoice(ChoiceTable):
+    """A ChoiceTable whose answered piles read as their owners said (ChoiceTable.pinned)."""
+
+    def __init__(self, table: ChoiceTable, answers: dict[int, bool]) -> None:
+        self.__dict__.update(table.__dict__)
+        self._pins = {x: self.second if second else self.first for x, second in answers.items()}
+        self._read = {}
+        self.match_play = self._match_play
+        self.match_count = self._match_count
+        self.match_play_inline = (["    h = _owners_match(x)"], {"_owners_match": self._match_play})
+
+    def reading(self, x: int) -> CompiledTable:
+        pinned = self._pins.get(x)
+        return pinned if pinned is not None else super().reading(x)
+
 
 class CompiledMultiplier:
     """The field multiplier: the highest tier present, plus `step` per field card of a set;
@@ -813,6 +836,15 @@ class CompiledRules:
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
         self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
+
+    def read_as(self, answers: dict[int, bool]) -> CompiledRules:
+        """These rules with the piles that asked owners answered for at the count read as they
+        said (pile -> read the second way): a copy whose yaku table is pinned to the answers,
+        everything else shared (engine/asking.py gives it to the round it counts)."""
+        assert isinstance(self.yaku, ChoiceTable)
+        twin = copy.copy(self)
+        twin.yaku = self.yaku.pinned(answers)
+        return twin
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
         """The cards a player shows for his counted teyaku: only those that make them."""

@@ -6,10 +6,11 @@ player serves the whole round without copying.
 
 from __future__ import annotations
 
+from rulekit.engine import asking
 from rulekit.engine.capture import legal_actions, preview, previews
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
-from rulekit.engine.round import DECLARE, DONE, FOLD, PLAY, Phase, Round
+from rulekit.engine.round import COUNT, DECLARE, DONE, FOLD, PLAY, Phase, Round
 from rulekit.engine.state import blind
 from rulekit.engine.tables import CompiledRules
 
@@ -169,3 +170,12 @@ class PlayerView:
 
     def describe(self, action: int) -> str:
         return self._r.describe(action)
+
+    def readings_offered(self) -> list[asking.Reading]:
+        """When this player is asked at the count how his pile reads the owner's choice: the
+        readings offered, the one that pays him more first, each with its yaku and what the
+        count pays him (engine/asking.py); otherwise none."""
+        r = self._r
+        if r.phase != COUNT or r.current != self.seat:
+            return []
+        return r.readings_offered()

@@ -14,6 +14,7 @@ from rich.text import Text
 from rulekit import ir, output
 from rulekit.cards import CardIndex
 from rulekit.engine import actions as A
+from rulekit.engine.asking import Reading
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import Round
 from rulekit.engine.tables import ChoiceTable, CompiledTable
@@ -71,6 +72,21 @@ def reading_text(view: PlayerView, seat: int) -> str:
         return f"{cards} as {choice.first}"
     plural = "s" if choice.weight > 1 else ""
     return f"{cards} as {choice.weight} {choice.second}{plural}"
+
+
+def reading_line(rules: ir.Ruleset, reading: Reading) -> str:
+    """A reading offered at the count, and what it makes: `sake as 2 plains: Ten plains, Moon
+    viewing (7); the count pays you 21`."""
+    yaku = ", ".join(labels(rules, reading.yaku)) or "no yaku"
+    paid = output.score_text(-reading.paid if reading.paid < 0 else reading.paid, rules.unit)
+    pays = (
+        f"the count pays you {paid}"
+        if reading.paid > 0
+        else f"the count costs you {paid}"
+        if reading.paid < 0
+        else "the count pays you nothing"
+    )
+    return f"{reading.words}: {yaku} ({reading.worth}); {pays}"
 
 
 def progress_text(view: PlayerView, seat: int) -> str:
@@ -218,7 +234,7 @@ def hand_ids(view: PlayerView) -> list[int]:
 
 def action_line(rnd: Round, names: Sequence[str], seat: int, action: int) -> str:
     """One line for a move made, in the same words the player types."""
-    return f"{names[seat]}: {A.describe(action, rnd.ix)}"
+    return f"{names[seat]}: {A.describe(action, rnd.ix, rnd.rules.owners_choice)}"
 
 
 # ---------------------------------------------------------------- words
@@ -269,7 +285,7 @@ def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
         return call_word(rules)
     if action == A.DECLARE:
         return "declare " + ", ".join(d.label or d.name for d in rules.declarations)
-    return A.describe(action, ix)
+    return A.describe(action, ix, rules.owners_choice)
 
 
 def _cards(ix: CardIndex, ids: Sequence[int]) -> str:
@@ -305,6 +321,9 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         text = f"{says(name, 'pass')}: no declaration"
     elif a in (A.JOIN, A.FOLD, A.STOP):
         text = says(name, A.describe(a, ix))
+    elif a in (A.READ_FIRST, A.READ_SECOND):  # asked at the count (engine/asking.py)
+        reading = A.describe(a, ix, rules.owners_choice).removeprefix("read ")
+        text = f"{says(name, 'count')} {reading}"
     else:
         text = f"{name}: {A.describe(a, ix)}"
     if move.drawn is not None:

@@ -107,6 +107,9 @@ class Session:
     # ------------------------------------------------------------ rounds
     def start_round(self) -> Round:
         self.round = self.game.new_round()
+        # the people at the table are asked at the count how their piles read the owner's
+        # choice (the bots keep the reading worth more: engine/asking.py)
+        self.round.ask_readings(sum(1 << i for i, s in enumerate(self.seats) if s.bot is None))
         self.moves = []
         self.views = [PlayerView(self.round, s) for s in range(len(self.seats))]
         return self.round

@@ -15,9 +15,9 @@ from rich.console import Console
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence, rulebook, to_rich
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
+from rulekit.engine.round import COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
-from rulekit.errors import RulekitError, UsageError
+from rulekit.errors import MoveError, RulekitError, UsageError
 from rulekit.output import check_writable, score_text
 from rulekit.play import screen
 from rulekit.play.session import Session
@@ -202,6 +202,10 @@ class Terminal:
         ):
             self.console.print("  " + line)
         view = self.s.views[0]  # (the finished round's piles are public: any seat's view)
+        for seat, name in enumerate(names):  # how the owner's choice read each pile
+            reading = screen.reading_text(view, seat)
+            if reading:
+                self.console.print(f"  {name}: {reading}")
         self.last_ledger = [screen.payment_sentence(p, names, view) for p in result.ledger]
         unit = self.s.compiled.rules.unit
         self.console.print(screen.scores_line(names, self.s.totals(), unit))
@@ -248,6 +252,11 @@ class Terminal:
                 rules = view.compiled.rules
                 said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
                 self.console.print(said, style="bold")
+            if view.phase == COUNT:  # the owner's choice, asked at the count
+                rules = view.compiled.rules
+                self.console.print("the count: how does your pile read?", style="bold")
+                for i, reading in enumerate(view.readings_offered(), start=1):
+                    self.console.print(f"  {i}) {screen.reading_line(rules, reading)}")
         return self._answer(view, self._question(view), lambda line: self._parse(view, line))
 
     def _answer(self, view: PlayerView, question: str, parse: Callable[[str], int]) -> int:
@@ -294,6 +303,8 @@ class Terminal:
         if phase == TAKE:
             options = self._options(view, view.legal_actions())
             return f"the drawn card matches {options}: take which? "
+        if phase == COUNT:
+            return "count your pile which way? (1/2) "
         return "your move: "
 
     def _stop_value(self, view: PlayerView) -> str:
@@ -307,7 +318,7 @@ class Terminal:
             out.append(
                 f"{i}) {ix.short(ix.ids[target])}"
                 if target is not None
-                else f"{i}) {A.describe(a, ix)}"
+                else f"{i}) {A.describe(a, ix, view.compiled.rules.owners_choice)}"
             )
         return ", ".join(out)
 
@@ -339,6 +350,8 @@ class Terminal:
                     f"'{line}' is not an answer here", hint=self._question(view).strip()
                 )
             return action
+        if phase == COUNT:
+            return self._reading(view, legal, line)
         if phase == TAKE:
             words = [w for w in words if w.lower() != "take"]
             if len(words) != 1:
@@ -377,6 +390,19 @@ class Terminal:
             return self._pick_target(view, options, words[1])
         question = f"{self._options(view, options)}: take which? "
         return self._answer(view, question, lambda line: self._pick_target(view, options, line))
+
+    def _reading(self, view: PlayerView, legal: list[int], line: str) -> int:
+        """The answer at the count: a reading by its number (1, the better, or 2) or in words
+        (`sake as 2 plains`, `read as animal`, `plains`)."""
+        word = line.strip().lower()
+        if word.isdigit() and 1 <= int(word) <= len(legal):
+            return legal[int(word) - 1]
+        text = word.removeprefix("read ").strip()
+        try:
+            return A.parse_reading(text, view.compiled.index, view.compiled.rules.owners_choice)
+        except MoveError as err:
+            hint = "1 or 2, or the reading in words: " + (err.hint or "")
+            raise UsageError(f"'{line}' is not a reading of your pile", hint=hint) from None
 
     def _hand_card(self, view: PlayerView, word: str) -> int:
         ix = view.compiled.index

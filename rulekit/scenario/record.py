@@ -123,7 +123,7 @@ def move_text(action: int, rnd: Round) -> str:
     taken = chosen_card(action)
     if taken is not None:
         return f"take {name(taken)}"
-    return A.describe(action, ix)
+    return A.describe(action, ix, rnd.rules.owners_choice)
 
 
 def chosen_card(action: int) -> int | None:

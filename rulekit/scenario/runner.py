@@ -15,12 +15,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from rulekit.agents import make_agent
+from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
 from rulekit.engine.game import Game
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.playout import play_out
-from rulekit.engine.round import DONE, Round, RoundResult, StackedDeal
+from rulekit.engine.round import COUNT, DONE, Round, RoundResult, StackedDeal
 from rulekit.engine.tables import ChoiceTable, CompiledRules
+from rulekit.engine.view import PlayerView
 from rulekit.errors import (
     InternalError,
     Loc,
@@ -280,11 +282,30 @@ class ScenarioRun:
             raise self.error(path, f"on the field and in the restock: {self.shown(both)}")
 
     def play(self, rnd: Round, spec: m.RoundSpec, prefix: KeyPath, number: int) -> bool:
-        """Apply the moves, then let the bot play the rest; False if the round went astray."""
+        """Apply the moves, then let the bot play the rest; False if the round went astray. A
+        seat whose moves state how his pile reads the owner's choice (`read sake as 2 plains`)
+        is asked at the count (engine/asking.py); the others keep the reading worth more."""
+        rnd.ask_readings(self.readers(spec, prefix))
+        agents: list[Agent] | None = None
         for j, move in enumerate(spec.moves):
             path = (*prefix, "moves", j)
             text = move if isinstance(move, str) else move.move
             seat, action = self.parse_move(text, path)
+            if action in (A.READ_FIRST, A.READ_SECOND) and spec.rest is not None:
+                # the rest bot plays up to the count, where the seat answers
+                agents = agents or self.rest_agents(spec, prefix, number)
+                views = [PlayerView(rnd, s) for s in range(self.n)]
+                while rnd.phase not in (COUNT, DONE):
+                    rnd.apply(agents[rnd.current].act(views[rnd.current]))
+            if rnd.phase == DONE and action in (A.READ_FIRST, A.READ_SECOND):
+                self.fail(
+                    number,
+                    f"move {j + 1} ({text})",
+                    f"{self.seats[seat]} asked at the count how the pile reads",
+                    "the round is over: not asked (the pile holds none of the owner's choice's"
+                    " cards, or both readings pay alike)",
+                )
+                return False
             if rnd.phase == DONE:
                 self.fail(
                     number, f"move {j + 1} ({text})", "the round still on", "the round is over"
@@ -319,14 +340,26 @@ class ScenarioRun:
                 self.fail(number, f"move {j + 1} ({text})", "a legal move", refusal)
                 return False
         if spec.rest is not None and rnd.phase != DONE:
-            try:
-                agents = [
-                    make_agent(spec.rest, f"{self.sc.seed}:{number}:{s}") for s in range(self.n)
-                ]
-            except UsageError as err:
-                raise self.error((*prefix, "rest"), err.message, err.hint) from None
-            play_out(rnd, agents)
+            play_out(rnd, agents or self.rest_agents(spec, prefix, number))
         return True
+
+    def rest_agents(self, spec: m.RoundSpec, prefix: KeyPath, number: int) -> list[Agent]:
+        """The `rest` bot at every seat, seeded by the round."""
+        assert spec.rest is not None
+        try:
+            return [make_agent(spec.rest, f"{self.sc.seed}:{number}:{s}") for s in range(self.n)]
+        except UsageError as err:
+            raise self.error((*prefix, "rest"), err.message, err.hint) from None
+
+    def readers(self, spec: m.RoundSpec, prefix: KeyPath) -> int:
+        """The seats (bits) that state a reading of the owner's choice among the moves."""
+        seats = 0
+        for j, move in enumerate(spec.moves):
+            text = move if isinstance(move, str) else move.move
+            seat, action = self.parse_move(text, (*prefix, "moves", j))
+            if action in (A.READ_FIRST, A.READ_SECOND):
+                seats |= 1 << seat
+        return seats
 
     def check_refusal(self, number: int, j: int, move: m.RejectedMove, said: str) -> None:
         if move.rejected.lower() not in said.lower():
@@ -343,7 +376,7 @@ class ScenarioRun:
             )
         seat = self.seat(who.strip(), path)
         try:
-            return seat, A.parse(what.strip(), self.c.index)
+            return seat, A.parse(what.strip(), self.c.index, self.c.rules.owners_choice)
         except MoveError as err:
             raise self.error(path, err.message, err.hint) from None
 
@@ -493,7 +526,9 @@ class ScenarioRun:
                     f"'{cls}' is not a reading of the owner's choice: {choice.text}",
                     did_you_mean(cls, classes) or f"one of {', '.join(classes)}",
                 )
-            took = classes[self.c.yaku.second_reading(rnd.captured[s])]
+            table = rnd.c.yaku  # (the round's: read as an asked owner said, engine/asking.py)
+            assert isinstance(table, ChoiceTable)
+            took = classes[table.second_reading(rnd.captured[s])]
             if took != cls:
                 self.fail(n, f"the owner's choice in the pile of {name}", cls, took)
 

@@ -17,7 +17,8 @@ from rulekit.agents import AGENTS, make_agent
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
-from rulekit.engine.round import DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE
+from rulekit.engine.asking import Reading
+from rulekit.engine.round import COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -282,6 +283,7 @@ class WebGame:
                 }
             )
         legal = view.legal_actions() if mine else []
+        readings = {o.action: o for o in view.readings_offered()} if mine else {}
         return {
             "phase": Phase(view.phase).name.lower() if mine else None,
             "your_turn": mine,
@@ -295,7 +297,7 @@ class WebGame:
             # the round's payments so far in words (Why): each yaku with its value, the factor
             "payments": [screen.payment_sentence(p, s.names, view) for p in view.ledger]
             or ["no payments yet"],
-            "moves": [_action(view, a) for a in legal],
+            "moves": [_action(view, a, readings) for a in legal],
             "stakes": _stakes(view) if mine else None,
         }
 
@@ -304,13 +306,18 @@ def _card(rules: Any, cid: int) -> dict[str, Any]:
     return card_object(rules, cid)
 
 
-def _action(view: PlayerView, action: int) -> dict[str, Any]:
+def _action(
+    view: PlayerView, action: int, readings: dict[int, Reading] | None = None
+) -> dict[str, Any]:
     """A legal move as the page offers it: a card to click (and the field card it takes when
-    two match), or a button."""
+    two match), or a button (a reading at the count says what it makes: `readings`)."""
     ix = view.compiled.index
+    reading = (readings or {}).get(action)
     move: dict[str, Any] = {
         "action": action,
-        "words": screen.action_words(view.compiled.rules, action, ix),
+        "words": screen.action_words(view.compiled.rules, action, ix)
+        if reading is None
+        else screen.reading_line(view.compiled.rules, reading),
     }
     if A.is_play(action):
         move["kind"] = "play"
@@ -339,6 +346,10 @@ def _stakes(view: PlayerView) -> str | None:
     if phase == DECLARE:
         rules = view.compiled.rules
         return " ".join(declaration_sentence(d, rules) for d in rules.declarations)
+    if phase == COUNT:
+        choice = view.compiled.rules.owners_choice
+        assert choice is not None
+        return f"the count: how does your pile read? ({choice.text})"
     if phase == PLAY:
         return None
     return None

@@ -43,6 +43,8 @@ def round_end(
                 "teyaku": teyaku,
                 "calls": view.continues[seat],
                 "net": amount_text(result.net[seat]),
+                # how the owner's choice read his pile at the count (`sake as 2 plains`)
+                "reading": screen.reading_text(view, seat),
             }
         )
     return {

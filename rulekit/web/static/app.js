@@ -274,7 +274,8 @@ function finalPiles(last) {
     row.className = "pile";
     p.cards.forEach((c) => row.appendChild(card(c, "small")));
     el.appendChild(row);
-    const made = [...p.teyaku.map((e) => `teyaku ${e.label} (${e.value})`),
+    const made = [...(p.reading ? [p.reading] : []),
+      ...p.teyaku.map((e) => `teyaku ${e.label} (${e.value})`),
       ...p.yaku.map((e) => `${e.label} (${e.value})`)];
     if (made.length) {
       const info = document.createElement("p");
