@@ -33,6 +33,8 @@ JOKER_AT_SEVEN = ROOT / "rules/hachihachi/scenarios/wikipedia-draft/joker-at-sev
 
 # Every attribute of a round, sorted by whether it can hold a card.
 CARD_MASKS = ("field", "laid_field", "stacked_field", "fed_this_turn", "turn_got")
+# what the turn's two cards did, for the events (engine/events.py): cards everyone saw
+CARD_MASKS += ("turn_laid", "turn_played_took", "turn_drawn_took", "turn_stacked", "turn_whole")
 CARD_MASK_LISTS = ("hands", "captured", "initial_hands")
 CARD_MASK_MAPS = ("dealt_hands", "teyaku_revealed")
 CARD_BIT_LISTS = ("stock", "initial_stock", "restocked", "stacked_restock")
@@ -44,7 +46,8 @@ NO_CARDS = frozenset(
     multiplier next_dealer order paid_base pending_teyaku phase pos prepaid round_no rules
     seated stake stake_flat step steps teams teyaku_counted total_turns track_feeders turn void
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
-    sitters_in declared declare_at asked count_ending count_offer readings to_ask""".split()
+    sitters_in declared declare_at asked count_ending count_offer readings to_ask event_factor
+    events_happened skips""".split()
 )
 
 

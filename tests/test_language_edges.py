@@ -372,6 +372,8 @@ def test_mechanic_options_are_named_as_the_fields_of_the_ir() -> None:
             ir.Length,
             ir.WildCard,
             ir.Declaration,
+            ir.Event,
+            ir.Bomb,
         )
         for f in model.model_fields
     }

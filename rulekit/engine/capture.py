@@ -303,9 +303,9 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
         if not m2:
             if r.c.stacks and got.bit_count() == 2 and r.months[d] & got == got:
                 # the drawn card joins the pair the hand card just took: the three stay
-                field_ |= got | (1 << d)
+                r.turn_stacked = got | (1 << d)
+                field_ |= r.turn_stacked
                 got = fed = 0
-                r.turn_stacked = r.months[d]
             else:
                 field_ |= 1 << d
         elif m2.bit_count() == 2:

@@ -128,7 +128,7 @@ class RoundState:
     feeders: dict[int, tuple[int, int]] = dc.field(default_factory=dict)  # bit -> (seat, held)
     # what the turn's two cards did, where the rule file has events (engine/events.py): the
     # hand card laid alone on the field (its bit, or 0), the field cards it took, the field
-    # cards the drawn card took, the month stacked on the field (0: none)
+    # cards the drawn card took, the three cards stacked on the field (0: none)
     turn_laid: int = 0
     turn_played_took: int = 0
     turn_drawn_took: int = 0

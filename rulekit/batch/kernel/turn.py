@@ -180,10 +180,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         if not m2:
             if Q[EVQ, EVQ_STACKS] and popcount(got) == 2 and Q[MONTHS, d] & got == got:
                 # capture.draw: the drawn card joins the pair just taken; the three stay
+                S[SC, I_STACKED] = got | (1 << d)
                 field |= got | (1 << d)
                 got = 0
                 fed = 0
-                S[SC, I_STACKED] = Q[MONTHS, d]
             else:
                 field |= 1 << d
         elif popcount(m2) == 2:
