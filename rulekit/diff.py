@@ -583,6 +583,7 @@ ABSENT = {
     "instant_win.value": "no such hand",
     "instant_win.text": "none",
     "table.view": "none (the cards' own classes)",
+    "count.par_at": "none (one par at every table size)",
 }
 
 

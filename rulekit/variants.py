@@ -1,5 +1,6 @@
 """The bundled variants: every bundled rule file that is a game to play (it has teyaku or
-yaku; a deck file is not), with what `rulekit list` and `rulekit serve` show of it."""
+yaku, or names its variant, as a game scored by its cards alone does; a deck file does
+neither), with what `rulekit list` and `rulekit serve` show of it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def bundled_variants() -> list[dict[str, Any]]:
         if name in defaults:
             continue
         rules = load_rules(name)
-        if rules.teyaku is None and rules.yaku is None:
+        if rules.teyaku is None and rules.yaku is None and not rules.variant:
             continue  # a deck or a base file the variants include
         out.append(
             {

@@ -95,6 +95,16 @@ def test_a_rule_the_bots_never_exercise_is_reported() -> None:
     assert "NEVER EXERCISED" in to_markdown(result)
 
 
+def test_a_continue_rule_that_offers_no_choice_is_not_a_rule_to_exercise() -> None:
+    """Hana-Awase's yaku do not end the round and Bakappana has none: neither offers a stop or
+    continue, so the comparison has no choice to count, and no CANNOT SEE."""
+    result = compare(
+        [_load("bakappana"), _load("hanaawase")], ["a", "b"], rounds=20, seed=1, bots=["greedy"]
+    )
+    assert result["differences"][0]["mechanics"] == {"differing": {}, "unseen": []}
+    assert not verdict(result).startswith("b against a: CANNOT SEE")
+
+
 def test_no_warning_when_the_rules_agree() -> None:
     rules = _load("hachihachi")
     result = compare([rules, rules], ["a", "b"], rounds=20, seed=1, bots=["greedy"])

@@ -36,7 +36,8 @@ ROUNDS = {"random": 120, "greedy": 80, "rulewise": 6}  # deals per case (fewer a
 RULEWISE_AT = {("hachihachi/fudawiki", 4)}
 GAMES = 2  # whole games per case with random bots (dealer rotation, carry, game length)
 MAX_SEATS = 5  # table sizes past this repeat the same mechanics more slowly
-ALIASES = {"hachihachi", "koikoi", "sakura"}  # a game's default file under its own name
+# a game's default file under its own name
+ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu"}
 
 
 def cases() -> list[tuple[str, int, tuple[str, ...]]]:

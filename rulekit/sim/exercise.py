@@ -155,6 +155,8 @@ def _scoring_mentions_continuing(rules: ir.Ruleset) -> str:
 def _terms(rules: ir.Ruleset, key: str) -> object:
     """What the rules say of a mechanic, to tell whether two variants differ in it."""
     if key == "continue":
+        if not (rules.continuation.allowed and rules.continuation.ends_round):
+            return None  # a yaku offers no choice (it ends the round, or the round plays on)
         return (rules.continuation, rules.liability, _scoring_mentions_continuing(rules))
     if key == "fold":
         return (rules.fold, "fold" in rules.setup)
