@@ -594,6 +594,7 @@ STATEMENT_WORDS = {
     "void_hand": "'void if a hand has'",
     "show_scores": "'show scores in'",
     "tie_break": "'tie break'",
+    "stock": "'play out the stock'",
 }
 
 
@@ -687,6 +688,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "hiki": _drop_mechanics("hiki", "hiki_offer"),
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
+    "play out the stock": _drop_mechanic("stock"),
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "fold": _drop_mechanic("fold"),
     "sit out": _drop_mechanic("sit_out"),
