@@ -431,6 +431,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             f" laid on the field (holding {rules.liability.min_hand} or more cards) are paid in"
             " full by that player."
         )
+    if rules.play_out_stock:
+        out.append(
+            "When nobody holds a card, the stock is played out: in turn, each player draws its"
+            " top card and plays it to the field."
+        )
     if rules.dealer_captures:
         out.append(
             f"A month of {rules.dealer_captures} dealt to the field is captured by the dealer."

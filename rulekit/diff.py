@@ -31,7 +31,7 @@ from rulekit.describe import (
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
-    "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb",
+    "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb", "play_out_stock",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -494,6 +494,8 @@ LABELS = {
     "instant_win.value": "a hand that wins at once is paid by each other player",
     "instant_win.text": "a dealt hand that wins the round at once",
     "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
+    "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
+    " in turn",
     "wild": "a wild card",
     "wild.card": "the wild card",
     "wild.any_target": "played from the hand, the wild card captures any field card",

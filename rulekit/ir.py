@@ -826,6 +826,11 @@ class Ruleset(_Frozen):
         None, description="the dealer captures a month of N on the field"
     )
     wild: WildCard | None = None
+    play_out_stock: bool = Field(
+        False,
+        description="when nobody holds a card and the stock is not empty, the players go on in"
+        " turn, each drawing the top card and playing it (Hana-Awase and Bakappana at two)",
+    )
     hiki: bool = False
     hiki_offers: tuple[Offer, ...] = Field(
         (), description="conditions on a hiki (none: offered whenever one is seen)"

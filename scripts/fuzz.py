@@ -230,7 +230,7 @@ KINDS = ("yaku", "teyaku", "the count", "everything")
 REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
-    "teams at 6 seats", "void hand", "show scores", "declare", "tie break",
+    "teams at 6 seats", "void hand", "show scores", "declare", "tie break", "play out the stock",
 )  # fmt: skip
 TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
@@ -413,6 +413,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "wild lightning: captures any field card from the hand; collects its month at the"
              " end; cannot break a hiki; may be laid on the field when blocked",
              f"the dealer captures a month of {rng.randint(2, 4)} on the field",
+             "play out the stock",  # (issue 25)
              "wild lightning: captures any field card from the hand",
              # conditions on a hiki and on the swap (issue 23)
              f"hiki only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",

@@ -422,6 +422,7 @@ PLACES = (
     "the payer has", "pays nothing", "round wins paid", "per continue", "seat from the dealer",
     "cancels yaku", "wins the round",
 )  # fmt: skip
+# (`play out the stock` is played by tests/payments_rules/stock-played-out.rk: test_payments)
 
 
 def _load_fuzz() -> ModuleType:

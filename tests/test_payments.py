@@ -169,6 +169,38 @@ def test_a_yaku_that_cancels_or_wins_is_refused_where_it_means_nothing(
     assert message in errors_of(write(tmp_path, text))
 
 
+# ---------------------------------------------------------------- the stock played out
+
+
+def test_play_out_the_stock_resolves_is_said_in_words_and_removed(tmp_path: Path) -> None:
+    rules = load_rules(FIXTURES / "stock-played-out.rk")
+    assert rules.play_out_stock and not load_rules("hachihachi/two-player").play_out_stock
+    assert "When nobody holds a card, the stock is played out" in to_markdown(rulebook(rules))
+    said = render(diff(load_rules("hachihachi/two-player"), rules), "a", "b")
+    assert "the players draw and play the rest of the stock in turn: no -> yes" in said
+    removed = write(
+        tmp_path, f'extends "{FIXTURES / "stock-played-out.rk"}"\nremove play out the stock\n'
+    )
+    assert not load_rules(removed).play_out_stock
+
+
+def test_every_card_is_captured_when_the_stock_is_played_out() -> None:
+    """Rounds of two players that end with the hands: the stock played out, every card of the
+    deck is in a pile (without the statement, the last 8 stay in the stock)."""
+    from rulekit.agents import make_agent
+    from rulekit.engine.playout import play_deal
+
+    c = CompiledRules(load_rules(FIXTURES / "stock-played-out.rk"))
+    counted = 0
+    for number in range(40):
+        agents = [make_agent("greedy", 0), make_agent("random", 1)]
+        rnd, result, _ = play_deal(c, 2, number, agents, seed=5)
+        if result.ended_by in ("count", "draw") and not any(rnd.hands):
+            assert not rnd.stock and sum(x.bit_count() for x in rnd.captured) == 48
+            counted += 1
+    assert counted
+
+
 # ---------------------------------------------------------------- + N per continue
 
 

@@ -371,6 +371,7 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
     """The Q row PQ: who pays and what is added to a payment (issue 25's statements)."""
     Q[K.PQ, K.PQ_ROUND_PAID] = ROUND_PAID[r.count.round_paid]
     Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
+    Q[K.PQ, K.PQ_PLAY_OUT] = r.play_out_stock
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

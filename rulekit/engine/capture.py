@@ -475,7 +475,50 @@ def next_turn(r: RoundState) -> None:
             r.current = s
             r.phase = PLAY
             return
+    while r.rules.play_out_stock and r.stock:  # `play out the stock`
+        if stock_turn(r):
+            return
+        r.turn += 1
     end_of_hands(r)
+
+
+def stock_turn(r: RoundState) -> bool:
+    """Nobody holds a card (`play out the stock`): the next player in order draws the top card
+    and plays it, as the second half of a turn (draw, end_turn's yaku check). True when the
+    turn waits for a take, or a yaku left the play phase; the next stock turn is next_turn's."""
+    order = r.order
+    pos = r.pos + 1
+    if pos == len(order):
+        pos = 0
+    r.pos = pos
+    p = r.current = order[pos]
+    r.phase = PLAY
+    d = r.stock.pop()
+    field_ = r.field
+    m2 = field_ & r.months[d]
+    got = fed = 0
+    if not m2:
+        field_ |= 1 << d
+    elif m2.bit_count() == 2:
+        r.drawn = d
+        r.phase = TAKE_PHASE
+    else:
+        field_ &= ~m2
+        got = fed = m2
+        got |= 1 << d
+    r.field = field_
+    r.captured[p] |= got
+    r.turn_got = got
+    r.fed_this_turn = fed
+    if r.phase != PLAY:
+        return True
+    table = r.c.yaku
+    if got and table is not None and not r.forfeited[p]:
+        x = r.captured[p]
+        hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
+        if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
+            yaku_check(r, p, table, hits, x)
+    return r.phase != PLAY
 
 
 # a player's choice among the plays of a plain round: (legal plays, field, his pile, the value

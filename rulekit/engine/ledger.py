@@ -62,7 +62,7 @@ def pay(
         return
     mult = 1 if flat else r.multiplier
     if r.c.any_factor:
-        mult *= factor(r, payer, payee, reason, base if score is None else score)
+        mult *= factor(r, payee, reason, base if score is None else score, payer)
         mult *= declared(r, payee, reason)
         if not mult:  # a factor of 0: the payer pays nothing
             return
@@ -121,7 +121,7 @@ def record(
     (`teyaku returned`) copies them as they are."""
     base = amount if base is None else base
     if r.c.any_factor and reason not in _AS_WRITTEN:
-        times = factor(r, payer, payer if payee == BANK else payee, reason, base)
+        times = factor(r, payer if payee == BANK else payee, reason, base, payer)
         times *= declared(r, payee, reason)  # (to a seat: the bank is no declarer)
         if not times:  # a factor of 0: the payer pays nothing
             return

@@ -73,7 +73,7 @@ def declared(r: RoundState, payee: int, reason: str) -> int:
     return times
 
 
-def factor(r: RoundState, payer: int, payee: int, reason: str, score: Amount) -> int:
+def factor(r: RoundState, payee: int, reason: str, score: Amount, payer: int = BANK) -> int:
     """The product of the factors whose kind and condition fit this payment from `payer` to
     `payee` (1: none; 0: a factor of 0, the payment is not made)."""
     result = 1

@@ -601,6 +601,7 @@ STATEMENT_WORDS = {
     "tie_break": "'tie break'",
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
+    "stock": "'play out the stock'",
 }
 
 
@@ -714,6 +715,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "hiki": _drop_mechanics("hiki", "hiki_offer"),
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
+    "play out the stock": _drop_mechanic("stock"),
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "fold": _drop_mechanic("fold"),
     "sit out": _drop_mechanic("sit_out"),

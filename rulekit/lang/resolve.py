@@ -1034,6 +1034,8 @@ class Resolver:
                 )
         if "dealer_captures" in self.d.mechanics:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
+        if "stock" in self.d.mechanics:
+            result["play_out_stock"] = self.options("stock")["played_out"]
         if "hiki" in self.d.mechanics:
             result["hiki"] = self.options("hiki")["enabled"]
         for kind in ("hiki_offer", "swap_offer"):

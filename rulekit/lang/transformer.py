@@ -781,6 +781,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Mechanic(self.loc(meta), "instant_win", opts, cond=c[1], text=text)
 
     @v_args(meta=True)
+    def play_out_stock(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return self.mechanic(meta, "stock", [self.opt(meta, "played_out", True)])
+
+    @v_args(meta=True)
     def dealer_captures(self, meta: Meta, c: list[Token]) -> ast.Stmt:
         return self.mechanic(meta, "dealer_captures", [self.opt(meta, "size", int(c[0]))])
 

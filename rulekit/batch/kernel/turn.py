@@ -272,4 +272,47 @@ def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[SC, I_CURRENT] = s
             S[SC, I_PHASE] = PH_PLAY
             return
+    while Q[PQ, PQ_PLAY_OUT] and S[SC, I_NSTOCK] > 0:  # `play out the stock`
+        if stock_turn(S, Q, T, F):
+            return
+        S[SC, I_TURN] += 1
     end_of_hands(S, Q, T, F)
+
+
+@entry
+def stock_turn(S: Array, Q: Array, T: Array, F: Floats) -> bool:
+    """capture.stock_turn: nobody holds a card; the next player in order draws the top card and
+    plays it (draw, then end_turn's yaku check). True when the turn waits for a take, or a yaku
+    left the play phase."""
+    pos = S[SC, I_POS] + 1
+    if pos == S[SC, I_NORDER]:
+        pos = 0
+    p = S[P_ORDER, pos]
+    S[SC, I_POS] = pos
+    S[SC, I_CURRENT] = p
+    S[SC, I_PHASE] = PH_PLAY
+    n = S[SC, I_NSTOCK] - 1
+    S[SC, I_NSTOCK] = n
+    d = S[STOCK, n]
+    field = S[SC, I_FIELD]
+    m2 = field & Q[MONTHS, d]
+    got = 0
+    fed = 0
+    if not m2:
+        field |= 1 << d
+    elif popcount(m2) == 2:
+        S[SC, I_DRAWN] = d
+        S[SC, I_PHASE] = PH_TAKE
+    else:
+        field &= ~m2
+        got = m2 | (1 << d)
+        fed = m2
+    S[SC, I_FIELD] = field
+    S[P_CAPTURED, p] |= got
+    S[SC, I_TURN_GOT] = got
+    S[SC, I_FED] = fed
+    if S[SC, I_PHASE] != PH_PLAY:
+        return True
+    if got:
+        check_yaku(S, Q, T, F, p)
+    return bool(S[SC, I_PHASE] != PH_PLAY)
