@@ -224,6 +224,7 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
         counts.append(f"{n} {cls}{'s' if n != 1 else ''} at {rules.points.get(cls, 0)}")
     total = sum(rules.card_points(c.id) for c in rules.deck.cards)
     cards_said = [f"{len(rules.deck.cards)} cards: {', '.join(counts)}; {total} points in all."]
+    cards_said.extend(special_cards_sentences(rules))
     if rules.owners_choice is not None:
         cards_said.append(owners_choice_sentence(rules, rules.owners_choice))
     sections.append(
@@ -265,6 +266,24 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     if rules.yaku:
         sections.append(_table_section("Yaku", rules.yaku, rules))
     return sections
+
+
+def special_cards_sentences(rules: ir.Ruleset) -> list[str]:
+    """The deck's cards left out, cards that count as more than one, cards' own points."""
+    out = []
+    if rules.left_out:
+        ids = ", ".join(map(str, rules.left_out))
+        out.append(f"Left out of the deck: {len(rules.left_out)} cards ({ids}).")
+    for w in rules.weighted:
+        names = card_names(rules, w.cards)
+        out.append(
+            f"{names[0].upper()}{names[1:]} counts as {w.weight} {w.cls}s in every count of"
+            f" {w.cls}s."
+        )
+    for cid, value in sorted(rules.own_points.items()):
+        name = card_names(rules, (cid,))
+        out.append(f"{name[0].upper()}{name[1:]} scores {value} points of its own.")
+    return out
 
 
 def owners_choice_sentence(rules: ir.Ruleset, c: ir.OwnersChoice) -> str:

@@ -67,6 +67,16 @@ class Reclass(_Frozen):
     text: str = ""
 
 
+class Weighted(_Frozen):
+    """Cards of class `cls` that each count as `weight` cards of it (`treat lightning as 2
+    plains`): in every count of the class, and the `+N per extra` it pays."""
+
+    cards: tuple[int, ...] = Field(min_length=1)
+    cls: str
+    weight: int = Field(ge=1, le=4)
+    text: str = ""
+
+
 class View(_Frozen):
     """A context in which some cards count in another class (November as plain in teyaku)."""
 
@@ -757,6 +767,15 @@ class Ruleset(_Frozen):
     owners_choice: OwnersChoice | None = Field(
         None, description="cards that count one way or another at their owner's choice"
     )
+    left_out: tuple[int, ...] = Field(
+        (), description="cards of the deck file left out of the deck (`without`)"
+    )
+    weighted: tuple[Weighted, ...] = Field(
+        (), description="cards that count as more than one of their class (read in conditions)"
+    )
+    own_points: dict[int, int] = Field(
+        {}, description="cards with points of their own, not their class's (`points moon 25`)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -782,6 +801,8 @@ class Ruleset(_Frozen):
         raise KeyError(card_id)
 
     def card_points(self, card_id: int) -> int:
+        if card_id in self.own_points:
+            return self.own_points[card_id]
         return self.points.get(self.card(card_id).classes[0], 0)
 
     def card_points_count(self) -> bool:
@@ -838,6 +859,9 @@ def unknown_references(rules: Ruleset) -> list[str]:
             if cls not in rules.deck.classes:
                 problems.append(f"deck/cards/{i}/classes: no class '{cls}' in the deck")
     _walk(rules.model_dump(exclude={"deck"}), "", ids, months, problems)
+    problems.extend(
+        f"own_points/{c}: no card {c} in the deck" for c in rules.own_points if c not in ids
+    )
     problems.extend(_unknown_names(rules))
     return problems
 

@@ -433,6 +433,31 @@ def owners_choice(rng: random.Random) -> str:
     return f"treat {cards} as {first} or {weight}{second}, owner's choice"
 
 
+SPECIAL_CARDS = (
+    "peony, clover",
+    "lightning",
+    "month 12 - phoenix",
+    "willow",
+    "113",
+    "boar",
+    "pine",
+)
+
+
+def special_cards(rng: random.Random) -> str:
+    """Special cards (issue 25): cards left out (`without`), a card counted as N of its class,
+    a card's own points; cards, classes and numbers drawn, some of them wrong."""
+    cards = rng.choice(SPECIAL_CARDS)
+    kind = rng.randrange(3)
+    if kind == 0:
+        return f"without {cards}"
+    if kind == 1:
+        weight = rng.choice((0, 1, 2, 2, 3, 4, 5))
+        return f"treat {cards.replace(',', ' +')} as {weight} {rng.choice(CHOICE_CLASSES)}"
+    name = rng.choice(("moon", "rainman", "lightning", "moonn", "light", "boar"))
+    return f"points {name} {rng.choice((0, 5, 25, -3, 10**6))}"
+
+
 def house_file(rng: random.Random) -> str:
     """A house file: `extends` a bundled file, then one to four statements of any kind."""
     base = rng.choice(list(BASES))
@@ -443,6 +468,8 @@ def house_file(rng: random.Random) -> str:
         lines.append(declaration(rng))
     if rng.random() < 0.2:  # (after the declaration's draws: theirs stay as they were)
         lines.append(owners_choice(rng))
+    if rng.random() < 0.2:  # special cards (after the owner's choice's draws)
+        lines.append(special_cards(rng))
     return "\n".join(lines) + "\n"
 
 

@@ -80,6 +80,8 @@ class Draft:
     expects: dict[tuple[str, str], tuple[ast.Name, int]] = field(default_factory=dict)
     points: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
     treats: list[ast.Reclass] = field(default_factory=list)
+    without: list[ast.Without] = field(default_factory=list)  # cards left out of the deck
+    weighted: list[ast.Weighted] = field(default_factory=list)  # `treat lightning as 2 plains`
     choices: list[ast.OwnersChoice] = field(default_factory=list)  # owner's choices
     views: dict[str, ast.ViewDecl] = field(default_factory=dict)
     sets: dict[str, ast.SetDecl] = field(default_factory=dict)
@@ -221,6 +223,17 @@ class Applier:
 
     def on_Treat(self, s: ast.Treat) -> None:
         self.d.treats.append(s.reclass)
+
+    def on_Without(self, s: ast.Without) -> None:
+        # the deck files' own totals were about the whole deck: a file that leaves cards out
+        # states its own (`expect cards 40`)
+        self.d.expects = {
+            k: v for k, v in self.d.expects.items() if k[0] != "deck" or v[0].loc.file == s.loc.file
+        }
+        self.d.without.append(s)
+
+    def on_Weighted(self, s: ast.Weighted) -> None:
+        self.d.weighted.append(s)
 
     def on_OwnersChoice(self, s: ast.OwnersChoice) -> None:
         # a later file's choice replaces the files' before it; two in one file: an error

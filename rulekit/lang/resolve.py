@@ -171,6 +171,13 @@ class Resolver:
         self.weights: dict[int, int] = {}
         self.second_class = ""
         self._weighted: dict[ir.Count, frozenset[int]] = {}
+        # `without`: the cards left out (where), and the names of cards and months that left
+        self.left_out: dict[int, Loc] = {}
+        self.left_out_names: dict[str, Loc] = {}
+        self.own_points: dict[int, int] = {}  # `points moon 25`
+        # `treat lightning as 2 plains`: the weights of such cards, always in force
+        self.fixed_weights: dict[int, int] = {}
+        self.weighted_ir: list[ir.Weighted] = []
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if loc is None and self.d.files:  # a whole-file problem: point at the file
@@ -213,6 +220,9 @@ class Resolver:
             teyaku=teyaku,
             yaku=yaku,
             multiplier=multiplier,
+            left_out=tuple(sorted(self.left_out)),
+            weighted=tuple(self.weighted_ir),
+            own_points=self.own_points,
             **mechanics,
         )
 
@@ -266,9 +276,12 @@ class Resolver:
                     self.error(f"unknown tag '{t.text}'", t.loc, did_you_mean(t.text, self.tags))
                 self.tags.add(t.text)
             self.default[card_id] = (c.cls.text,)
+        self.leave_out()
+        months = [m for m in months if any(c // 10 == m.number for c in self.card_ids)]
         self.declared = dict(self.default)
         for reclass in d.treats:
             self.apply_reclass(self.default, reclass)
+        self.weigh_cards()
         self.first_reading()
         cards = tuple(
             ir.Card(
@@ -289,6 +302,69 @@ class Resolver:
             months=tuple(months),
             cards=cards,
         )
+
+    def leave_out(self) -> None:
+        """`without`: the cards named leave the deck, and a month with none left leaves it too;
+        a name of what left is an error that says so wherever it is used."""
+        out: dict[int, Loc] = {}
+        for s in self.d.without:
+            with contextlib.suppress(_Unresolved):
+                for cid in self.union(s.items, self.default):
+                    out.setdefault(cid, s.loc)
+        if out and len(out) == len(self.card_ids):
+            self.error("'without' leaves no card in the deck", self.d.without[-1].loc)
+            return
+        self.left_out = out
+        self.card_ids = [c for c in self.card_ids if c not in out]
+        for cid in out:
+            del self.by_name[self.d.cards[cid].name.text]
+            del self.default[cid]
+        for number in {c // 10 for c in out} - {c // 10 for c in self.card_ids}:
+            for name in [n for n, m in self.month_names.items() if m == number]:
+                del self.month_names[name]
+                self.left_out_names[name] = out[min(c for c in out if c // 10 == number)]
+        for cid, loc in out.items():
+            self.left_out_names[self.d.cards[cid].name.text] = loc
+
+    def left_out_error(self, what: str, loc: Loc, where: Loc) -> None:
+        self.error(
+            f"{what} is left out of this deck",
+            loc,
+            f"'without' at {where} leaves it out: remove what names it (`remove NAME`),"
+            " or keep the card",
+        )
+
+    def weigh_cards(self) -> None:
+        """`treat lightning as 2 plains`: the cards are of that class, and each weighs as many
+        cards of it in every count of the class (lang/choice.weigh rewrites the counts)."""
+        for s in self.d.weighted:
+            cls = self.choice_class(s.cls)
+            try:
+                cards = self.cards_of(s.expr, self.default)
+            except _Unresolved:
+                continue
+            if cls is None:
+                continue
+            if not 1 <= s.weight <= 4:
+                self.error(
+                    f"a card counts as 1 to 4 {s.cls.text}, not {s.weight}",
+                    s.loc,
+                    "for example: treat lightning as 2 plains",
+                )
+                continue
+            for cid in cards:
+                self.default[cid] = (cls,)
+                self.fixed_weights[cid] = s.weight
+            text = f"{ast.set_text(s.expr)} as {s.weight} {s.cls.text}"
+            self.weighted_ir.append(
+                ir.Weighted(cards=tuple(sorted(cards)), cls=cls, weight=s.weight, text=text)
+            )
+        self.weights = dict(self.fixed_weights)
+
+    def top_cond(self, c: ast.Cond, classes: ClassMap) -> ir.Condition:
+        """A whole condition, its counts weighed where a card counts as more than one."""
+        cond = self.cond(c, classes)
+        return weigh(cond, self._weighted, self.weights) if self.weights else cond
 
     def apply_reclass(self, classes: ClassMap, reclass: ast.Reclass) -> ir.Reclass | None:
         if reclass.cls.text not in self.classes:
@@ -376,12 +452,20 @@ class Resolver:
                     "its reading is the one his cards are worth more in",
                 )
                 return None
-        self.weights = {c: s.weight for c in self.choice_cards}
+        both = self.choice_cards & self.fixed_weights.keys()
+        if both:
+            self.error(
+                f"card {min(both)} counts as {self.fixed_weights[min(both)]} already:"
+                " an owner's choice names cards of no 'treat ... as N' statement",
+                s.loc,
+            )
+            return None
+        self.weights = {**self.fixed_weights, **{c: s.weight for c in self.choice_cards}}
         self.second_class = second
         try:
             table = self.table(self.d.tables["yaku"])
         finally:
-            self.weights, self.second_class = {}, ""
+            self.weights, self.second_class = dict(self.fixed_weights), ""
         text = f"{ast.set_text(s.expr)} as {s.first.text} or {s.weight} {s.second.text}"
         return ir.OwnersChoice(
             cards=tuple(sorted(self.choice_cards)),
@@ -408,11 +492,20 @@ class Resolver:
         return count
 
     def points(self) -> dict[str, int]:
+        """Points by class; a card named (`points moon 25`) has points of its own instead."""
         result: dict[str, int] = {}
         for name, value in self.d.points.values():
+            if name.text in self.by_name and name.text not in self.classes:
+                self.own_points[self.by_name[name.text]] = value
+                continue
+            if name.text in self.left_out_names:
+                self.left_out_error(f"'{name.text}'", name.loc, self.left_out_names[name.text])
+                continue
             if name.text not in self.classes:
                 self.error(
-                    f"unknown class '{name.text}'", name.loc, did_you_mean(name.text, self.classes)
+                    f"unknown class or card '{name.text}'",
+                    name.loc,
+                    did_you_mean(name.text, [*self.classes, *self.by_name]),
                 )
             result[name.text] = value
         return result
@@ -473,6 +566,9 @@ class Resolver:
         if isinstance(expr, ast.SMinus):
             return self.cards_of(expr.left, classes) - self.cards_of(expr.right, classes)
         if isinstance(expr, ast.SCard):
+            if expr.id in self.left_out:
+                self.left_out_error(f"card {expr.id}", expr.loc, self.left_out[expr.id])
+                raise _Unresolved
             if expr.id not in self.d.cards:
                 month = expr.id // 10
                 hint = None
@@ -511,6 +607,9 @@ class Resolver:
         if word in self.month_names:
             number = self.month_names[word]
             return frozenset(c for c in self.card_ids if c // 10 == number)
+        if word in self.left_out_names:
+            self.left_out_error(f"'{word}'", name.loc, self.left_out_names[word])
+            raise _Unresolved
         self.error(
             f"unknown card, class, tag, set or month '{word}'",
             name.loc,
@@ -528,9 +627,16 @@ class Resolver:
                     f"months are 1 to {max(self.d.months, default=0)}",
                 )
                 raise _Unresolved
+            gone = [c for c in self.left_out if c // 10 == number]
+            if gone and not any(c // 10 == number for c in self.card_ids):
+                self.left_out_error(f"month {number}", ref.loc, self.left_out[gone[0]])
+                raise _Unresolved
             return number
         if ref.text in self.month_names:
             return self.month_names[ref.text]
+        if ref.text in self.left_out_names:
+            self.left_out_error(f"'{ref.text}'", ref.loc, self.left_out_names[ref.text])
+            raise _Unresolved
         self.error(f"unknown month '{ref.text}'", ref.loc, did_you_mean(ref.text, self.month_names))
         raise _Unresolved
 
@@ -891,7 +997,7 @@ class Resolver:
         try:
             if not self.usable(tier.cond, "tier"):
                 return None
-            condition = self.cond(tier.cond, self.default)
+            condition = self.top_cond(tier.cond, self.default)
         except _Unresolved:
             return None
         cards = tuple(sorted(_named_cards(condition)))
@@ -982,12 +1088,12 @@ class Resolver:
         if self.d.void is not None and self.d.void.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void.cond, "void")
-                result["void_field"] = self.cond(self.d.void.cond, self.default)
+                result["void_field"] = self.top_cond(self.d.void.cond, self.default)
                 result["void_text"] = self.d.void.text
         if self.d.void_hand is not None and self.d.void_hand.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void_hand.cond, "void hand")
-                result["void_hand"] = self.cond(self.d.void_hand.cond, self.default)
+                result["void_hand"] = self.top_cond(self.d.void_hand.cond, self.default)
                 result["void_hand_text"] = self.d.void_hand.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
@@ -1147,7 +1253,7 @@ class Resolver:
             try:
                 if not self.usable(e.cond, "instant win"):
                     continue
-                condition = self.cond(e.cond, self.default)
+                condition = self.top_cond(e.cond, self.default)
             except _Unresolved:
                 continue
             out.append(
@@ -1266,7 +1372,7 @@ class Resolver:
                 continue
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 if self.usable(o.cond, where):
-                    cond = self.cond(o.cond, self.default)
+                    cond = self.top_cond(o.cond, self.default)
                     out.append(ir.Offer.model_validate({"option": option, "condition": cond}))
         return tuple(out)
 
@@ -1503,7 +1609,7 @@ class Resolver:
                 try:
                     if not self.usable(s.cond, "scoring"):
                         continue
-                    condition = self.cond(s.cond, self.default)
+                    condition = self.top_cond(s.cond, self.default)
                 except _Unresolved:
                     continue
             if isinstance(s, ast.Factor):

@@ -218,6 +218,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def expect(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Expect(self.loc(meta), tuple(c))
 
+    @v_args(meta=True)
+    def without(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Without(self.loc(meta), tuple(c[0]))
+
     # ------------------------------------------------------------ classes, views, sets
     @v_args(meta=True)
     def points(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -230,6 +234,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def treat(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Treat(self.loc(meta), c[0])
+
+    @v_args(meta=True)
+    def treat_weighted(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Weighted(self.loc(meta), c[0], int(c[1]), self.name(c[2]))
 
     @v_args(meta=True)
     def owners_choice(self, meta: Meta, c: list[Any]) -> ast.Stmt:

@@ -1,0 +1,221 @@
+"""Special cards (issue 25): cards left out of a deck (`without`), a card counted as N cards of
+its class (`treat lightning as 2 plains`) and a card's own points (`points moon 25`). The
+fixtures beside their scenarios are in tests/special_cards/; both engines play each of them
+deal by deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.describe import rulebook
+from rulekit.diff import diff
+from rulekit.engine.tables import CompiledRules
+from rulekit.evaluate import eval_captured
+from rulekit.lang import load_rules
+from rulekit.lang.loader import load_rules_text
+from tests.lang_helpers import errors_of, write
+from tests.test_batch_identity import assert_same_rounds
+
+HERE = Path(__file__).parent / "special_cards"
+FIXTURES = sorted(HERE.glob("*.rk"))
+SLOPER = 'extends "koikoi/sloper"\n'
+
+
+def errors_in(tmp_path: Path, path: Path) -> str:
+    """The rendered error of a file that must not load, its folder left out."""
+    return errors_of(path).replace(f"{tmp_path}/", "")
+
+
+def said(rules_text: str) -> list[str]:
+    """What `describe` says of the cards of a variant written as text."""
+    rules = load_rules_text(rules_text, "house.rk", HERE / "house.rk")
+    return [p for s in rulebook(rules) if s.title == "Cards" for p in s.paragraphs]
+
+
+# ---------------------------------------------------------------- both engines
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_both_engines_play_the_special_cards_fixtures_alike(path: Path) -> None:
+    c = CompiledRules(load_rules(path))
+    assert_same_rounds(c, path.stem, c.rules.seats.min, 10)
+
+
+def test_the_mushi_deck_plays_alike_in_both_engines() -> None:
+    c = CompiledRules(
+        load_rules_text(
+            SLOPER + 'deck "common/mushi"\nyaku\n  remove boar_deer_butterflies\n',
+            "v.rk",
+            HERE / "v.rk",
+        )
+    )
+    assert len(c.index.ids) == 40
+    assert_same_rounds(c, "sloper on the mushi deck", 2, 10)
+
+
+# ---------------------------------------------------------------- without
+
+
+def test_without_leaves_the_cards_and_their_months_out_of_the_deck() -> None:
+    rules = load_rules("common/mushi")
+    assert len(rules.deck.cards) == 40
+    assert [m.number for m in rules.deck.months] == [1, 2, 3, 4, 5, 8, 9, 10, 11, 12]
+    assert rules.left_out == (60, 61, 62, 63, 70, 71, 72, 73)
+
+
+def test_without_some_cards_of_a_month_keeps_the_month() -> None:
+    """Tensho's deck: the hanafuda deck without the three paulownia plains."""
+    rules = load_rules_text(
+        SLOPER + "without 121, paulownia_plain_1 + paulownia_plain_2\n", "v.rk", HERE / "v.rk"
+    )
+    assert len(rules.deck.cards) == 45
+    assert [c.id for c in rules.deck.cards if c.month == 12] == [120]
+
+
+def test_a_left_out_card_named_by_a_yaku_is_a_located_error(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + "without clover\n")
+    assert errors_in(tmp_path, path).startswith(
+        "rules/koikoi/sloper.rk:59:62: 'boar' is left out of this deck\n"
+    )
+    assert "house.rk:2:1 leaves it out: remove what names it" in errors_in(tmp_path, path)
+
+
+def test_a_left_out_month_named_is_a_located_error(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        SLOPER + "without month 7\nyaku\n  remove boar_deer_butterflies\n  x 1: 2 of clover\n",
+    )
+    assert "house.rk:5:13: 'clover' is left out of this deck" in errors_in(tmp_path, path)
+    path = write(
+        tmp_path, SLOPER + "without clover\nyaku\n  remove boar_deer_butterflies\n  x 1: 2 of 72\n"
+    )
+    assert "house.rk:5:13: card 72 is left out of this deck" in errors_in(tmp_path, path)
+
+
+def test_without_every_card_is_an_error(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        'name "Empty"\ndeck "common/hanafuda"\nwithout lights + animals + ribbons + plains\n',
+    )
+    assert errors_in(tmp_path, path).startswith(
+        "house.rk:3:1: 'without' leaves no card in the deck"
+    )
+
+
+def test_a_deck_file_that_leaves_cards_out_states_its_own_totals(tmp_path: Path) -> None:
+    """hanafuda.rk's `expect cards 48` is about the whole deck: it does not hold for a deck
+    made from it without some cards, whose own `expect` is checked instead."""
+    write(
+        tmp_path,
+        'name "Short"\ndeck "common/hanafuda"\nwithout clover\nexpect cards 43\n',
+        "short.rk",
+    )
+    path = write(tmp_path, 'game "G"\ndeck "short"\n')
+    assert errors_in(tmp_path, path).startswith(
+        "short.rk:4:8: the deck has 44 cards, but this file expects 43"
+    )
+
+
+def test_describe_and_diff_say_the_cards_left_out() -> None:
+    assert "Left out of the deck: 8 cards (60, 61, 62, 63, 70, 71, 72, 73)." in said(
+        SLOPER + "without peony, clover\nyaku\n  remove boar_deer_butterflies\n"
+    )
+    words = [
+        c.sentence() for c in diff(load_rules("koikoi/sloper"), load_rules(HERE / "mushi-deck.rk"))
+    ]
+    assert "70 boar: left out of the deck" in words
+
+
+# ---------------------------------------------------------------- a card counted as two
+
+
+def test_a_card_treated_as_two_plains_counts_twice_in_ten_plains() -> None:
+    c = CompiledRules(load_rules(HERE / "double-chaff.rk"))
+    nine = c.index.parse_many(["12 13 22 23 32 33 42 43 113"])  # eight plains and the lightning
+    made = eval_captured(c, nine)
+    assert [y["name"] for y in made["yaku"]] == ["ten_plains"]
+    assert made["value"] == 1
+    both = eval_captured(c, [*nine, 121])  # and the yellow paulownia: 12 plains
+    assert both["value"] == 3  # 1, +1 per extra: the eleventh and the twelfth
+    plain = CompiledRules(load_rules("koikoi/sloper"))
+    assert eval_captured(plain, nine)["yaku"] == []
+
+
+def test_a_card_treated_as_two_plains_counts_twice_in_a_dealt_hand() -> None:
+    """Not only in the yaku: in every condition (an instant win here) that counts plains."""
+    c = CompiledRules(
+        load_rules_text(
+            SLOPER + "treat lightning as 2 plains\ninstant win 6 if a hand has plains >= 8\n",
+            "v.rk",
+            HERE / "v.rk",
+        )
+    )
+    ((win, test),) = c.instant_wins
+    hand = c.index.mask(c.index.parse_many(["12 13 22 23 32 33 113 10"]))  # 6 plains, lightning
+    assert test(hand)
+    assert not test(hand & ~c.index.mask([113]) | c.index.mask([42]))  # 7 plains
+    assert (
+        win.condition
+        != load_rules_text(
+            SLOPER + "instant win 6 if a hand has plains >= 8\n", "v.rk", HERE / "v.rk"
+        )
+        .instant_wins[0]
+        .condition
+    )
+
+
+def test_a_weighted_card_names_a_class_and_a_weight_of_one_to_four(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + "treat lightning as 5 plains\n")
+    assert errors_in(tmp_path, path).startswith(
+        "house.rk:2:1: a card counts as 1 to 4 plains, not 5"
+    )
+    path = write(tmp_path, SLOPER + "treat lightning as 2 plans\n")
+    assert "did you mean 'plain'?" in errors_in(tmp_path, path)
+
+
+def test_a_weighted_card_in_an_owners_choice_is_an_error(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        SLOPER + "treat sake as 2 plains\ntreat sake as animal or 2 plains, owner's choice\n",
+    )
+    assert "card 90 counts as 2 already" in errors_in(tmp_path, path)
+
+
+def test_describe_and_diff_say_a_card_counted_as_two() -> None:
+    assert "Lightning, paulownia_yellow counts as 2 plains in every count of plains." in said(
+        SLOPER + "treat lightning + paulownia_yellow as 2 plains\n"
+    )
+    words = [
+        c.sentence()
+        for c in diff(load_rules("koikoi/sloper"), load_rules(HERE / "double-chaff.rk"))
+    ]
+    assert "113 lightning counts as: one card -> 2 plains" in words
+
+
+# ---------------------------------------------------------------- a card's own points
+
+
+def test_a_card_with_points_of_its_own_scores_them() -> None:
+    rules = load_rules(HERE / "own-points.rk")
+    assert (rules.card_points(80), rules.card_points(110), rules.card_points(10)) == (25, 15, 20)
+    c = CompiledRules(rules)
+    assert c.index.points(c.index.mask([80, 110, 10])) == 60
+    assert eval_captured(c, [80])["points"] == 25
+
+
+def test_points_of_an_unknown_card_or_class_suggests_one(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + "points mooon 25\n")
+    text = errors_in(tmp_path, path)
+    assert text.startswith("house.rk:2:8: unknown class or card 'mooon'")
+    assert "did you mean 'moon'?" in text
+
+
+def test_describe_and_diff_say_a_cards_own_points() -> None:
+    assert "Moon scores 25 points of its own." in said(SLOPER + "points moon 25\n")
+    words = [
+        c.sentence()
+        for c in diff(load_rules("hachihachi/fudawiki"), load_rules(HERE / "own-points.rk"))
+    ]
+    assert "moon: 20 -> 25" in words
