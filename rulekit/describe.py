@@ -448,6 +448,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(f"At {t.seats} players: {kind}.")
     if rules.wild:
         out.append(_wild_sentence(rules, rules.wild))
+    if rules.lone:
+        out.append(lone_sentence(rules, rules.lone))
     if rules.hiki:
         out.append(
             "Hiki: a player who sees all four cards of a month may capture them as his play."
@@ -582,6 +584,18 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
         + " and ".join(stakes or ["it changes nothing"])
         + "."
         + "".join(" " + s for s in single_offer_sentences(d.offers, rules, "passes"))
+    )
+
+
+def lone_sentence(rules: ir.Ruleset, lone: ir.LoneCards) -> str:
+    """`lone phoenix: goes to whoever plays or draws it`, as the rulebook says it."""
+    names = card_names(rules, lone.cards)
+    one = len(lone.cards) == 1
+    return (
+        f"{names[0].upper()}{names[1:]} {'goes' if one else 'go'} to whoever plays or draws"
+        f" {'it' if one else 'one'}: {'it takes' if one else 'they take'} nothing and"
+        f" {'is' if one else 'are'} never laid on the field (dealt to the field,"
+        f" {'it is an ordinary field card' if one else 'they are ordinary field cards'})."
     )
 
 

@@ -698,6 +698,13 @@ def _special_cards(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             )
             words = f"{cid} {name} counts as: {before} -> {after}"
             out.append(Change("cards", f"{cid} {name} counts as", before, after, words))
+    la, lb = (r.lone.cards if r.lone else () for r in (a, b))
+    if la != lb:
+        before, after = (
+            card_names(r, cards) if cards else "none" for r, cards in ((a, la), (b, lb))
+        )
+        words = f"cards that go to whoever plays or draws them: {before} -> {after}"
+        out.append(Change("cards", "lone", before, after, words))
     for cid in sorted((a.own_points.keys() | b.own_points.keys()) & both):
         x, y = a.card_points(cid), b.card_points(cid)
         if x != y:

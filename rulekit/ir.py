@@ -583,6 +583,14 @@ class WildCard(_Frozen):
     lay_when_blocked: bool = False
 
 
+class LoneCards(_Frozen):
+    """Cards that go to the pile of whoever plays or draws them, taking nothing and never laid
+    on the field (`lone phoenix: goes to whoever plays or draws it`: Tensho's phoenix, the one
+    paulownia of its deck). Dealt to the field, such a card is an ordinary field card."""
+
+    cards: tuple[int, ...] = Field(min_length=1)
+
+
 class Teams(_Frozen):
     """At `seats` players, teams of `size`: partners of a pair sit opposite, of a three
     alternate (seat s is in team s mod seats/size)."""
@@ -744,6 +752,9 @@ class Ruleset(_Frozen):
         None, description="the dealer captures a month of N on the field"
     )
     wild: WildCard | None = None
+    lone: LoneCards | None = Field(
+        None, description="cards that go to whoever plays or draws them (never to the field)"
+    )
     hiki: bool = False
     hiki_offers: tuple[Offer, ...] = Field(
         (), description="conditions on a hiki (none: offered whenever one is seen)"

@@ -11,10 +11,13 @@ import pytest
 
 from rulekit.describe import rulebook
 from rulekit.diff import diff
+from rulekit.engine import actions as A
+from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.evaluate import eval_captured
 from rulekit.lang import load_rules
 from rulekit.lang.loader import load_rules_text
+from tests.engine_helpers import play, stacked
 from tests.lang_helpers import errors_of, write
 from tests.test_batch_identity import assert_same_rounds
 
@@ -219,3 +222,43 @@ def test_describe_and_diff_say_a_cards_own_points() -> None:
         for c in diff(load_rules("hachihachi/fudawiki"), load_rules(HERE / "own-points.rk"))
     ]
     assert "moon: 20 -> 25" in words
+
+
+# ---------------------------------------------------------------- a lone card
+
+
+def test_a_lone_card_is_one_play_without_a_target() -> None:
+    """The phoenix is one play, taking nothing, even with cards of its month on the field."""
+    c = CompiledRules(
+        load_rules_text(
+            SLOPER + "lone phoenix: goes to whoever plays or draws it\n", "v.rk", HERE / "v.rk"
+        )
+    )
+    hands = [[120, 10, 30, 21, 41, 51, 61, 71], [20, 22, 102, 110, 111, 112, 11, 31]]
+    rnd = Round(c, 2, 0, deal=stacked(c, hands, [121, 122, 42, 52, 62, 72, 82, 92], [100]))
+    play(rnd, [(1, "keep")])
+    phoenix = c.index.bit[120]
+    assert [a for a in rnd.legal_actions() if a & A.CARD_MASK == phoenix] == [phoenix]
+    play(rnd, [(0, "play phoenix")])
+    assert rnd.captured[0] == 1 << phoenix  # not a paulownia of the field
+    assert rnd.field & c.index.mask([121, 122]) == c.index.mask([121, 122])
+
+
+def test_a_lone_card_names_cards_and_is_not_the_wild_card(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + "lone phenix: goes to whoever plays or draws it\n")
+    assert "did you mean 'phoenix'?" in errors_in(tmp_path, path)
+    path = write(
+        tmp_path,
+        SLOPER + "wild lightning: captures any field card from the hand\n"
+        "lone lightning: goes to whoever plays or draws it\n",
+    )
+    assert "house.rk:3:1: the wild card cannot be a lone card" in errors_in(tmp_path, path)
+
+
+def test_describe_and_diff_say_a_lone_card() -> None:
+    text = SLOPER + "lone phoenix: goes to whoever plays or draws it\n"
+    rules = load_rules_text(text, "house.rk", HERE / "house.rk")
+    paragraphs = [p for s in rulebook(rules) for p in s.paragraphs]
+    assert any(p.startswith("Phoenix goes to whoever plays or draws it") for p in paragraphs)
+    words = [c.sentence() for c in diff(load_rules("koikoi/sloper"), rules)]
+    assert "cards that go to whoever plays or draws them: none -> phoenix" in words

@@ -317,6 +317,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.W_COLLECTS: wild is not None and wild.collects_month,
         K.W_RESPECTS: wild is not None and wild.respects_hiki,
         K.W_LAY: wild is not None and wild.lay_when_blocked,
+        K.W_LONE: compiled.lone,
     }.items():
         Q[K.HW, column] = int(value)
     F = np.zeros(K.F_SIZE, dtype=np.float64)

@@ -52,11 +52,15 @@ def legal_actions(r: RoundState) -> list[int]:
         field_ = r.field
         months = r.months
         wild_bit = r.wild_bit
+        lone = r.c.lone
         out = hiki_actions(r) if r.hiki else []
         while hand:
             low = hand & -hand
             b = low.bit_length() - 1
             hand ^= low
+            if low & lone:  # it goes to his pile: one play
+                out.append(b)
+                continue
             if b == wild_bit:
                 targets = wild_targets(r)
                 out.extend(b | ((t + 1) << SHIFT) for t in bits(targets))
@@ -153,6 +157,12 @@ def play(r: RoundState, action: int) -> None:
     if not hand & bit:
         raise illegal(r, action, f"seat {p} does not hold that card")
     field_ = r.field
+    if bit & r.c.lone:  # a lone card: to his pile, taking nothing
+        if t >= 0:
+            raise illegal(r, action, "a lone card takes nothing: play it alone")
+        r.hands[p] = hand ^ bit
+        draw(r, p, field_, bit, 0)
+        return
     if b == r.wild_bit:
         m = wild_play(r, b, t)
         n = m.bit_count()
@@ -267,7 +277,9 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     if stock:
         d = stock.pop()
         m2 = field_ & r.months[d]
-        if not m2:
+        if r.c.lone >> d & 1:  # a lone card drawn: to his pile
+            got |= 1 << d
+        elif not m2:
             field_ |= 1 << d
         elif m2.bit_count() == 2:
             r.drawn = d
@@ -326,13 +338,15 @@ def preview(r: RoundState, action: int) -> int:
     t = (action >> SHIFT) - 1
     if t >= 0:
         return (1 << t) | (1 << b)
+    if r.c.lone >> b & 1:  # a lone card: itself
+        return 1 << b
     m = r.field & r.months[b]
     return m | (1 << b) if m else 0
 
 
 def previews(r: RoundState, actions: list[int]) -> list[int]:
     """preview() of each action, in one pass (a bot weighs every play of its turn)."""
-    if r.phase != PLAY or r.hiki:
+    if r.phase != PLAY or r.hiki or r.c.lone:
         return [preview(r, a) for a in actions]
     field_ = r.field
     months = r.months

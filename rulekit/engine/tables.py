@@ -714,7 +714,9 @@ class CompiledRules:
         # no hiki and no wild card: a play is a hand card, on its month (engine/capture.py's
         # shorter road: play_plain, and the plays from generated tables)
         wild = rules.wild
-        self.plain = not rules.hiki and not (wild is not None and wild.any_target)
+        # cards that go to whoever plays or draws them (`lone`: capture.py's general road)
+        self.lone = self.index.mask(rules.lone.cards) if rules.lone else 0
+        self.plain = not rules.hiki and not (wild is not None and wild.any_target) and not self.lone
         # the turn's generated code (engine/specialise.py)
         self.pairs = compile_pairs(self.index)
         self.plays = compile_plays(self.index)

@@ -98,6 +98,7 @@ class Draft:
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
+    lone: ast.Mechanic | None = None  # `lone phoenix: goes to whoever plays or draws it`
     teams: dict[int, ast.Mechanic] = field(default_factory=dict)
     errors: list[RulekitError] = field(default_factory=list)
     scoring: dict[str, ast.Factor | ast.Award] = field(default_factory=dict)  # in order
@@ -501,6 +502,8 @@ class Applier:
             )  # fmt: skip
         elif s.kind == "wild":
             self.d.wild = s
+        elif s.kind == "lone":
+            self.d.lone = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
         else:
@@ -710,6 +713,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),
+    "lone": _drop_attr("lone"),
     "void": _drop_voids,
     "void field": _drop_attr("void"),
     "void hand": _drop_attr("void_hand"),

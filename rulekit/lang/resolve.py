@@ -1108,6 +1108,8 @@ class Resolver:
             result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
+        if self.d.lone is not None:
+            result["lone"] = self.lone(self.d.lone)
         result["teams"] = self.teams()
         if "declare" in self.d.mechanics:
             result["declarations"] = self.declarations(result)
@@ -1485,6 +1487,22 @@ class Resolver:
             respects_hiki="respects_hiki" in flags,
             lay_when_blocked="lay_when_blocked" in flags,
         )
+
+    def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:
+        """`lone phoenix: goes to whoever plays or draws it`."""
+        try:
+            cards = self.union(stmt.cards, self.default)
+        except _Unresolved:
+            return None  # the unknown name is reported already
+        if not cards:
+            self.error("'lone' names no card", stmt.loc, "for example: lone phoenix: ...")
+            return None
+        if self.d.wild is not None and set(cards) & set(
+            self.union(self.d.wild.cards, self.default)
+        ):
+            self.error("the wild card cannot be a lone card", stmt.loc)
+            return None
+        return ir.LoneCards(cards=tuple(sorted(cards)))
 
     def teams(self) -> tuple[ir.Teams, ...]:
         teams = []

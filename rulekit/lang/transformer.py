@@ -738,6 +738,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Mechanic(self.loc(meta), "wild", tuple(c[1:]), cards=(c[0],))
 
     @v_args(meta=True)
+    def lone(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), "lone", (), cards=(c[0],))
+
+    @v_args(meta=True)
     def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return self.mechanic(meta, "hiki", [self.opt(meta, "enabled", True)])
 

@@ -296,6 +296,7 @@ W_CARD = 2  # the wild card's bit (its plays are counted as rule choices), or -1
 W_COLLECTS = 3  # it collects its target's month at the end of the hands
 W_RESPECTS = 4  # it may not take a card that completes another player's hiki
 W_LAY = 5  # it may be laid on the field when a hiki blocks one of its targets
+W_LONE = 6  # the mask of the cards that go to whoever plays or draws them (`lone`)
 # the round's scalars (SC row) past I_SIZE: reset by play_deals for each try at a deal
 I_WILD_OWNER = I_SIZE  # who took a field card with the wild card, or -1
 I_WILD_MONTH = I_SIZE + 1  # the month mask of the card it took

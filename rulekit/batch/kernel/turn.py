@@ -28,9 +28,9 @@ def plays(hand: int, field: int, Q: Array, out: Array) -> int:
 @inline
 def card_plays(b: int, field: int, Q: Array, out: Array, n: int) -> int:
     """The plays of hand card b written from out[n]: one, or one per target (the lower first)
-    when it matches two field cards; returns the next free place."""
+    when it matches two field cards (a lone card: one); returns the next free place."""
     m = field & Q[MONTHS, b]
-    if m and popcount(m) == 2:
+    if m and popcount(m) == 2 and not Q[HW, W_LONE] >> b & 1:
         out[n] = b | ((low_bit(m) + 1) << SHIFT)
         out[n + 1] = b | ((low_bit(m & (m - 1)) + 1) << SHIFT)
         return n + 2
@@ -120,7 +120,9 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     else:
         b = action & CARD_MASK
         bit = 1 << b
-        if b == Q[HW, W_WILD]:  # capture.wild_play: its target only, or laid
+        if Q[HW, W_LONE] >> b & 1:  # a lone card: to his pile, taking nothing
+            m = 0
+        elif b == Q[HW, W_WILD]:  # capture.wild_play: its target only, or laid
             m = 0
             if action >> SHIFT:
                 m = 1 << ((action >> SHIFT) - 1)
@@ -130,7 +132,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             m = field & Q[MONTHS, b]
             if popcount(m) == 2:
                 m = 1 << ((action >> SHIFT) - 1)
-        if m:
+        if Q[HW, W_LONE] >> b & 1:
+            got = bit
+            fed = 0
+        elif m:
             field &= ~m
             got = m | bit
             fed = m
@@ -148,7 +153,9 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         S[SC, I_NSTOCK] = n
         d = S[STOCK, n]
         m2 = field & Q[MONTHS, d]
-        if not m2:
+        if Q[HW, W_LONE] >> d & 1:  # a lone card drawn: to his pile
+            got |= 1 << d
+        elif not m2:
             field |= 1 << d
         elif popcount(m2) == 2:
             S[SC, I_DRAWN] = d
