@@ -212,7 +212,7 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
                 str(c.id),
                 c.name,
                 c.label,
-                str(c.month),
+                str(c.month) if c.month else "bonus",
                 c.classes[0] + extra,
                 str(rules.card_points(c.id)),
                 ", ".join(c.tags),
@@ -271,6 +271,14 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
 def special_cards_sentences(rules: ir.Ruleset) -> list[str]:
     """The deck's cards left out, cards that count as more than one, cards' own points."""
     out = []
+    if rules.deck.bonus:
+        names = card_names(rules, rules.deck.bonus)
+        out.append(
+            f"Bonus cards ({names}): whoever is dealt one captures it and draws a replacement"
+            " from the stock into his hand; one dealt to the field goes to the player who"
+            " leads, replaced from the stock; played or drawn, it goes to its player's pile,"
+            " and a drawn one is replaced by the next card drawn."
+        )
     if rules.left_out:
         ids = ", ".join(map(str, rules.left_out))
         out.append(f"Left out of the deck: {len(rules.left_out)} cards ({ids}).")
@@ -608,6 +616,9 @@ def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
             ("at the end it collects the field cards of that card's month", w.collects_month),
             ("it may not take a card that completes another player's hiki", w.respects_hiki),
             ("when a hiki blocks it, it may be laid on the field", w.lay_when_blocked),
+            ("it may not take a card of its own month", w.not_own_month),
+            ("on the field, the next card drawn not of its month takes it", w.taken_by_draw),
+            ("drawn as the stock's last card, it takes the whole field", w.sweeps_when_last),
         )
         if on
     ]

@@ -299,6 +299,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         if x is None or y is None:
             before, after = None if x is None else x.name, None if y is None else y.name
             words = ""
+            if cid in b.deck.bonus or cid in a.deck.bonus:
+                words = f"{cid} {before or after}: " + (
+                    "a bonus card added to the deck" if x is None else "a bonus card removed"
+                )
             if cid in b.left_out or cid in a.left_out:  # `without`
                 words = f"{cid} {before or after}: " + (
                     "left out of the deck" if y is None else "back in the deck"
@@ -474,6 +478,10 @@ LABELS = {
     "wild.lay_when_blocked": "when a hiki blocks a target, the wild card may be laid on the"
     " field instead",
     "wild.respects_hiki": "the wild card may not take a card that completes another player's hiki",
+    "wild.not_own_month": "the wild card may not take a card of its own month",
+    "wild.taken_by_draw": "on the field, the wild card is taken by the next card drawn not of its"
+    " month",
+    "wild.sweeps_when_last": "drawn last, the wild card takes the whole field",
     "hiki": "hiki: a player who sees all four cards of a month may capture them as his play",
     "teams": "teams",
 }

@@ -56,6 +56,11 @@ class Deck(_Frozen):
     tags: tuple[str, ...] = ()
     months: tuple[Month, ...]
     cards: tuple[Card, ...] = Field(min_length=1)
+    bonus: tuple[int, ...] = Field(
+        (),
+        description="bonus cards (month 0: no month): whoever is dealt, plays or draws one"
+        " captures it at once and replaces it from the stock",
+    )
 
 
 class Reclass(_Frozen):
@@ -411,7 +416,7 @@ class DealSize(_Frozen):
     field: int = Field(6, ge=0)
 
 
-SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win"]
+SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win", "bonus"]
 
 
 class Offer(_Frozen):
@@ -573,14 +578,26 @@ class WildCard(_Frozen):
     (`any_target`); at the round's end it collects the field cards of that card's month
     (`collects_month`); it may not take a card that would complete another player's hiki
     (`respects_hiki`); when a hiki blocks one of its targets, it may instead be laid on the
-    field (`lay_when_blocked`; otherwise only when no target is left). On the field, or drawn,
-    it is an ordinary card of its month."""
+    field (`lay_when_blocked`; otherwise only when no target is left). It may not take a card
+    of its own month (`not_own_month`); on the field, the next card drawn not of its month takes
+    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`). Otherwise,
+    on the field or drawn, it is an ordinary card of its month."""
 
     card: int
     any_target: bool = True
     collects_month: bool = True
     respects_hiki: bool = True
     lay_when_blocked: bool = False
+    not_own_month: bool = Field(
+        False, description="from the hand it may not take a card of its own month (Mushi)"
+    )
+    taken_by_draw: bool = Field(
+        False,
+        description="on the field, it is taken by the next card drawn that is not of its month",
+    )
+    sweeps_when_last: bool = Field(
+        False, description="drawn as the stock's last card, it takes every card of the field"
+    )
 
 
 class LoneCards(_Frozen):
@@ -864,7 +881,7 @@ def unknown_references(rules: Ruleset) -> list[str]:
         if card.id in seen:
             problems.append(f"deck/cards/{i}/id: card {card.id} is in the deck twice")
         seen.add(card.id)
-        if card.month not in months:
+        if card.month not in months and not (card.month == 0 and card.id in rules.deck.bonus):
             problems.append(f"deck/cards/{i}/month: no month {card.month} in the deck")
         for cls in card.classes:
             if cls not in rules.deck.classes:

@@ -446,11 +446,16 @@ SPECIAL_CARDS = (
 
 def special_cards(rng: random.Random) -> str:
     """Special cards (issue 25): cards left out (`without`), a card counted as N of its class,
-    a card's own points, lone cards; cards, classes and numbers drawn, some of them wrong."""
+    a card's own points, lone cards, bonus cards; cards, classes and numbers drawn, some of them
+    wrong."""
     cards = rng.choice(SPECIAL_CARDS)
-    kind = rng.randrange(4)
+    kind = rng.randrange(5)
     if kind == 0:
         return f"without {cards}"
+    if kind == 4:
+        weight = rng.choice((1, 2, 3, 7))
+        cid = rng.choice((130, 139, 10, 0))
+        return f'bonus {cid} extra "Extra" as {weight} {rng.choice(CHOICE_CLASSES)}'
     if kind == 3:
         lone = rng.choice(("phoenix", "pine", "lightning", "113 + 10", "phenix"))
         return rng.choice((f"lone {lone}: goes to whoever plays or draws it", "remove lone"))

@@ -262,3 +262,88 @@ def test_describe_and_diff_say_a_lone_card() -> None:
     assert any(p.startswith("Phoenix goes to whoever plays or draws it") for p in paragraphs)
     words = [c.sentence() for c in diff(load_rules("koikoi/sloper"), rules)]
     assert "cards that go to whoever plays or draws them: none -> phoenix" in words
+
+
+# ---------------------------------------------------------------- bonus cards
+
+
+def test_the_korean_deck_adds_bonus_cards_of_no_month() -> None:
+    rules = load_rules("common/korean")
+    assert rules.deck.bonus == (130, 131, 132)
+    assert {rules.card(c).month for c in rules.deck.bonus} == {0}
+    assert [m.number for m in rules.deck.months] == list(range(1, 13))
+    c = CompiledRules(rules)
+    assert all(c.index.month_mask_of_bit[c.index.bit[b]] == 0 for b in rules.deck.bonus)
+
+
+def test_a_bonus_card_counts_as_its_plains() -> None:
+    c = CompiledRules(load_rules(HERE / "bonus-cards.rk"))
+    eight = c.index.parse_many(["12 13 22 23 32 33 42 43"])
+    assert eval_captured(c, eight)["yaku"] == []
+    made = eval_captured(c, [*eight, 130])  # two chaff: ten plains
+    assert [y["name"] for y in made["yaku"]] == ["ten_plains"]
+    assert eval_captured(c, [*eight, 132])["value"] == 2  # three chaff: eleven plains
+
+
+def test_the_bonus_step_comes_once_the_field_is_out() -> None:
+    assert load_rules(HERE / "bonus-cards.rk").setup == (
+        "hands", "swap", "field", "bonus", "instant_win",
+    )  # fmt: skip
+
+
+def test_a_bonus_card_is_declared_once_with_a_weight_and_a_class(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + 'bonus 130 extra "Extra" as 5 plains\n')
+    assert "house.rk:2:1: a card counts as 1 to 4 plains, not 5" in errors_in(tmp_path, path)
+    path = write(tmp_path, SLOPER + 'bonus 130 extra "Extra" as 2 plans\n')
+    assert "did you mean 'plain'?" in errors_in(tmp_path, path)
+    path = write(tmp_path, 'name "D"\ndeck "common/hanafuda"\nbonus 10 extra "Extra" as 2 plains\n')
+    assert "house.rk:3:1: card 10 is declared twice" in errors_in(tmp_path, path)
+
+
+def test_describe_and_diff_say_the_bonus_cards() -> None:
+    rules = load_rules(HERE / "bonus-cards.rk")
+    paragraphs = [p for s in rulebook(rules) for p in s.paragraphs]
+    assert any(
+        p.startswith("Bonus cards (bonus_two_1, bonus_two_2, bonus_three):") for p in paragraphs
+    )
+    words = [c.sentence() for c in diff(load_rules("koikoi/sloper"), rules)]
+    assert "130 bonus_two_1: a bonus card added to the deck" in words
+
+
+def test_a_bonus_cards_id_is_past_the_months_cards(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOPER + 'bonus 14 extra "Extra" as 2 plains\n')
+    text = errors_in(tmp_path, path)
+    assert "house.rk:2:1: a bonus card's id is past the months' cards, not 14" in text
+    assert "for example: bonus 130 ..." in text
+
+
+# ---------------------------------------------------------------- the wild card's variants
+
+
+def _last_draw(text: str) -> Round:
+    """A round of Sloper on Mushi's deck with `text` added whose stock is down to the
+    lightning: Alice takes pine 12 with the crane and draws it, the stock's last card."""
+    c = CompiledRules(load_rules_text(text, "v.rk", HERE / "v.rk"))
+    hands = [[10, 30, 23, 41, 51, 81, 91, 111], [20, 22, 100, 110, 112, 11, 31, 40]]
+    rnd = Round(c, 2, 0, deal=stacked(c, hands, [12, 32, 42, 52, 82, 92, 102, 21]))
+    play(rnd, [(1, "keep")])
+    rnd.stock = [c.index.bit[113]]  # the rest of the stock is out of this round
+    play(rnd, [(0, "play crane")])
+    return rnd
+
+
+def test_the_wild_card_drawn_last_takes_the_whole_field() -> None:
+    base = 'extends "mushi-deck.rk"\nwild lightning: captures any field card from the hand'
+    swept = _last_draw(base + "; takes the whole field when drawn last\n")
+    ids = swept.ix.mask
+    assert swept.field == 0
+    assert swept.captured[0] == ids([10, 12, 113, 32, 42, 52, 82, 92, 102, 21])
+    laid = _last_draw(base + "\n")  # an ordinary willow card: laid (no willow on the field)
+    assert laid.field == ids([32, 42, 52, 82, 92, 102, 21, 113])
+
+
+def test_both_engines_play_mushis_wild_card_alike_over_more_deals() -> None:
+    """Its draws (taken from the field by the next card, the whole field when drawn last) are
+    rarer than its plays: more deals."""
+    c = CompiledRules(load_rules(HERE / "mushi-wild.rk"))
+    assert_same_rounds(c, "mushi-wild", 2, 40)

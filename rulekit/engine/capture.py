@@ -116,7 +116,7 @@ def hiki_months(r: RoundState, seat: int) -> int:
 def wild_targets(r: RoundState) -> int:
     """Field cards the wild card may take: any, except one that completes another player's
     hiki (that player announces it)."""
-    targets = r.field
+    targets = wild_field(r)
     wild = r.rules.wild
     if wild is not None and wild.respects_hiki and r.hiki:
         for q in r.order:
@@ -125,13 +125,22 @@ def wild_targets(r: RoundState) -> int:
     return targets
 
 
+def wild_field(r: RoundState) -> int:
+    """The field cards the wild card may take before a hiki blocks any: every one, or those not
+    of its own month (`cannot take its own month`)."""
+    wild = r.rules.wild
+    if wild is not None and wild.not_own_month:
+        return r.field & ~r.months[r.ix.bit[wild.card]]
+    return r.field
+
+
 def wild_may_lay(r: RoundState, targets: int) -> bool:
     """The wild card may be laid on the field when it has no target left, or (if the rules
     say so) when a hiki blocks one of its targets."""
     if not targets:
         return True
     wild = r.rules.wild
-    return wild is not None and wild.lay_when_blocked and targets != r.field
+    return wild is not None and wild.lay_when_blocked and targets != wild_field(r)
 
 
 def illegal(r: RoundState, action: int, why: str) -> MoveError:
@@ -274,11 +283,24 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
     turn, unless the drawn card matches two field cards and p must choose one."""
     stock = r.stock
-    if stock:
+    while stock:
         d = stock.pop()
+        if r.c.bonus >> d & 1:  # a bonus card drawn: to his pile, and he draws again
+            got |= 1 << d
+            continue
         m2 = field_ & r.months[d]
+        w = r.c.wild_draw
+        wild = r.rules.wild if w >= 0 else None
         if r.c.lone >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
+        elif wild is not None and wild.taken_by_draw and field_ >> w & 1 and not m2 >> w & 1:
+            field_ &= ~(1 << w)  # the wild card on the field: the drawn card takes it
+            got |= (1 << w) | (1 << d)
+            fed |= 1 << w
+        elif wild is not None and wild.sweeps_when_last and d == w and not stock:
+            got |= field_ | (1 << d)  # drawn last: it takes the whole field
+            fed |= field_
+            field_ = 0
         elif not m2:
             field_ |= 1 << d
         elif m2.bit_count() == 2:
@@ -288,6 +310,7 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             field_ &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+        break
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
@@ -308,6 +331,8 @@ def wild_play(r: RoundState, b: int, t: int) -> int:
         why = (
             "that card completes another player's hiki" if blocked else "no such card on the field"
         )
+        if blocked and not wild_field(r) >> t & 1:
+            why = "the wild card may not take a card of its own month"
         raise illegal(r, b | ((t + 1) << SHIFT), why)
     r.wild_owner = r.current
     r.wild_month = r.months[t]

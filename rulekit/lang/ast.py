@@ -324,6 +324,18 @@ class Without(Stmt):
 
 
 @dataclass(frozen=True)
+class BonusDecl(Stmt):
+    """`bonus 130 bonus_two "Bonus card" as 2 plains`: a card of no month added to the deck,
+    of class `cls`, counting `weight` cards of it; captured at once and replaced."""
+
+    id: int
+    name: Name
+    label: str
+    weight: int
+    cls: Name
+
+
+@dataclass(frozen=True)
 class Weighted(Stmt):
     """`treat lightning as 2 plains`: the cards are of class `cls`, each `weight` cards of it in
     every count of that class."""

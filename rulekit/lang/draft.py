@@ -81,6 +81,7 @@ class Draft:
     points: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
     treats: list[ast.Reclass] = field(default_factory=list)
     without: list[ast.Without] = field(default_factory=list)  # cards left out of the deck
+    bonus: dict[int, ast.BonusDecl] = field(default_factory=dict)  # bonus cards (no month)
     weighted: list[ast.Weighted] = field(default_factory=list)  # `treat lightning as 2 plains`
     choices: list[ast.OwnersChoice] = field(default_factory=list)  # owner's choices
     views: dict[str, ast.ViewDecl] = field(default_factory=dict)
@@ -225,13 +226,25 @@ class Applier:
     def on_Treat(self, s: ast.Treat) -> None:
         self.d.treats.append(s.reclass)
 
-    def on_Without(self, s: ast.Without) -> None:
-        # the deck files' own totals were about the whole deck: a file that leaves cards out
-        # states its own (`expect cards 40`)
+    def own_totals(self, s: ast.Stmt) -> None:
+        """The deck files' own totals were about the whole deck: a file that leaves cards out
+        or adds bonus cards states its own (`expect cards 40`)."""
         self.d.expects = {
             k: v for k, v in self.d.expects.items() if k[0] != "deck" or v[0].loc.file == s.loc.file
         }
+
+    def on_Without(self, s: ast.Without) -> None:
+        self.own_totals(s)
         self.d.without.append(s)
+
+    def on_BonusDecl(self, s: ast.BonusDecl) -> None:
+        if s.id in self.d.cards and not self.overriding:
+            prev = self.d.cards[s.id]
+            self.error(f"card {s.id} is declared twice (first at {prev.loc})", s.loc)
+        self.own_totals(s)
+        self.d.cards[s.id] = ast.CardDecl(s.loc, s.id, s.name, s.label, s.cls, ())
+        self.d.bonus[s.id] = s
+        self.d.weighted.append(ast.Weighted(s.loc, ast.SCard(s.id, s.loc), s.weight, s.cls))
 
     def on_Weighted(self, s: ast.Weighted) -> None:
         self.d.weighted.append(s)

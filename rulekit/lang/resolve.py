@@ -259,6 +259,16 @@ class Resolver:
             if c.name.text in self.by_name:
                 self.error(f"card name '{c.name.text}' is used twice", c.name.loc)
             self.by_name[c.name.text] = card_id
+            if card_id in d.bonus:  # a bonus card: no month; its class may be a plural
+                self.default[card_id] = (self.choice_class(c.cls) or self.classes[0],)
+                if card_id // 10 in d.months or card_id <= 0:
+                    last = max(d.months, default=0)
+                    self.error(
+                        f"a bonus card's id is past the months' cards, not {card_id}",
+                        c.loc,
+                        f"for example: bonus {10 * last + 10} ...",
+                    )
+                continue
             if card_id // 10 not in d.months:
                 self.error(
                     f"card {card_id} belongs to month {card_id // 10}, which is not declared",
@@ -288,7 +298,7 @@ class Resolver:
                 id=cid,
                 name=d.cards[cid].name.text,
                 label=d.cards[cid].label,
-                month=cid // 10,
+                month=0 if cid in d.bonus else cid // 10,
                 rank=cid % 10,
                 classes=self.default[cid],
                 tags=tuple(t.text for t in d.cards[cid].tags),
@@ -296,6 +306,7 @@ class Resolver:
             for cid in self.card_ids
         )
         return ir.Deck(
+            bonus=tuple(c for c in self.card_ids if c in d.bonus),
             name=d.deck_name or "",
             classes=tuple(self.classes),
             tags=tuple(sorted(self.tags)),
@@ -1078,6 +1089,16 @@ class Resolver:
                 result["setup"] = (
                     self._before(setup, "joker", first) if first else (*setup, "joker")
                 )
+        if self.d.bonus and "bonus" not in result["setup"]:  # bonus cards: once the field is out
+            setup = result["setup"]
+            readers = [s for s in ("teyaku", "instant_win") if s in setup]
+            if "field" in setup:
+                i = setup.index("field") + 1
+                result["setup"] = (*setup[:i], "bonus", *setup[i:])
+            elif readers:
+                result["setup"] = self._before(setup, "bonus", min(readers, key=setup.index))
+            else:
+                result["setup"] = (*setup, "bonus")
         if "dealer_captures" in self.d.mechanics:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "hiki" in self.d.mechanics:
@@ -1486,6 +1507,9 @@ class Resolver:
             collects_month="collects_month" in flags,
             respects_hiki="respects_hiki" in flags,
             lay_when_blocked="lay_when_blocked" in flags,
+            not_own_month="not_own_month" in flags,
+            taken_by_draw="taken_by_draw" in flags,
+            sweeps_when_last="sweeps_when_last" in flags,
         )
 
     def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:

@@ -63,6 +63,9 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "wild_collects": ("collects_month", True),
     "wild_respects_hiki": ("respects_hiki", True),
     "wild_lay_when_blocked": ("lay_when_blocked", True),
+    "wild_not_own_month": ("not_own_month", True),
+    "wild_taken_by_draw": ("taken_by_draw", True),
+    "wild_sweeps": ("sweeps_when_last", True),
     # seats and roles: who sits out, who takes the fold fees, when the fold is decided
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),
@@ -217,6 +220,12 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def expect(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Expect(self.loc(meta), tuple(c))
+
+    @v_args(meta=True)
+    def bonus_card(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return ast.BonusDecl(
+            self.loc(meta), int(c[0]), self.name(c[1]), _strip(c[2]), int(c[3]), self.name(c[4])
+        )
 
     @v_args(meta=True)
     def without(self, meta: Meta, c: list[Any]) -> ast.Stmt:

@@ -67,7 +67,7 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
                 out[n] = b | ((low_bit(t) + 1) << SHIFT)
                 n += 1
                 t &= t - 1
-            if not targets or (Q[HW, W_LAY] and targets != field):  # capture.wild_may_lay
+            if not targets or (Q[HW, W_LAY] and targets != wild_field(Q, field)):  # wild_may_lay
                 out[n] = b
                 n += 1
             continue
@@ -92,10 +92,20 @@ def hiki_months(S: Array, Q: Array, T: Array, seat: int) -> int:
 
 
 @inline
+def wild_field(Q: Array, field: int) -> int:
+    """capture.wild_field: the field, less the wild card's own month where it may not take
+    it."""
+    out: int = field
+    if Q[HW, W_OWN]:
+        out &= ~Q[MONTHS, Q[HW, W_CARD]]
+    return out
+
+
+@inline
 def wild_targets(S: Array, Q: Array, T: Array, p: int) -> int:
     """capture.wild_targets: any field card, but one that completes another player's hiki
     when the wild card respects them."""
-    targets: int = S[SC, I_FIELD]
+    targets: int = wild_field(Q, S[SC, I_FIELD])
     if Q[HW, W_RESPECTS] and Q[HW, W_HIKI]:
         for k in range(S[SC, I_NORDER]):
             q = S[P_ORDER, k]
@@ -148,13 +158,25 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             fed = 0
         S[P_HAND, p] = hand ^ bit
     n = S[SC, I_NSTOCK]
-    if n:
+    while n:
         n -= 1
         S[SC, I_NSTOCK] = n
         d = S[STOCK, n]
+        if Q[HW, W_BONUS] >> d & 1:  # a bonus card drawn: to his pile, and he draws again
+            got |= 1 << d
+            continue
         m2 = field & Q[MONTHS, d]
+        w = Q[HW, W_CARD]
         if Q[HW, W_LONE] >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
+        elif Q[HW, W_TAKEN] and field >> w & 1 and not m2 >> w & 1:  # the wild card taken
+            field &= ~(1 << w)
+            got |= (1 << w) | (1 << d)
+            fed |= 1 << w
+        elif Q[HW, W_SWEEPS] and d == w and not n:  # drawn last: the whole field
+            got |= field | (1 << d)
+            fed |= field
+            field = 0
         elif not m2:
             field |= 1 << d
         elif popcount(m2) == 2:
@@ -164,6 +186,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             field &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+        break
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed
