@@ -455,7 +455,7 @@ def special_cards(rng: random.Random) -> str:
     if kind == 4:
         weight = rng.choice((1, 2, 3, 7))
         cid = rng.choice((130, 139, 10, 0))
-        return f'bonus {cid} extra "Extra" as {weight} {rng.choice(CHOICE_CLASSES)}'
+        return f'card {cid} extra "Extra" bonus as {weight} {rng.choice(CHOICE_CLASSES)}'
     if kind == 3:
         lone = rng.choice(("phoenix", "pine", "lightning", "113 + 10", "phenix"))
         return rng.choice((f"lone {lone}: goes to whoever plays or draws it", "remove lone"))

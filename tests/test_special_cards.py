@@ -292,11 +292,13 @@ def test_the_bonus_step_comes_once_the_field_is_out() -> None:
 
 
 def test_a_bonus_card_is_declared_once_with_a_weight_and_a_class(tmp_path: Path) -> None:
-    path = write(tmp_path, SLOPER + 'bonus 130 extra "Extra" as 5 plains\n')
+    path = write(tmp_path, SLOPER + 'card 130 extra "Extra" bonus as 5 plains\n')
     assert "house.rk:2:1: a card counts as 1 to 4 plains, not 5" in errors_in(tmp_path, path)
-    path = write(tmp_path, SLOPER + 'bonus 130 extra "Extra" as 2 plans\n')
+    path = write(tmp_path, SLOPER + 'card 130 extra "Extra" bonus as 2 plans\n')
     assert "did you mean 'plain'?" in errors_in(tmp_path, path)
-    path = write(tmp_path, 'name "D"\ndeck "common/hanafuda"\nbonus 10 extra "Extra" as 2 plains\n')
+    path = write(
+        tmp_path, 'name "D"\ndeck "common/hanafuda"\ncard 10 extra "Extra" bonus as 2 plains\n'
+    )
     assert "house.rk:3:1: card 10 is declared twice" in errors_in(tmp_path, path)
 
 
@@ -311,10 +313,10 @@ def test_describe_and_diff_say_the_bonus_cards() -> None:
 
 
 def test_a_bonus_cards_id_is_past_the_months_cards(tmp_path: Path) -> None:
-    path = write(tmp_path, SLOPER + 'bonus 14 extra "Extra" as 2 plains\n')
+    path = write(tmp_path, SLOPER + 'card 14 extra "Extra" bonus as 2 plains\n')
     text = errors_in(tmp_path, path)
     assert "house.rk:2:1: a bonus card's id is past the months' cards, not 14" in text
-    assert "for example: bonus 130 ..." in text
+    assert 'for example: card 130 extra "Extra" bonus as 2 plains' in text
 
 
 # ---------------------------------------------------------------- the wild card's variants

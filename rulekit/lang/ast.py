@@ -325,7 +325,7 @@ class Without(Stmt):
 
 @dataclass(frozen=True)
 class BonusDecl(Stmt):
-    """`bonus 130 bonus_two "Bonus card" as 2 plains`: a card of no month added to the deck,
+    """`card 130 bonus_two "Bonus card" bonus as 2 plains`: a card of no month added to the deck,
     of class `cls`, counting `weight` cards of it; captured at once and replaced."""
 
     id: int

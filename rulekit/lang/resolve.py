@@ -266,7 +266,7 @@ class Resolver:
                     self.error(
                         f"a bonus card's id is past the months' cards, not {card_id}",
                         c.loc,
-                        f"for example: bonus {10 * last + 10} ...",
+                        f'for example: card {10 * last + 10} extra "Extra" bonus as 2 plains',
                     )
                 continue
             if card_id // 10 not in d.months:
