@@ -37,8 +37,8 @@ class CardIndex:
         self.month_masks: list[int] = [
             self.mask(c.id for c in deck.cards if c.month == m) for m in self.months
         ]
-        self.month_mask_of_bit: list[int] = [
-            self.month_masks[self.months.index(c.month)] for c in deck.cards
+        self.month_mask_of_bit: list[int] = [  # a bonus card (month 0) matches no card
+            self.month_masks[self.months.index(c.month)] if c.month else 0 for c in deck.cards
         ]
         self.points_of_bit: list[int] = [rules.card_points(c.id) for c in deck.cards]
         self.full: int = (1 << len(self.ids)) - 1

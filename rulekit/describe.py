@@ -221,7 +221,7 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
                 str(c.id),
                 c.name,
                 c.label,
-                str(c.month),
+                str(c.month) if c.month else "bonus",
                 c.classes[0] + extra,
                 str(rules.card_points(c.id)),
                 ", ".join(c.tags),
@@ -233,6 +233,7 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
         counts.append(f"{n} {cls}{'s' if n != 1 else ''} at {rules.points.get(cls, 0)}")
     total = sum(rules.card_points(c.id) for c in rules.deck.cards)
     cards_said = [f"{len(rules.deck.cards)} cards: {', '.join(counts)}; {total} points in all."]
+    cards_said.extend(special_cards_sentences(rules))
     if rules.owners_choice is not None:
         cards_said.append(owners_choice_sentence(rules, rules.owners_choice))
     sections.append(
@@ -274,6 +275,32 @@ def rulebook(rules: ir.Ruleset) -> list[Section]:
     if rules.yaku:
         sections.append(_table_section("Yaku", rules.yaku, rules))
     return sections
+
+
+def special_cards_sentences(rules: ir.Ruleset) -> list[str]:
+    """The deck's cards left out, cards that count as more than one, cards' own points."""
+    out = []
+    if rules.deck.bonus:
+        names = card_names(rules, rules.deck.bonus)
+        out.append(
+            f"Bonus cards ({names}): whoever is dealt one captures it and draws a replacement"
+            " from the stock into his hand; one dealt to the field goes to the player who"
+            " leads, replaced from the stock; played or drawn, it goes to its player's pile,"
+            " and a drawn one is replaced by the next card drawn."
+        )
+    if rules.left_out:
+        ids = ", ".join(map(str, rules.left_out))
+        out.append(f"Left out of the deck: {len(rules.left_out)} cards ({ids}).")
+    for w in rules.weighted:
+        names = card_names(rules, w.cards)
+        out.append(
+            f"{names[0].upper()}{names[1:]} counts as {w.weight} {w.cls}s in every count of"
+            f" {w.cls}s."
+        )
+    for cid, value in sorted(rules.own_points.items()):
+        name = card_names(rules, (cid,))
+        out.append(f"{name[0].upper()}{name[1:]} scores {value} points of its own.")
+    return out
 
 
 def owners_choice_sentence(rules: ir.Ruleset, c: ir.OwnersChoice) -> str:
@@ -453,6 +480,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(f"At {t.seats} players: {kind}.")
     if rules.wild:
         out.append(_wild_sentence(rules, rules.wild))
+    if rules.lone:
+        out.append(lone_sentence(rules, rules.lone))
     if rules.hiki:
         out.append(
             "Hiki: a player who sees all four cards of a month may capture them as his play."
@@ -645,6 +674,18 @@ def event_sentence(e: ir.Event) -> str:
     )
 
 
+def lone_sentence(rules: ir.Ruleset, lone: ir.LoneCards) -> str:
+    """`lone phoenix: goes to whoever plays or draws it`, as the rulebook says it."""
+    names = card_names(rules, lone.cards)
+    one = len(lone.cards) == 1
+    return (
+        f"{names[0].upper()}{names[1:]} {'goes' if one else 'go'} to whoever plays or draws"
+        f" {'it' if one else 'one'}: {'it takes' if one else 'they take'} nothing and"
+        f" {'is' if one else 'are'} never laid on the field (dealt to the field,"
+        f" {'it is an ordinary field card' if one else 'they are ordinary field cards'})."
+    )
+
+
 def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
     name = card_names(rules, (w.card,))
     powers = [
@@ -654,6 +695,9 @@ def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
             ("at the end it collects the field cards of that card's month", w.collects_month),
             ("it may not take a card that completes another player's hiki", w.respects_hiki),
             ("when a hiki blocks it, it may be laid on the field", w.lay_when_blocked),
+            ("it may not take a card of its own month", w.not_own_month),
+            ("on the field, the next card drawn not of its month takes it", w.taken_by_draw),
+            ("drawn as the stock's last card, it takes the whole field", w.sweeps_when_last),
         )
         if on
     ]

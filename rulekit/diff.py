@@ -299,11 +299,17 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
     for cid in sorted(cards_a.keys() | cards_b.keys()):
         x, y = cards_a.get(cid), cards_b.get(cid)
         if x is None or y is None:
-            out.append(
-                Change(
-                    "cards", str(cid), None if x is None else x.name, None if y is None else y.name
+            before, after = None if x is None else x.name, None if y is None else y.name
+            words = ""
+            if cid in b.deck.bonus or cid in a.deck.bonus:
+                words = f"{cid} {before or after}: " + (
+                    "a bonus card added to the deck" if x is None else "a bonus card removed"
                 )
-            )
+            if cid in b.left_out or cid in a.left_out:  # `without`
+                words = f"{cid} {before or after}: " + (
+                    "left out of the deck" if y is None else "back in the deck"
+                )
+            out.append(Change("cards", str(cid), before, after, words))
         elif x.classes != y.classes:
             out.append(
                 Change(
@@ -318,6 +324,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
             out.append(
                 Change("points", cls, _show(a.points.get(cls), a), _show(b.points.get(cls), b))
             )
+    out += _special_cards(a, b)
     va = {v.name: "; ".join(c.text for c in v.changes) for v in a.views}
     vb = {v.name: "; ".join(c.text for c in v.changes) for v in b.views}
     views = renamed_views(a, b) if pair_renamed else {}
@@ -503,6 +510,10 @@ LABELS = {
     "wild.lay_when_blocked": "when a hiki blocks a target, the wild card may be laid on the"
     " field instead",
     "wild.respects_hiki": "the wild card may not take a card that completes another player's hiki",
+    "wild.not_own_month": "the wild card may not take a card of its own month",
+    "wild.taken_by_draw": "on the field, the wild card is taken by the next card drawn not of its"
+    " month",
+    "wild.sweeps_when_last": "drawn last, the wild card takes the whole field",
     "hiki": "hiki: a player who sees all four cards of a month may capture them as his play",
     "teams": "teams",
 }
@@ -717,6 +728,36 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         ]
         out.append(Change("scoring", "unit", said[0], said[1], f"the unit: {said[0]} -> {said[1]}"))
     return sorted(out, key=lambda c: c.what)
+
+
+def _special_cards(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """Cards counted as more than one (`treat lightning as 2 plains`) and cards' own points
+    (`points moon 25`), card by card."""
+    out = []
+    wa = {c: (w.weight, w.cls) for w in a.weighted for c in w.cards}
+    wb = {c: (w.weight, w.cls) for w in b.weighted for c in w.cards}
+    both = {c.id for c in a.deck.cards} & {c.id for c in b.deck.cards}
+    for cid in sorted((wa.keys() | wb.keys()) & both):
+        if wa.get(cid) != wb.get(cid):
+            name = b.card(cid).name
+            before, after = (
+                f"{w[0]} {w[1]}s" if w else "one card" for w in (wa.get(cid), wb.get(cid))
+            )
+            words = f"{cid} {name} counts as: {before} -> {after}"
+            out.append(Change("cards", f"{cid} {name} counts as", before, after, words))
+    la, lb = (r.lone.cards if r.lone else () for r in (a, b))
+    if la != lb:
+        before, after = (
+            card_names(r, cards) if cards else "none" for r, cards in ((a, la), (b, lb))
+        )
+        words = f"cards that go to whoever plays or draws them: {before} -> {after}"
+        out.append(Change("cards", "lone", before, after, words))
+    for cid in sorted((a.own_points.keys() | b.own_points.keys()) & both):
+        x, y = a.card_points(cid), b.card_points(cid)
+        if x != y:
+            name = b.card(cid).name
+            out.append(Change("points", name, _show(x, a), _show(y, b)))
+    return out
 
 
 def _choice_key(c: ir.OwnersChoice | None) -> tuple[object, ...] | None:

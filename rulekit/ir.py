@@ -56,6 +56,11 @@ class Deck(_Frozen):
     tags: tuple[str, ...] = ()
     months: tuple[Month, ...]
     cards: tuple[Card, ...] = Field(min_length=1)
+    bonus: tuple[int, ...] = Field(
+        (),
+        description="bonus cards (month 0: no month): whoever is dealt, plays or draws one"
+        " captures it at once and replaces it from the stock",
+    )
 
 
 class Reclass(_Frozen):
@@ -64,6 +69,16 @@ class Reclass(_Frozen):
     cards: tuple[int, ...]
     mode: Literal["as", "also"]
     cls: str
+    text: str = ""
+
+
+class Weighted(_Frozen):
+    """Cards of class `cls` that each count as `weight` cards of it (`treat lightning as 2
+    plains`): in every count of the class, and the `+N per extra` it pays."""
+
+    cards: tuple[int, ...] = Field(min_length=1)
+    cls: str
+    weight: int = Field(ge=1, le=4)
     text: str = ""
 
 
@@ -433,7 +448,7 @@ class DealSize(_Frozen):
     field: int = Field(6, ge=0)
 
 
-SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win"]
+SetupStep = Literal["hands", "swap", "field", "fold", "joker", "teyaku", "instant_win", "bonus"]
 
 
 class Offer(_Frozen):
@@ -646,14 +661,34 @@ class WildCard(_Frozen):
     (`any_target`); at the round's end it collects the field cards of that card's month
     (`collects_month`); it may not take a card that would complete another player's hiki
     (`respects_hiki`); when a hiki blocks one of its targets, it may instead be laid on the
-    field (`lay_when_blocked`; otherwise only when no target is left). On the field, or drawn,
-    it is an ordinary card of its month."""
+    field (`lay_when_blocked`; otherwise only when no target is left). It may not take a card
+    of its own month (`not_own_month`); on the field, the next card drawn not of its month takes
+    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`). Otherwise,
+    on the field or drawn, it is an ordinary card of its month."""
 
     card: int
     any_target: bool = True
     collects_month: bool = True
     respects_hiki: bool = True
     lay_when_blocked: bool = False
+    not_own_month: bool = Field(
+        False, description="from the hand it may not take a card of its own month (Mushi)"
+    )
+    taken_by_draw: bool = Field(
+        False,
+        description="on the field, it is taken by the next card drawn that is not of its month",
+    )
+    sweeps_when_last: bool = Field(
+        False, description="drawn as the stock's last card, it takes every card of the field"
+    )
+
+
+class LoneCards(_Frozen):
+    """Cards that go to the pile of whoever plays or draws them, taking nothing and never laid
+    on the field (`lone phoenix: goes to whoever plays or draws it`: Tensho's phoenix, the one
+    paulownia of its deck). Dealt to the field, such a card is an ordinary field card."""
+
+    cards: tuple[int, ...] = Field(min_length=1)
 
 
 class Teams(_Frozen):
@@ -831,6 +866,9 @@ class Ruleset(_Frozen):
         description="when nobody holds a card and the stock is not empty, the players go on in"
         " turn, each drawing the top card and playing it (Hana-Awase and Bakappana at two)",
     )
+    lone: LoneCards | None = Field(
+        None, description="cards that go to whoever plays or draws them (never to the field)"
+    )
     hiki: bool = False
     hiki_offers: tuple[Offer, ...] = Field(
         (), description="conditions on a hiki (none: offered whenever one is seen)"
@@ -863,6 +901,15 @@ class Ruleset(_Frozen):
     events: tuple[Event, ...] = Field(
         (), description="events during play and their effects on the other players"
     )
+    left_out: tuple[int, ...] = Field(
+        (), description="cards of the deck file left out of the deck (`without`)"
+    )
+    weighted: tuple[Weighted, ...] = Field(
+        (), description="cards that count as more than one of their class (read in conditions)"
+    )
+    own_points: dict[int, int] = Field(
+        {}, description="cards with points of their own, not their class's (`points moon 25`)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -888,6 +935,8 @@ class Ruleset(_Frozen):
         raise KeyError(card_id)
 
     def card_points(self, card_id: int) -> int:
+        if card_id in self.own_points:
+            return self.own_points[card_id]
         return self.points.get(self.card(card_id).classes[0], 0)
 
     def card_points_count(self) -> bool:
@@ -938,12 +987,15 @@ def unknown_references(rules: Ruleset) -> list[str]:
         if card.id in seen:
             problems.append(f"deck/cards/{i}/id: card {card.id} is in the deck twice")
         seen.add(card.id)
-        if card.month not in months:
+        if card.month not in months and not (card.month == 0 and card.id in rules.deck.bonus):
             problems.append(f"deck/cards/{i}/month: no month {card.month} in the deck")
         for cls in card.classes:
             if cls not in rules.deck.classes:
                 problems.append(f"deck/cards/{i}/classes: no class '{cls}' in the deck")
     _walk(rules.model_dump(exclude={"deck"}), "", ids, months, problems)
+    problems.extend(
+        f"own_points/{c}: no card {c} in the deck" for c in rules.own_points if c not in ids
+    )
     problems.extend(_unknown_names(rules))
     return problems
 

@@ -483,6 +483,39 @@ def event_statement(rng: random.Random) -> str:
     return f"event {name}{label}: {rng.choice(EVENT_KINDS)}" + "".join(f"; {o}" for o in opts)
 
 
+SPECIAL_CARDS = (
+    "peony, clover",
+    "lightning",
+    "month 12 - phoenix",
+    "willow",
+    "113",
+    "boar",
+    "pine",
+)
+
+
+def special_cards(rng: random.Random) -> str:
+    """Special cards (issue 25): cards left out (`without`), a card counted as N of its class,
+    a card's own points, lone cards, bonus cards; cards, classes and numbers drawn, some of them
+    wrong."""
+    cards = rng.choice(SPECIAL_CARDS)
+    kind = rng.randrange(5)
+    if kind == 0:
+        return f"without {cards}"
+    if kind == 4:
+        weight = rng.choice((1, 2, 3, 7))
+        cid = rng.choice((130, 139, 10, 0))
+        return f'card {cid} extra "Extra" bonus as {weight} {rng.choice(CHOICE_CLASSES)}'
+    if kind == 3:
+        lone = rng.choice(("phoenix", "pine", "lightning", "113 + 10", "phenix"))
+        return rng.choice((f"lone {lone}: goes to whoever plays or draws it", "remove lone"))
+    if kind == 1:
+        weight = rng.choice((0, 1, 2, 2, 3, 4, 5))
+        return f"treat {cards.replace(',', ' +')} as {weight} {rng.choice(CHOICE_CLASSES)}"
+    name = rng.choice(("moon", "rainman", "lightning", "moonn", "light", "boar"))
+    return f"points {name} {rng.choice((0, 5, 25, -3, 10**6))}"
+
+
 def house_file(rng: random.Random) -> str:
     """A house file: `extends` a bundled file, then one to four statements of any kind."""
     base = rng.choice(list(BASES))
@@ -495,6 +528,8 @@ def house_file(rng: random.Random) -> str:
         lines.append(owners_choice(rng))
     if rng.random() < 0.3:  # (after the owner's choice's draws: theirs stay as they were)
         lines.extend(event_statement(rng) for _ in range(rng.randint(1, 3)))
+    if rng.random() < 0.2:  # special cards (after the events' draws)
+        lines.append(special_cards(rng))
     return "\n".join(lines) + "\n"
 
 

@@ -311,18 +311,18 @@ def test_a_deck_file_that_extends_another_file(tmp_path: Path) -> None:
     write(tmp_path, 'extends "common/hanafuda"\n', "my-deck.rk")
     path = write(tmp_path, 'game "G"\ndeck "my-deck"\n')
     assert errors_of(path) == (
-        "my-deck.rk:1:1: a deck file cannot extend or name another deck\n"
+        "my-deck.rk:1:1: a deck file cannot extend another file\n"
         ' 1 | extends "common/hanafuda"\n'
         "   | ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-        " = my-deck.rk is included as a deck at house.rk:2:1; name a deck file there,"
-        " or extend a game file with 'extends'"
+        " = my-deck.rk is included as a deck at house.rk:2:1; a deck file may name the"
+        ' deck it changes (deck "common/hanafuda", then `without ...`)'
     )
 
 
 def test_a_game_file_named_as_a_deck(tmp_path: Path) -> None:
     path = write(tmp_path, 'game "G"\ndeck "hachihachi/kirisame"\n')
     assert errors_of(path).startswith(
-        "rules/hachihachi/kirisame.rk:10:1: a deck file cannot extend or name another deck\n"
+        "rules/hachihachi/kirisame.rk:8:1: a game file cannot be included as a deck\n"
     )
 
 

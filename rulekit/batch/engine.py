@@ -69,6 +69,7 @@ STEPS = {
     "field": K.ST_FIELD,
     "fold": K.ST_FOLD,
     "joker": K.ST_JOKER,
+    "bonus": K.ST_BONUS,
     "teyaku": K.ST_TEYAKU,
     "instant_win": K.ST_INSTANT,
 }
@@ -349,6 +350,11 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.W_COLLECTS: wild is not None and wild.collects_month,
         K.W_RESPECTS: wild is not None and wild.respects_hiki,
         K.W_LAY: wild is not None and wild.lay_when_blocked,
+        K.W_LONE: compiled.lone,
+        K.W_BONUS: compiled.bonus,
+        K.W_OWN: wild is not None and wild.not_own_month,
+        K.W_TAKEN: wild is not None and wild.taken_by_draw,
+        K.W_SWEEPS: wild is not None and wild.sweeps_when_last,
     }.items():
         Q[K.HW, column] = int(value)
     F = np.zeros(K.F_SIZE, dtype=np.float64)

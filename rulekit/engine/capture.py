@@ -54,6 +54,7 @@ def legal_actions(r: RoundState) -> list[int]:
         field_ = r.field
         months = r.months
         wild_bit = r.wild_bit
+        lone = r.c.lone
         out = hiki_actions(r) if r.hiki else []
         if r.c.bomb is not None:
             out = bomb_actions(r)
@@ -63,6 +64,9 @@ def legal_actions(r: RoundState) -> list[int]:
             low = hand & -hand
             b = low.bit_length() - 1
             hand ^= low
+            if low & lone:  # it goes to his pile: one play
+                out.append(b)
+                continue
             if b == wild_bit:
                 targets = wild_targets(r)
                 out.extend(b | ((t + 1) << SHIFT) for t in bits(targets))
@@ -133,7 +137,7 @@ def hiki_months(r: RoundState, seat: int) -> int:
 def wild_targets(r: RoundState) -> int:
     """Field cards the wild card may take: any, except one that completes another player's
     hiki (that player announces it)."""
-    targets = r.field
+    targets = wild_field(r)
     wild = r.rules.wild
     if wild is not None and wild.respects_hiki and r.hiki:
         for q in r.order:
@@ -142,13 +146,22 @@ def wild_targets(r: RoundState) -> int:
     return targets
 
 
+def wild_field(r: RoundState) -> int:
+    """The field cards the wild card may take before a hiki blocks any: every one, or those not
+    of its own month (`cannot take its own month`)."""
+    wild = r.rules.wild
+    if wild is not None and wild.not_own_month:
+        return r.field & ~r.months[r.ix.bit[wild.card]]
+    return r.field
+
+
 def wild_may_lay(r: RoundState, targets: int) -> bool:
     """The wild card may be laid on the field when it has no target left, or (if the rules
     say so) when a hiki blocks one of its targets."""
     if not targets:
         return True
     wild = r.rules.wild
-    return wild is not None and wild.lay_when_blocked and targets != r.field
+    return wild is not None and wild.lay_when_blocked and targets != wild_field(r)
 
 
 def illegal(r: RoundState, action: int, why: str) -> MoveError:
@@ -179,6 +192,12 @@ def play(r: RoundState, action: int) -> None:
     if not hand & bit:
         raise illegal(r, action, f"seat {p} does not hold that card")
     field_ = r.field
+    if bit & r.c.lone:  # a lone card: to his pile, taking nothing
+        if t >= 0:
+            raise illegal(r, action, "a lone card takes nothing: play it alone")
+        r.hands[p] = hand ^ bit
+        draw(r, p, field_, bit, 0)
+        return
     if b == r.wild_bit:
         m = wild_play(r, b, t)
         n = m.bit_count()
@@ -297,15 +316,32 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     events = r.c.events
     if events:  # what the drawn card did (engine/events.py)
         r.turn_drawn_took = r.turn_stacked = 0
-    if stock:
+    while stock:
         d = stock.pop()
+        if r.c.bonus >> d & 1:  # a bonus card drawn: to his pile, and he draws again
+            got |= 1 << d
+            continue
         m2 = field_ & r.months[d]
-        if not m2:
-            if r.c.stacks and got.bit_count() == 2 and r.months[d] & got == got:
+        w = r.c.wild_draw
+        wild = r.rules.wild if w >= 0 else None
+        pair = got & ~r.c.lone  # what the hand card took (not a bonus card drawn since)
+        if r.c.lone >> d & 1:  # a lone card drawn: to his pile
+            got |= 1 << d
+        elif wild is not None and wild.taken_by_draw and field_ >> w & 1 and not m2 >> w & 1:
+            field_ &= ~(1 << w)  # the wild card on the field: the drawn card takes it
+            got |= (1 << w) | (1 << d)
+            fed |= 1 << w
+        elif wild is not None and wild.sweeps_when_last and d == w and not stock:
+            got |= field_ | (1 << d)  # drawn last: it takes the whole field
+            fed |= field_
+            field_ = 0
+        elif not m2:
+            if r.c.stacks and pair.bit_count() == 2 and r.months[d] & pair == pair:
                 # the drawn card joins the pair the hand card just took: the three stay
-                r.turn_stacked = got | (1 << d)
+                r.turn_stacked = pair | (1 << d)
                 field_ |= r.turn_stacked
-                got = fed = 0
+                got &= ~pair
+                fed = 0
             else:
                 field_ |= 1 << d
         elif m2.bit_count() == 2:
@@ -317,6 +353,7 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             fed |= m2
             if events:
                 r.turn_drawn_took = m2
+        break
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
@@ -337,6 +374,8 @@ def wild_play(r: RoundState, b: int, t: int) -> int:
         why = (
             "that card completes another player's hiki" if blocked else "no such card on the field"
         )
+        if blocked and not wild_field(r) >> t & 1:
+            why = "the wild card may not take a card of its own month"
         raise illegal(r, b | ((t + 1) << SHIFT), why)
     r.wild_owner = r.current
     r.wild_month = r.months[t]
@@ -393,13 +432,15 @@ def preview(r: RoundState, action: int) -> int:
     t = (action >> SHIFT) - 1
     if t >= 0:
         return (1 << t) | (1 << b)
+    if r.c.lone >> b & 1:  # a lone card: itself
+        return 1 << b
     m = r.field & r.months[b]
     return m | (1 << b) if m else 0
 
 
 def previews(r: RoundState, actions: list[int]) -> list[int]:
     """preview() of each action, in one pass (a bot weighs every play of its turn)."""
-    if r.phase != PLAY or r.hiki or r.c.bomb is not None:
+    if r.phase != PLAY or r.hiki or r.c.bomb is not None or r.c.lone:
         return [preview(r, a) for a in actions]
     field_ = r.field
     months = r.months

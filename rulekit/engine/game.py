@@ -41,7 +41,7 @@ def _by_dice(compiled: CompiledRules, rng: random.Random, candidates: list[int])
 def _by_draw(compiled: CompiledRules, rng: random.Random, candidates: list[int]) -> list[int]:
     """Each draws a card: the lowest month stays in (the better card breaks ties if said)."""
     ix = compiled.index
-    cards = rng.sample(ix.ids, len(candidates))
+    cards = rng.sample([i for i in ix.ids if ix.card(i).month], len(candidates))  # no bonus
     drawn = {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)}
     low = min(c.month for c in drawn.values())
     candidates = [s for s in candidates if drawn[s].month == low]

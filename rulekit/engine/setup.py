@@ -49,6 +49,7 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
         "declare": nobody_folds and only_fold_stakes(rules),
         "fold": nobody_folds,
         "joker": r.joker_bit < 0,
+        "bonus": not c.bonus,
         "teyaku": c.teyaku is None,
         "instant_win": not c.instant_wins,
     }
@@ -295,6 +296,31 @@ def _joker(r: RoundState) -> bool:
     return False
 
 
+def _bonus(r: RoundState) -> bool:
+    """Bonus cards dealt: each player of the round (in play order from the dealer) captures
+    his, lowest first, each replaced from the stock into his hand (a replacement that is one is
+    captured in turn); then the player who leads captures those of the field, each replaced
+    from the stock onto it."""
+    bonus = r.c.bonus
+    stock = r.stock
+    seats = [s for s in _rotation(r.seated, r.dealer) if not r.folded[s]]
+    for s in seats:
+        while r.hands[s] & bonus:
+            low = r.hands[s] & bonus & -(r.hands[s] & bonus)
+            r.hands[s] ^= low
+            r.captured[s] |= low
+            if stock:
+                r.hands[s] |= 1 << stock.pop()
+    lead = seats[0]
+    while r.field & bonus:
+        low = r.field & bonus & -(r.field & bonus)
+        r.field ^= low
+        r.captured[lead] |= low
+        if stock:
+            r.field |= 1 << stock.pop()
+    return False
+
+
 Made = tuple[int, tuple[int, ...]]  # a player's teyaku: their value, the entries counted
 
 
@@ -428,6 +454,7 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
     "field": _field,
     "fold": _fold_phase,
     "joker": _joker,
+    "bonus": _bonus,
     "teyaku": _teyaku,
     "instant_win": _instant_win,
 }

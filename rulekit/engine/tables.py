@@ -747,7 +747,20 @@ class CompiledRules:
         # no hiki and no wild card: a play is a hand card, on its month (engine/capture.py's
         # shorter road: play_plain, and the plays from generated tables)
         wild = rules.wild
-        self.plain = not rules.hiki and not (wild is not None and wild.any_target)
+        # cards that go to whoever plays or draws them (`lone`: capture.py's general road),
+        # bonus cards among them (drawn, one is replaced: capture.draw; dealt: setup._bonus)
+        self.bonus = self.index.mask(rules.deck.bonus)
+        self.lone = (self.index.mask(rules.lone.cards) if rules.lone else 0) | self.bonus
+        # the wild card's bit where its draws differ (taken from the field by the next card
+        # drawn, or taking the whole field when drawn last: capture.draw), else -1
+        drawn_wild = wild is not None and (wild.taken_by_draw or wild.sweeps_when_last)
+        self.wild_draw = self.index.bit[wild.card] if wild is not None and drawn_wild else -1
+        self.plain = (
+            not rules.hiki
+            and not (wild is not None and wild.any_target)
+            and not self.lone
+            and self.wild_draw < 0
+        )
         # events during play, and the draw stacking on the pair just made (engine/events.py):
         # the general road, which tells them apart (each event's class mask to give, or 0)
         self.events = rules.events

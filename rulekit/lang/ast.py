@@ -335,6 +335,35 @@ class Points(Stmt):
 
 
 @dataclass(frozen=True)
+class Without(Stmt):
+    """`without peony, clover`: cards left out of the deck (and a month all of whose cards are)."""
+
+    items: tuple[SetExpr, ...]
+
+
+@dataclass(frozen=True)
+class BonusDecl(Stmt):
+    """`card 130 bonus_two "Bonus card" bonus as 2 plains`: a card of no month added to the deck,
+    of class `cls`, counting `weight` cards of it; captured at once and replaced."""
+
+    id: int
+    name: Name
+    label: str
+    weight: int
+    cls: Name
+
+
+@dataclass(frozen=True)
+class Weighted(Stmt):
+    """`treat lightning as 2 plains`: the cards are of class `cls`, each `weight` cards of it in
+    every count of that class."""
+
+    expr: SetExpr
+    weight: int
+    cls: Name
+
+
+@dataclass(frozen=True)
 class Reclass:
     expr: SetExpr
     also: bool

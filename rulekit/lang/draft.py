@@ -80,6 +80,9 @@ class Draft:
     expects: dict[tuple[str, str], tuple[ast.Name, int]] = field(default_factory=dict)
     points: dict[str, tuple[ast.Name, int]] = field(default_factory=dict)
     treats: list[ast.Reclass] = field(default_factory=list)
+    without: list[ast.Without] = field(default_factory=list)  # cards left out of the deck
+    bonus: dict[int, ast.BonusDecl] = field(default_factory=dict)  # bonus cards (no month)
+    weighted: list[ast.Weighted] = field(default_factory=list)  # `treat lightning as 2 plains`
     choices: list[ast.OwnersChoice] = field(default_factory=list)  # owner's choices
     views: dict[str, ast.ViewDecl] = field(default_factory=dict)
     sets: dict[str, ast.SetDecl] = field(default_factory=dict)
@@ -96,6 +99,7 @@ class Draft:
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
+    lone: ast.Mechanic | None = None  # `lone phoenix: goes to whoever plays or draws it`
     teams: dict[int, ast.Mechanic] = field(default_factory=dict)
     events: dict[str, dict[str, ast.Opt]] = field(default_factory=dict)  # by name, in order
     errors: list[RulekitError] = field(default_factory=list)
@@ -222,6 +226,29 @@ class Applier:
 
     def on_Treat(self, s: ast.Treat) -> None:
         self.d.treats.append(s.reclass)
+
+    def own_totals(self, s: ast.Stmt) -> None:
+        """The deck files' own totals were about the whole deck: a file that leaves cards out
+        or adds bonus cards states its own (`expect cards 40`)."""
+        self.d.expects = {
+            k: v for k, v in self.d.expects.items() if k[0] != "deck" or v[0].loc.file == s.loc.file
+        }
+
+    def on_Without(self, s: ast.Without) -> None:
+        self.own_totals(s)
+        self.d.without.append(s)
+
+    def on_BonusDecl(self, s: ast.BonusDecl) -> None:
+        if s.id in self.d.cards and not self.overriding:
+            prev = self.d.cards[s.id]
+            self.error(f"card {s.id} is declared twice (first at {prev.loc})", s.loc)
+        self.own_totals(s)
+        self.d.cards[s.id] = ast.CardDecl(s.loc, s.id, s.name, s.label, s.cls, ())
+        self.d.bonus[s.id] = s
+        self.d.weighted.append(ast.Weighted(s.loc, ast.SCard(s.id, s.loc), s.weight, s.cls))
+
+    def on_Weighted(self, s: ast.Weighted) -> None:
+        self.d.weighted.append(s)
 
     def on_OwnersChoice(self, s: ast.OwnersChoice) -> None:
         # a later file's choice replaces the files' before it; two in one file: an error
@@ -491,6 +518,8 @@ class Applier:
             )  # fmt: skip
         elif s.kind == "wild":
             self.d.wild = s
+        elif s.kind == "lone":
+            self.d.lone = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
         elif s.kind == "event":  # a named event: an extending file replaces it by name
@@ -729,6 +758,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),
+    "lone": _drop_attr("lone"),
     "void": _drop_voids,
     "void field": _drop_attr("void"),
     "void hand": _drop_attr("void_hand"),

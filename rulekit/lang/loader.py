@@ -107,13 +107,22 @@ class Loader:
         self.decks.add(resolved)
         parsed = self._parse(path)
         for stmt in parsed.stmts:
-            if isinstance(stmt, ast.Extends | ast.DeckRef):
+            if isinstance(stmt, ast.Game):
                 raise RuleError(
-                    "a deck file cannot extend or name another deck",
+                    "a game file cannot be included as a deck",
                     stmt.loc,
                     f"{parsed.name} is included as a deck at {via}; name a deck file there,"
                     " or extend a game file with 'extends'",
                 )
+            if isinstance(stmt, ast.Extends):
+                raise RuleError(
+                    "a deck file cannot extend another file",
+                    stmt.loc,
+                    f"{parsed.name} is included as a deck at {via}; a deck file may name the"
+                    ' deck it changes (deck "common/hanafuda", then `without ...`)',
+                )
+            if isinstance(stmt, ast.DeckRef):  # a deck made from another (`without`)
+                self.include_deck(self._find(stmt.path, path, stmt.loc), stmt.loc)
         self.draft.files.append(parsed.name)
         Applier(self.draft, False, deck_file=True).apply(parsed.stmts)
 

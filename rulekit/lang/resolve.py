@@ -180,6 +180,13 @@ class Resolver:
         self.weights: dict[int, int] = {}
         self.second_class = ""
         self._weighted: dict[ir.Count, frozenset[int]] = {}
+        # `without`: the cards left out (where), and the names of cards and months that left
+        self.left_out: dict[int, Loc] = {}
+        self.left_out_names: dict[str, Loc] = {}
+        self.own_points: dict[int, int] = {}  # `points moon 25`
+        # `treat lightning as 2 plains`: the weights of such cards, always in force
+        self.fixed_weights: dict[int, int] = {}
+        self.weighted_ir: list[ir.Weighted] = []
 
     def error(self, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if loc is None and self.d.files:  # a whole-file problem: point at the file
@@ -222,6 +229,9 @@ class Resolver:
             teyaku=teyaku,
             yaku=yaku,
             multiplier=multiplier,
+            left_out=tuple(sorted(self.left_out)),
+            weighted=tuple(self.weighted_ir),
+            own_points=self.own_points,
             **mechanics,
         )
 
@@ -258,6 +268,16 @@ class Resolver:
             if c.name.text in self.by_name:
                 self.error(f"card name '{c.name.text}' is used twice", c.name.loc)
             self.by_name[c.name.text] = card_id
+            if card_id in d.bonus:  # a bonus card: no month; its class may be a plural
+                self.default[card_id] = (self.choice_class(c.cls) or self.classes[0],)
+                if card_id // 10 in d.months or card_id <= 0:
+                    last = max(d.months, default=0)
+                    self.error(
+                        f"a bonus card's id is past the months' cards, not {card_id}",
+                        c.loc,
+                        f'for example: card {10 * last + 10} extra "Extra" bonus as 2 plains',
+                    )
+                continue
             if card_id // 10 not in d.months:
                 self.error(
                     f"card {card_id} belongs to month {card_id // 10}, which is not declared",
@@ -275,16 +295,19 @@ class Resolver:
                     self.error(f"unknown tag '{t.text}'", t.loc, did_you_mean(t.text, self.tags))
                 self.tags.add(t.text)
             self.default[card_id] = (c.cls.text,)
+        self.leave_out()
+        months = [m for m in months if any(c // 10 == m.number for c in self.card_ids)]
         self.declared = dict(self.default)
         for reclass in d.treats:
             self.apply_reclass(self.default, reclass)
+        self.weigh_cards()
         self.first_reading()
         cards = tuple(
             ir.Card(
                 id=cid,
                 name=d.cards[cid].name.text,
                 label=d.cards[cid].label,
-                month=cid // 10,
+                month=0 if cid in d.bonus else cid // 10,
                 rank=cid % 10,
                 classes=self.default[cid],
                 tags=tuple(t.text for t in d.cards[cid].tags),
@@ -292,12 +315,76 @@ class Resolver:
             for cid in self.card_ids
         )
         return ir.Deck(
+            bonus=tuple(c for c in self.card_ids if c in d.bonus),
             name=d.deck_name or "",
             classes=tuple(self.classes),
             tags=tuple(sorted(self.tags)),
             months=tuple(months),
             cards=cards,
         )
+
+    def leave_out(self) -> None:
+        """`without`: the cards named leave the deck, and a month with none left leaves it too;
+        a name of what left is an error that says so wherever it is used."""
+        out: dict[int, Loc] = {}
+        for s in self.d.without:
+            with contextlib.suppress(_Unresolved):
+                for cid in self.union(s.items, self.default):
+                    out.setdefault(cid, s.loc)
+        if out and len(out) == len(self.card_ids):
+            self.error("'without' leaves no card in the deck", self.d.without[-1].loc)
+            return
+        self.left_out = out
+        self.card_ids = [c for c in self.card_ids if c not in out]
+        for cid in out:
+            del self.by_name[self.d.cards[cid].name.text]
+            del self.default[cid]
+        for number in {c // 10 for c in out} - {c // 10 for c in self.card_ids}:
+            for name in [n for n, m in self.month_names.items() if m == number]:
+                del self.month_names[name]
+                self.left_out_names[name] = out[min(c for c in out if c // 10 == number)]
+        for cid, loc in out.items():
+            self.left_out_names[self.d.cards[cid].name.text] = loc
+
+    def left_out_error(self, what: str, loc: Loc, where: Loc) -> None:
+        self.error(
+            f"{what} is left out of this deck",
+            loc,
+            f"'without' at {where} leaves it out: remove what names it (`remove NAME`),"
+            " or keep the card",
+        )
+
+    def weigh_cards(self) -> None:
+        """`treat lightning as 2 plains`: the cards are of that class, and each weighs as many
+        cards of it in every count of the class (lang/choice.weigh rewrites the counts)."""
+        for s in self.d.weighted:
+            cls = self.choice_class(s.cls)
+            try:
+                cards = self.cards_of(s.expr, self.default)
+            except _Unresolved:
+                continue
+            if cls is None:
+                continue
+            if not 1 <= s.weight <= 4:
+                self.error(
+                    f"a card counts as 1 to 4 {s.cls.text}, not {s.weight}",
+                    s.loc,
+                    "for example: treat lightning as 2 plains",
+                )
+                continue
+            for cid in cards:
+                self.default[cid] = (cls,)
+                self.fixed_weights[cid] = s.weight
+            text = f"{ast.set_text(s.expr)} as {s.weight} {s.cls.text}"
+            self.weighted_ir.append(
+                ir.Weighted(cards=tuple(sorted(cards)), cls=cls, weight=s.weight, text=text)
+            )
+        self.weights = dict(self.fixed_weights)
+
+    def top_cond(self, c: ast.Cond, classes: ClassMap) -> ir.Condition:
+        """A whole condition, its counts weighed where a card counts as more than one."""
+        cond = self.cond(c, classes)
+        return weigh(cond, self._weighted, self.weights) if self.weights else cond
 
     def apply_reclass(self, classes: ClassMap, reclass: ast.Reclass) -> ir.Reclass | None:
         if reclass.cls.text not in self.classes:
@@ -385,12 +472,20 @@ class Resolver:
                     "its reading is the one his cards are worth more in",
                 )
                 return None
-        self.weights = {c: s.weight for c in self.choice_cards}
+        both = self.choice_cards & self.fixed_weights.keys()
+        if both:
+            self.error(
+                f"card {min(both)} counts as {self.fixed_weights[min(both)]} already:"
+                " an owner's choice names cards of no 'treat ... as N' statement",
+                s.loc,
+            )
+            return None
+        self.weights = {**self.fixed_weights, **{c: s.weight for c in self.choice_cards}}
         self.second_class = second
         try:
             table = self.table(self.d.tables["yaku"])
         finally:
-            self.weights, self.second_class = {}, ""
+            self.weights, self.second_class = dict(self.fixed_weights), ""
         text = f"{ast.set_text(s.expr)} as {s.first.text} or {s.weight} {s.second.text}"
         return ir.OwnersChoice(
             cards=tuple(sorted(self.choice_cards)),
@@ -417,11 +512,20 @@ class Resolver:
         return count
 
     def points(self) -> dict[str, int]:
+        """Points by class; a card named (`points moon 25`) has points of its own instead."""
         result: dict[str, int] = {}
         for name, value in self.d.points.values():
+            if name.text in self.by_name and name.text not in self.classes:
+                self.own_points[self.by_name[name.text]] = value
+                continue
+            if name.text in self.left_out_names:
+                self.left_out_error(f"'{name.text}'", name.loc, self.left_out_names[name.text])
+                continue
             if name.text not in self.classes:
                 self.error(
-                    f"unknown class '{name.text}'", name.loc, did_you_mean(name.text, self.classes)
+                    f"unknown class or card '{name.text}'",
+                    name.loc,
+                    did_you_mean(name.text, [*self.classes, *self.by_name]),
                 )
             result[name.text] = value
         return result
@@ -482,6 +586,9 @@ class Resolver:
         if isinstance(expr, ast.SMinus):
             return self.cards_of(expr.left, classes) - self.cards_of(expr.right, classes)
         if isinstance(expr, ast.SCard):
+            if expr.id in self.left_out:
+                self.left_out_error(f"card {expr.id}", expr.loc, self.left_out[expr.id])
+                raise _Unresolved
             if expr.id not in self.d.cards:
                 month = expr.id // 10
                 hint = None
@@ -520,6 +627,9 @@ class Resolver:
         if word in self.month_names:
             number = self.month_names[word]
             return frozenset(c for c in self.card_ids if c // 10 == number)
+        if word in self.left_out_names:
+            self.left_out_error(f"'{word}'", name.loc, self.left_out_names[word])
+            raise _Unresolved
         self.error(
             f"unknown card, class, tag, set or month '{word}'",
             name.loc,
@@ -537,9 +647,16 @@ class Resolver:
                     f"months are 1 to {max(self.d.months, default=0)}",
                 )
                 raise _Unresolved
+            gone = [c for c in self.left_out if c // 10 == number]
+            if gone and not any(c // 10 == number for c in self.card_ids):
+                self.left_out_error(f"month {number}", ref.loc, self.left_out[gone[0]])
+                raise _Unresolved
             return number
         if ref.text in self.month_names:
             return self.month_names[ref.text]
+        if ref.text in self.left_out_names:
+            self.left_out_error(f"'{ref.text}'", ref.loc, self.left_out_names[ref.text])
+            raise _Unresolved
         self.error(f"unknown month '{ref.text}'", ref.loc, did_you_mean(ref.text, self.month_names))
         raise _Unresolved
 
@@ -945,7 +1062,7 @@ class Resolver:
         try:
             if not self.usable(tier.cond, "tier"):
                 return None
-            condition = self.cond(tier.cond, self.default)
+            condition = self.top_cond(tier.cond, self.default)
         except _Unresolved:
             return None
         cards = tuple(sorted(_named_cards(condition)))
@@ -1032,6 +1149,16 @@ class Resolver:
                 result["setup"] = (
                     self._before(setup, "joker", first) if first else (*setup, "joker")
                 )
+        if self.d.bonus and "bonus" not in result["setup"]:  # bonus cards: once the field is out
+            setup = result["setup"]
+            readers = [s for s in ("teyaku", "instant_win") if s in setup]
+            if "field" in setup:
+                i = setup.index("field") + 1
+                result["setup"] = (*setup[:i], "bonus", *setup[i:])
+            elif readers:
+                result["setup"] = self._before(setup, "bonus", min(readers, key=setup.index))
+            else:
+                result["setup"] = (*setup, "bonus")
         if "dealer_captures" in self.d.mechanics:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "stock" in self.d.mechanics:
@@ -1044,12 +1171,12 @@ class Resolver:
         if self.d.void is not None and self.d.void.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void.cond, "void")
-                result["void_field"] = self.cond(self.d.void.cond, self.default)
+                result["void_field"] = self.top_cond(self.d.void.cond, self.default)
                 result["void_text"] = self.d.void.text
         if self.d.void_hand is not None and self.d.void_hand.cond is not None:
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 self.usable(self.d.void_hand.cond, "void hand")
-                result["void_hand"] = self.cond(self.d.void_hand.cond, self.default)
+                result["void_hand"] = self.top_cond(self.d.void_hand.cond, self.default)
                 result["void_hand_text"] = self.d.void_hand.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
@@ -1064,6 +1191,8 @@ class Resolver:
             result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
+        if self.d.lone is not None:
+            result["lone"] = self.lone(self.d.lone)
         result["teams"] = self.teams()
         if "declare" in self.d.mechanics:
             result["declarations"] = self.declarations(result)
@@ -1296,7 +1425,7 @@ class Resolver:
             try:
                 if not self.usable(e.cond, "instant win"):
                     continue
-                condition = self.cond(e.cond, self.default)
+                condition = self.top_cond(e.cond, self.default)
             except _Unresolved:
                 continue
             out.append(
@@ -1428,7 +1557,7 @@ class Resolver:
                 continue
             with contextlib.suppress(_Unresolved):  # the unknown name is reported already
                 if self.usable(o.cond, where):
-                    cond = self.cond(o.cond, self.default)
+                    cond = self.top_cond(o.cond, self.default)
                     out.append(ir.Offer.model_validate({"option": option, "condition": cond}))
         return tuple(out)
 
@@ -1540,7 +1669,26 @@ class Resolver:
             collects_month="collects_month" in flags,
             respects_hiki="respects_hiki" in flags,
             lay_when_blocked="lay_when_blocked" in flags,
+            not_own_month="not_own_month" in flags,
+            taken_by_draw="taken_by_draw" in flags,
+            sweeps_when_last="sweeps_when_last" in flags,
         )
+
+    def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:
+        """`lone phoenix: goes to whoever plays or draws it`."""
+        try:
+            cards = self.union(stmt.cards, self.default)
+        except _Unresolved:
+            return None  # the unknown name is reported already
+        if not cards:
+            self.error("'lone' names no card", stmt.loc, "for example: lone phoenix: ...")
+            return None
+        if self.d.wild is not None and set(cards) & set(
+            self.union(self.d.wild.cards, self.default)
+        ):
+            self.error("the wild card cannot be a lone card", stmt.loc)
+            return None
+        return ir.LoneCards(cards=tuple(sorted(cards)))
 
     def teams(self) -> tuple[ir.Teams, ...]:
         teams = []
@@ -1665,7 +1813,7 @@ class Resolver:
                 try:
                     if not self.usable(s.cond, "scoring"):
                         continue
-                    condition = self.cond(s.cond, self.default)
+                    condition = self.top_cond(s.cond, self.default)
                 except _Unresolved:
                     continue
             if isinstance(s, ast.Factor):

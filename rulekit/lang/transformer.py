@@ -65,6 +65,9 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "wild_collects": ("collects_month", True),
     "wild_respects_hiki": ("respects_hiki", True),
     "wild_lay_when_blocked": ("lay_when_blocked", True),
+    "wild_not_own_month": ("not_own_month", True),
+    "wild_taken_by_draw": ("taken_by_draw", True),
+    "wild_sweeps": ("sweeps_when_last", True),
     # seats and roles: who sits out, who takes the fold fees, when the fold is decided
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),
@@ -234,6 +237,16 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def expect(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Expect(self.loc(meta), tuple(c))
 
+    @v_args(meta=True)
+    def bonus_card(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        return ast.BonusDecl(
+            self.loc(meta), int(c[0]), self.name(c[1]), _strip(c[2]), int(c[3]), self.name(c[4])
+        )
+
+    @v_args(meta=True)
+    def without(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Without(self.loc(meta), tuple(c[0]))
+
     # ------------------------------------------------------------ classes, views, sets
     @v_args(meta=True)
     def points(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -246,6 +259,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def treat(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Treat(self.loc(meta), c[0])
+
+    @v_args(meta=True)
+    def treat_weighted(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Weighted(self.loc(meta), c[0], int(c[1]), self.name(c[2]))
 
     @v_args(meta=True)
     def owners_choice(self, meta: Meta, c: list[Any]) -> ast.Stmt:
@@ -791,6 +808,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def wild(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Mechanic(self.loc(meta), "wild", tuple(c[1:]), cards=(c[0],))
+
+    @v_args(meta=True)
+    def lone(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        return ast.Mechanic(self.loc(meta), "lone", (), cards=(c[0],))
 
     @v_args(meta=True)
     def hiki(self, meta: Meta, c: list[Any]) -> ast.Stmt:

@@ -140,6 +140,8 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
             got = Q[MONTH_MASKS, a - HIKI]
         elif a >> SHIFT:
             got = (1 << ((a >> SHIFT) - 1)) | (1 << b)
+        elif Q[HW, W_LONE] >> b & 1:  # capture.preview: a lone card, itself
+            got = 1 << b
         else:
             m = field & Q[MONTHS, b]
             got = m | (1 << b) if m else 0

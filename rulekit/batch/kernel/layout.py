@@ -80,6 +80,7 @@ ST_FOLD = 3
 ST_JOKER = 4
 ST_TEYAKU = 5
 ST_INSTANT = 6
+ST_BONUS = 8  # (7 is ST_DECLARE, below)
 
 # bots
 BOT_RANDOM = 0
@@ -296,6 +297,11 @@ W_CARD = 2  # the wild card's bit (its plays are counted as rule choices), or -1
 W_COLLECTS = 3  # it collects its target's month at the end of the hands
 W_RESPECTS = 4  # it may not take a card that completes another player's hiki
 W_LAY = 5  # it may be laid on the field when a hiki blocks one of its targets
+W_LONE = 6  # the mask of the cards that go to whoever plays or draws them (`lone`, bonus cards)
+W_BONUS = 7  # the mask of the bonus cards (drawn, one is replaced; dealt: setup's ST_BONUS)
+W_OWN = 8  # 1: the wild card may not take a card of its own month
+W_TAKEN = 9  # 1: on the field, the next card drawn not of its month takes the wild card
+W_SWEEPS = 10  # 1: drawn last, the wild card takes the whole field
 # the round's scalars (SC row) past I_SIZE: reset by play_deals for each try at a deal
 I_WILD_OWNER = I_SIZE  # who took a field card with the wild card, or -1
 I_WILD_MONTH = I_SIZE + 1  # the month mask of the card it took

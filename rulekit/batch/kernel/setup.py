@@ -51,6 +51,8 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 return
         elif code == ST_JOKER:
             joker(S, Q, T, F)
+        elif code == ST_BONUS:
+            bonus(S, Q, T, F)
         elif code == ST_TEYAKU:
             teyaku(S, Q, T, F)
         elif code == ST_INSTANT and instant_win(S, Q, T, F):
@@ -246,6 +248,36 @@ def joker(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if not S[P_FOLDED, s] and S[SC, I_NSTOCK]:
                 S[SC, I_NSTOCK] -= 1
                 S[P_HAND, s] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
+
+
+@entry
+def bonus(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """setup._bonus: each player of the round (from the dealer) captures his bonus cards, each
+    replaced from the stock into his hand; then the first of them those of the field, each
+    replaced from the stock onto it."""
+    mask = Q[HW, W_BONUS]
+    seated = Q[CFG, C_SEATED]
+    lead = -1
+    for k in range(seated):
+        s = (S[SC, I_DEALER] + k) % seated
+        if S[P_FOLDED, s]:
+            continue
+        if lead < 0:
+            lead = s
+        while S[P_HAND, s] & mask:
+            low = S[P_HAND, s] & mask & -(S[P_HAND, s] & mask)
+            S[P_HAND, s] ^= low
+            S[P_CAPTURED, s] |= low
+            if S[SC, I_NSTOCK]:
+                S[SC, I_NSTOCK] -= 1
+                S[P_HAND, s] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
+    while S[SC, I_FIELD] & mask:
+        low = S[SC, I_FIELD] & mask & -(S[SC, I_FIELD] & mask)
+        S[SC, I_FIELD] ^= low
+        S[P_CAPTURED, lead] |= low
+        if S[SC, I_NSTOCK]:
+            S[SC, I_NSTOCK] -= 1
+            S[SC, I_FIELD] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
 
 
 @entry

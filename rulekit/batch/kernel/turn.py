@@ -29,9 +29,9 @@ def plays(hand: int, field: int, Q: Array, out: Array) -> int:
 @inline
 def card_plays(b: int, field: int, Q: Array, out: Array, n: int) -> int:
     """The plays of hand card b written from out[n]: one, or one per target (the lower first)
-    when it matches two field cards; returns the next free place."""
+    when it matches two field cards (a lone card: one); returns the next free place."""
     m = field & Q[MONTHS, b]
-    if m and popcount(m) == 2:
+    if m and popcount(m) == 2 and not Q[HW, W_LONE] >> b & 1:
         out[n] = b | ((low_bit(m) + 1) << SHIFT)
         out[n + 1] = b | ((low_bit(m & (m - 1)) + 1) << SHIFT)
         return n + 2
@@ -79,7 +79,7 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
                 out[n] = b | ((low_bit(t) + 1) << SHIFT)
                 n += 1
                 t &= t - 1
-            if not targets or (Q[HW, W_LAY] and targets != field):  # capture.wild_may_lay
+            if not targets or (Q[HW, W_LAY] and targets != wild_field(Q, field)):  # wild_may_lay
                 out[n] = b
                 n += 1
             continue
@@ -104,10 +104,20 @@ def hiki_months(S: Array, Q: Array, T: Array, seat: int) -> int:
 
 
 @inline
+def wild_field(Q: Array, field: int) -> int:
+    """capture.wild_field: the field, less the wild card's own month where it may not take
+    it."""
+    out: int = field
+    if Q[HW, W_OWN]:
+        out &= ~Q[MONTHS, Q[HW, W_CARD]]
+    return out
+
+
+@inline
 def wild_targets(S: Array, Q: Array, T: Array, p: int) -> int:
     """capture.wild_targets: any field card, but one that completes another player's hiki
     when the wild card respects them."""
-    targets: int = S[SC, I_FIELD]
+    targets: int = wild_field(Q, S[SC, I_FIELD])
     if Q[HW, W_RESPECTS] and Q[HW, W_HIKI]:
         for k in range(S[SC, I_NORDER]):
             q = S[P_ORDER, k]
@@ -144,7 +154,9 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     else:
         b = action & CARD_MASK
         bit = 1 << b
-        if b == Q[HW, W_WILD]:  # capture.wild_play: its target only, or laid
+        if Q[HW, W_LONE] >> b & 1:  # a lone card: to his pile, taking nothing
+            m = 0
+        elif b == Q[HW, W_WILD]:  # capture.wild_play: its target only, or laid
             m = 0
             if action >> SHIFT:
                 m = 1 << ((action >> SHIFT) - 1)
@@ -154,7 +166,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             m = field & Q[MONTHS, b]
             if popcount(m) == 2:
                 m = 1 << ((action >> SHIFT) - 1)
-        if m:
+        if Q[HW, W_LONE] >> b & 1:
+            got = bit
+            fed = 0
+        elif m:
             field &= ~m
             got = m | bit
             fed = m
@@ -172,17 +187,32 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     n = S[SC, I_NSTOCK]
     S[SC, I_DRAWN_TOOK] = 0
     S[SC, I_STACKED] = 0
-    if n:
+    while n:
         n -= 1
         S[SC, I_NSTOCK] = n
         d = S[STOCK, n]
+        if Q[HW, W_BONUS] >> d & 1:  # a bonus card drawn: to his pile, and he draws again
+            got |= 1 << d
+            continue
         m2 = field & Q[MONTHS, d]
-        if not m2:
-            if Q[EVQ, EVQ_STACKS] and popcount(got) == 2 and Q[MONTHS, d] & got == got:
+        w = Q[HW, W_CARD]
+        pair = got & ~Q[HW, W_LONE]  # what the hand card took (not a bonus card drawn since)
+        if Q[HW, W_LONE] >> d & 1:  # a lone card drawn: to his pile
+            got |= 1 << d
+        elif Q[HW, W_TAKEN] and field >> w & 1 and not m2 >> w & 1:  # the wild card taken
+            field &= ~(1 << w)
+            got |= (1 << w) | (1 << d)
+            fed |= 1 << w
+        elif Q[HW, W_SWEEPS] and d == w and not n:  # drawn last: the whole field
+            got |= field | (1 << d)
+            fed |= field
+            field = 0
+        elif not m2:
+            if Q[EVQ, EVQ_STACKS] and popcount(pair) == 2 and Q[MONTHS, d] & pair == pair:
                 # capture.draw: the drawn card joins the pair just taken; the three stay
-                S[SC, I_STACKED] = got | (1 << d)
-                field |= got | (1 << d)
-                got = 0
+                S[SC, I_STACKED] = pair | (1 << d)
+                field |= pair | (1 << d)
+                got &= ~pair
                 fed = 0
             else:
                 field |= 1 << d
@@ -194,6 +224,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got |= m2 | (1 << d)
             fed |= m2
             S[SC, I_DRAWN_TOOK] = m2
+        break
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed

@@ -16,13 +16,14 @@ function drawCard(c, extra, how) {
   el.className = `card cls-${c.class} ${extra || ""}`;
   c.tags.forEach((t) => el.classList.add(`tag-${t}`));
   el.dataset.card = c.id;
-  const month = (how.months && how.months[c.month]) || c.month;
+  // a bonus card (month 0) has no month: it says so
+  const month = c.month === 0 ? "bonus card" : (how.months && how.months[c.month]) || c.month;
   const points = how.points ? `, ${c.points} points` : "";
   el.title = `${c.id} ${c.label} (${month}, ${c.class}${points})`;
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", `${c.label}, ${month}, ${c.class}${points}`);
   const mark = Object.hasOwn(CLASS_MARK, c.class) ? CLASS_MARK[c.class] : c.class.slice(0, 1).toUpperCase();
-  const index = `<span class="idx">${esc(c.month)}<b>${esc(mark)}</b></span>`;
+  const index = `<span class="idx">${esc(c.month === 0 ? "+" : c.month)}<b>${esc(mark)}</b></span>`;
   const pts = how.points ? `<span class="pts">${esc(c.points)}</span>` : "";
   if (c.face) {
     el.innerHTML = `<img src="/static/cards/${esc(c.face)}.svg" alt="" draggable="false">${index}${pts}`;
