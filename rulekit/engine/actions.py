@@ -2,7 +2,8 @@
 
 play a hand card           card_bit | (target_bit + 1) << 6   (target only when 2 field cards match)
 take a field card          TAKE + target_bit                  (the drawn card matched 2)
-hiki a month               HIKI + month index                 (every card of the month)
+hiki or bomb a month       HIKI + month index                 (every card of the month)
+skip the play              SKIP                               (after a bomb: draw only)
 join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
 declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
