@@ -51,7 +51,15 @@ def _scenario_rules(scenario: Path) -> Path | None:
 
 def test_there_are_house_rules_for_every_game() -> None:
     games = {p.parent.parent.name for p in HOUSE}
-    assert games == {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu"}
+    assert games == {
+        "hachihachi",
+        "koikoi",
+        "sakura",
+        "bakappana",
+        "hanaawase",
+        "minhwatu",
+        "mushi",
+    }
     assert len(HOUSE) >= 10
 
 
