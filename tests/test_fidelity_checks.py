@@ -95,6 +95,11 @@ def test_cards_never_drawn_warn(tmp_path: Path) -> None:
     assert "at 3 players 6 cards are never drawn" in warnings[0].render()
 
 
+def test_cards_left_in_the_stock_are_drawn_when_it_is_played_out(tmp_path: Path) -> None:
+    text = 'extends "hachihachi/fudawiki"\ndeal 6 to each, 6 to the field\nplay out the stock\n'
+    assert check_unplayed_cards(load_rules(_write(tmp_path, text))) == []
+
+
 def test_check_prints_a_warning_and_still_passes(tmp_path: Path) -> None:
     path = _kirisame_without_void(tmp_path)
     result = CliRunner().invoke(cli, ["check", str(path)])

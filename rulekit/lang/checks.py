@@ -565,8 +565,9 @@ def check_par_total(rules: ir.Ruleset) -> list[RulekitError]:
 
 def check_unplayed_cards(rules: ir.Ruleset) -> list[RulekitError]:
     """A par count is zero-sum only if every card reaches a pile: the hands, the field and one
-    draw per card played must use the whole deck."""
-    if rules.count.method != "par":
+    draw per card played must use the whole deck (or the stock be played out once the hands
+    are empty: `play out the stock`)."""
+    if rules.count.method != "par" or rules.play_out_stock:
         return []
     cards = len(rules.deck.cards)
     left = []
