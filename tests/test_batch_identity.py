@@ -40,7 +40,7 @@ DEALS = 20
 WILD_DEALS = 10
 SEEDS = (1, -7)
 MAX_SEATS = 7
-ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu"}
+ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "gostop"}
 
 
 def cases() -> list[tuple[str, int]]:
