@@ -40,7 +40,9 @@ DEALS = 20
 WILD_DEALS = 10
 SEEDS = (1, -7)
 MAX_SEATS = 7
-ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi"}
+ALIASES = {
+    "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+}  # fmt: skip
 
 
 def cases() -> list[tuple[str, int]]:

@@ -37,7 +37,9 @@ RULEWISE_AT = {("hachihachi/fudawiki", 4)}
 GAMES = 2  # whole games per case with random bots (dealer rotation, carry, game length)
 MAX_SEATS = 5  # table sizes past this repeat the same mechanics more slowly
 # a game's default file under its own name
-ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi"}
+ALIASES = {
+    "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+}  # fmt: skip
 
 
 def cases() -> list[tuple[str, int, tuple[str, ...]]]:

@@ -35,7 +35,9 @@ from rulekit.lang import load_rules
 from rulekit.lang.files import bundled_names
 from rulekit.stats.tally import Tally
 
-ALIASES = {"hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi"}
+ALIASES = {
+    "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+}  # fmt: skip
 FILES = sorted(n for n in bundled_names() if n not in ALIASES)
 HANDS = st.integers(min_value=0, max_value=(1 << 48) - 1)
 
