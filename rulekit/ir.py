@@ -1079,6 +1079,8 @@ def rewrite(cond: Condition, leaf: Callable[[Condition], Condition | None]) -> C
         return Or(items=tuple(rewrite(i, leaf) for i in cond.items))
     if isinstance(cond, Not):
         return Not(item=rewrite(cond.item, leaf))
+    if isinstance(cond, PayerHas):  # (a payer's pile: its counts are weighed as anyone's)
+        return PayerHas(item=rewrite(cond.item, leaf))
     return cond
 
 

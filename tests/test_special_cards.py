@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import ir
 from rulekit.describe import rulebook
 from rulekit.diff import diff
 from rulekit.engine import actions as A
@@ -349,3 +350,12 @@ def test_both_engines_play_mushis_wild_card_alike_over_more_deals() -> None:
     rarer than its plays: more deals."""
     c = CompiledRules(load_rules(HERE / "mushi-wild.rk"))
     assert_same_rounds(c, "mushi-wild", 2, 40)
+
+
+def test_a_card_counted_as_two_is_weighed_in_the_payers_pile_too() -> None:
+    """Go-Stop's pi-bak (`the payer has plains ...`) counts the lightning as two chaff in the
+    payer's pile, as every other count of the class does (it counted once)."""
+    pi_bak = next(s for s in load_rules("gostop/gostop").scoring if s.name == "pi_bak")
+    assert pi_bak.condition is not None
+    payer = next(c for c in ir.parts_of(pi_bak.condition) if isinstance(c, ir.PayerHas))
+    assert any(isinstance(c, ir.AllOf) and c.cards == (113,) for c in ir.parts_of(payer.item))
