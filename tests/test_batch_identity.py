@@ -518,6 +518,11 @@ def generated_files() -> list[tuple[str, str]]:
     return out
 
 
+# (one test process generates the files: each process that ran one of these made them again)
+GENERATED_GROUP = pytest.mark.xdist_group("generated house files")
+
+
+@GENERATED_GROUP
 def test_the_generated_files_use_every_place() -> None:
     covered: set[str] = set()
     for _, text in generated_files():
@@ -525,6 +530,7 @@ def test_the_generated_files_use_every_place() -> None:
     assert covered >= set(PLACES), set(PLACES) - covered
 
 
+@GENERATED_GROUP
 @pytest.mark.parametrize("index", range(GENERATED))
 def test_batch_plays_generated_house_files_as_the_scalar_engine(index: int) -> None:
     """Generated house file `index` (generated when first asked, not at collection), at its
