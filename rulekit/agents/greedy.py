@@ -17,6 +17,7 @@ from rulekit.engine import actions as A
 from rulekit.engine.actions import CARD_MASK
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.capture import PlainChoice
+from rulekit.engine.events import lowest_bit
 from rulekit.engine.round import Phase
 from rulekit.engine.specialise import nibble_layout
 from rulekit.engine.tables import CompiledRules, CompiledTable, referenced_cards
@@ -297,22 +298,10 @@ def sure_event_worth(
                     continue
                 pile = piles[q] & give
                 if pile:
-                    total += worth[_lowest(points, pile)]
+                    total += worth[lowest_bit(points, pile)]
                 if steal:
                     total += steal
     return total
-
-
-def _lowest(points: list[int], pile: int) -> int:
-    """engine.events.lowest's card, as its bit."""
-    best = -1
-    while pile:
-        low = pile & -pile
-        b = low.bit_length() - 1
-        pile ^= low
-        if best < 0 or points[b] < points[best]:
-            best = b
-    return best
 
 
 def cannot_cost(rules: ir.Ruleset) -> bool:

@@ -8,7 +8,7 @@ events run at the end of the turn, before the yaku check, so that a card given c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rulekit import ir
@@ -101,7 +101,11 @@ def _apply(r: RoundState, p: int, e: ir.Event, give: int) -> int:
 
 def lowest(r: RoundState, pile: int) -> int:
     """The card of `pile` with the fewest points, the first in the deck's order among them."""
-    points = r.ix.points_of_bit
+    return 1 << lowest_bit(r.ix.points_of_bit, pile)
+
+
+def lowest_bit(points: Sequence[int], pile: int) -> int:
+    """lowest's card as its bit index, from the points of each bit (greedy weighs it too)."""
     best = -1
     while pile:
         low = pile & -pile
@@ -109,4 +113,4 @@ def lowest(r: RoundState, pile: int) -> int:
         pile ^= low
         if best < 0 or points[b] < points[best]:
             best = b
-    return 1 << best
+    return best
