@@ -243,7 +243,7 @@ def _round_won_of_bank(r: RoundState) -> None:
 
 def _round_won_of_others(r: RoundState) -> None:
     """Each winner is paid one by each player of the round outside the winning side, in play
-    order (Bakappana's share: "paid 1 share ... by the other two players")."""
+    order (`count: round wins; ...; paid by each other player`)."""
     for m in r.winners:
         for q in r.order:
             if q not in r.winners:

@@ -834,8 +834,8 @@ class CompiledRules:
         d = rules.declarations[0] if rules.declarations else None
         self.declared_factor = d.factor if d is not None else 1
         self.any_factor = bool(self.factors) or self.declared_factor > 1 or self.event_factor
-        # a yaku that cancels yaku at the count (Hana-Awase's Willow Row), one that wins the
-        # round at once (issue 25)
+        # a yaku that cancels yaku at the count (`cancels every yaku`), one that wins the round
+        # at once (`wins the round`)
         self.cancels_yaku = any(e.cancels_yaku != "none" for e in yaku_entries)
         self.wins_round = frozenset(i for i, e in enumerate(yaku_entries) if e.wins_round)
         self.declared_stakes = d is not None and bool(d.award or d.penalty)
