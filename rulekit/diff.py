@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -395,17 +395,7 @@ def _events(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         said = STACKS_SENTENCE.rstrip(".")
         was, now = (said, None) if a.stacks else (None, said)
         out.append(Change("round", "stacks", was, now, _said_whole("the stacking draw", was, now)))
-    ea = {e.name: e for e in a.events}
-    eb = {e.name: e for e in b.events}
-    for name in sorted(ea.keys() | eb.keys()):
-        x, y = ea.get(name), eb.get(name)
-        if x == y:
-            continue
-        before = event_sentence(x).rstrip(".") if x is not None else None
-        after = event_sentence(y).rstrip(".") if y is not None else None
-        out.append(
-            Change("round", f"event {name}", before, after, _said_whole("an event", before, after))
-        )
+    out += _named_statements(a, b, a.events, b.events, "event", "an event", _event_said)
     return out
 
 
@@ -787,17 +777,46 @@ def _said_whole(what: str, before: str | None, after: str | None) -> str:
 
 def _declarations(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
     """A declaration added, removed or changed, by its name: each said whole, in words."""
+    return _named_statements(
+        a, b, a.declarations, b.declarations, "declare", "a declaration", declaration_sentence
+    )
+
+
+def _event_said(e: ir.Event, _rules: ir.Ruleset) -> str:
+    return event_sentence(e)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def _named_statements(
+    a: ir.Ruleset,
+    b: ir.Ruleset,
+    xs: Iterable[N],
+    ys: Iterable[N],
+    keyword: str,
+    kind: str,
+    sentence: Callable[[N, ir.Ruleset], str],
+) -> list[Change]:
+    """Named statements (declarations, events) added, removed or changed, each said whole by
+    `sentence(statement, its rule set)`."""
+    xa = {x.name: x for x in xs}
+    xb = {y.name: y for y in ys}
     out = []
-    da = {d.name: d for d in a.declarations}
-    db = {d.name: d for d in b.declarations}
-    for name in sorted(da.keys() | db.keys()):
-        x, y = da.get(name), db.get(name)
+    for name in sorted(xa.keys() | xb.keys()):
+        x, y = xa.get(name), xb.get(name)
         if x == y:
             continue
-        before = declaration_sentence(x, a).rstrip(".") if x is not None else None
-        after = declaration_sentence(y, b).rstrip(".") if y is not None else None
-        words = _said_whole("a declaration", before, after)
-        out.append(Change("round", f"declare {name}", before, after, words))
+        before = sentence(x, a).rstrip(".") if x is not None else None
+        after = sentence(y, b).rstrip(".") if y is not None else None
+        out.append(
+            Change("round", f"{keyword} {name}", before, after, _said_whole(kind, before, after))
+        )
     return out
 
 
