@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -190,3 +191,27 @@ def test_the_batch_engine_over_processes_gives_one_process_totals() -> None:
         for key in ("seconds", "rounds_per_second", "engine", "engine_note"):
             del run[key]
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_a_copy_of_rulekit_elsewhere_finds_the_same_compiled_kernel(tmp_path: Path) -> None:
+    """rulekit.batch.locating: the kernel's cached code is filed by the modules' place inside
+    rulekit, so the same sources installed elsewhere (a new virtualenv, a CI clone) use the
+    compile already made instead of compiling for a minute again."""
+    import shutil
+    import subprocess
+    import sys
+
+    import rulekit
+    import rulekit.batch.kernel as K
+
+    here = Path(rulekit.__file__).parent
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(here, copy / "rulekit", ignore=shutil.ignore_patterns("__pycache__"))
+    ask = "import rulekit.batch.kernel as K; print(K.play_deals._cache._cache_path)"
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    out = subprocess.run(
+        [sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True
+    )
+    ours = K.play_deals._cache._cache_path
+    assert Path(ours).name == "rulekit_batch_kernel"
+    assert out.stdout.strip() == ours

@@ -31,5 +31,11 @@ _config: Any = numba.config  # (its settings are not typed)
 # read by numba when each cached function is decorated (the modules below import after this)
 _config.CACHE_DIR = str(cache_folder([*_here.glob("*.py"), *_here.glob("kernel/*.py")]))
 
+# filed under the modules' place inside rulekit, not where rulekit is installed: a reinstall of
+# the same sources (a new virtualenv, another checkout) finds the compiled kernel (locating.py)
+from rulekit.batch import locating as _locating  # noqa: E402
+
+_locating.install()
+
 # the kernel's functions optimized once each, not again in every caller (rulekit.batch.linking)
 from rulekit.batch import linking as _linking  # noqa: E402, F401
