@@ -75,7 +75,7 @@ def _same(a: ComparePart, b: ComparePart) -> None:
     assert [list(d) for d in a.diffs] == [list(d) for d in b.diffs]
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=25)  # each example is up to 12 parts of ~500 floats
 @given(st.lists(st.lists(parts, min_size=1, max_size=4), min_size=1, max_size=3))
 def test_a_packed_span_merges_as_its_parts_one_by_one(spans: list[list[ComparePart]]) -> None:
     one_by_one, packed = _fresh(), _fresh()
