@@ -32,6 +32,7 @@ def keeping(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[st
         return real(text, name)
 
     monkeypatch.setattr(loader, "parse_rule_text", counted)
+    monkeypatch.setattr(loader, "_parsed_file", counted)  # (not the parses kept in memory)
     monkeypatch.chdir(tmp_path)
     yield parsed
 
@@ -114,3 +115,15 @@ def test_check_quotes_a_warnings_line_after_a_kept_load(keeping: list[str], tmp_
     said = [CliRunner().invoke(cli, ["check", str(path)]).output for _ in range(2)]
     assert "count: par 80" in said[0]
     assert said[1] == said[0]
+
+
+def test_a_base_file_edited_between_two_loads_is_read_as_edited(tmp_path: Path) -> None:
+    """The loader keeps the parse of a file it read (rulekit.lang.loader._parsed_file), by its
+    text: a house rule loaded again after its base changed on disk sees the change."""
+    base = tmp_path / "base.rk"
+    base.write_text('extends "koikoi/sloper"\nrounds 6\n', encoding="utf-8")
+    house = 'extends "base.rk"\n'
+    anchor = tmp_path / "house.rk"
+    assert loader.load_rules_text(house, "house.rk", anchor).length.rounds == 6
+    base.write_text('extends "koikoi/sloper"\nrounds 3\n', encoding="utf-8")
+    assert loader.load_rules_text(house, "house.rk", anchor).length.rounds == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -49,6 +50,15 @@ def parse_rule_text(text: str, name: str) -> ParsedFile:
         raise RuleError("the file is nested too deeply to read", Loc(name, 1, 1)) from None
 
 
+@lru_cache(maxsize=64)
+def _parsed_file(text: str, name: str) -> ParsedFile:
+    """parse_rule_text of a file read from disk, kept for the next load that reads the same
+    text: the files a house rule or a scenario extends (a base game, its deck) are parsed once
+    per process, not at every load (parsing is two thirds of a house file's load). The
+    statements are frozen and the loader copies what it keeps, so sharing them is safe."""
+    return parse_rule_text(text, name)
+
+
 def _hand_sizes(draft: Draft) -> set[int]:
     """The sizes of hand the draft deals so far: those written, or the IR's default deal."""
     written = {o["hand"].value for o in draft.deal_sizes.values()}
@@ -79,7 +89,7 @@ class Loader:
         name = display_name(path)
         text = _read(path, name)
         self.reads.read(path, text)
-        return parse_rule_text(text, name)
+        return _parsed_file(text, name)
 
     def _find(self, ref: str, written_in: Path, loc: Loc) -> Path:
         found = find_rules(ref, written_in, loc)
