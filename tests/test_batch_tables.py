@@ -581,3 +581,32 @@ def test_every_teyaku_shows_the_scalar_engines_cards(path: Path) -> None:
         for i in counted:
             got |= int(bt.shown_cards(arr, i, hand, stack))
         assert got == c.teyaku_cards(hand, counted), (path.name, bin(hand), counted)
+
+
+def test_plans_for_other_seeds_and_bots_use_the_tables_made_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """batch_tables makes a compiled file's arrays once per table size: why_not, then a plan for
+    each seed and bot set (a tune's candidates, a comparison's variants) use them again."""
+    from rulekit.batch import engine as batch
+    from rulekit.batch import tables
+    from rulekit.engine.tables import CompiledRules
+    from rulekit.lang import load_rules
+
+    made: list[int | None] = []
+    real = tables._make_tables
+
+    def counted(compiled: CompiledRules, seats: int | None) -> tables.BatchTables:
+        made.append(seats)
+        return real(compiled, seats)
+
+    monkeypatch.setattr(tables, "_make_tables", counted)
+    c = CompiledRules(load_rules("hachihachi"))
+    assert batch.why_not(c, 3, ("greedy",) * 3) is None
+    for bots in (("random",) * 3, ("greedy",) * 3):
+        for seed in (1, 2):
+            batch.make_plan(c, 3, bots, seed)
+    assert made == [3]
+    batch.make_plan(c, 4, ("greedy",) * 4, 1)  # another size: its own scoring steps
+    batch.make_plan(CompiledRules(c.rules), 3, ("greedy",) * 3, 1)  # another compile
+    assert made == [3, 4, 3]

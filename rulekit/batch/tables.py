@@ -97,6 +97,8 @@ cannot be served.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -689,9 +691,29 @@ class BatchTables:
     offer_conditions: Array
 
 
+# the arrays made for each compiled rule file, by table size: `why_not` makes them to see that
+# it can, and every plan (another seed, other bots: a tune's candidates, a test's cases) uses
+# them again. The kernel only reads them.
+_MADE: weakref.WeakKeyDictionary[CompiledRules, dict[int | None, BatchTables]] = (
+    weakref.WeakKeyDictionary()
+)
+_MADE_LOCK = threading.Lock()  # (a Dask worker's threads make plans at once)
+
+
 def batch_tables(compiled: CompiledRules, seats: int | None = None) -> BatchTables:
     """The arrays of a rule file (at a table size: the scoring steps of another size never
-    hold); Unsupported (with `unsupported`'s reason) if it cannot."""
+    hold), made once per compiled file and size; Unsupported (with `unsupported`'s reason) if
+    it cannot."""
+    with _MADE_LOCK:
+        made = _MADE.get(compiled, {}).get(seats)
+    if made is None:
+        made = _make_tables(compiled, seats)
+        with _MADE_LOCK:
+            _MADE.setdefault(compiled, {})[seats] = made
+    return made
+
+
+def _make_tables(compiled: CompiledRules, seats: int | None) -> BatchTables:
     why = unsupported(compiled)
     if why is not None:
         raise Unsupported(why)
