@@ -138,8 +138,8 @@ def test_spans_are_one_chunk_on_the_scalar_engine_and_a_few_large_ones_on_the_ba
     None
 ):
     assert backends.task_size(100_000, 250, 2, fast=False) == 250
-    assert backends.task_size(100_000, 250, 2, fast=True) == 12_500  # four tasks a process
-    assert backends.task_size(100_000, 200, 1, fast=True) == 25_000
+    assert backends.task_size(100_000, 250, 2, fast=True) == 6_250  # eight tasks a process
+    assert backends.task_size(100_000, 200, 1, fast=True) == 12_600
     assert backends.task_size(10**9, 250, 2, fast=True) == 250 * backends.FAST_CHUNKS
     assert backends.task_size(300, 250, 2, fast=True) == 250  # a whole chunk, at the least
 

@@ -17,6 +17,7 @@ show).
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from collections import deque
@@ -29,7 +30,7 @@ from rulekit.errors import UsageError
 
 BACKENDS = ("local", "dask")
 AHEAD = 4  # tasks in flight per process (or Dask worker slot): enough to keep them busy
-FAST_TASKS = 4  # tasks per process on a fast engine: few, yet a slow process is not waited on
+FAST_TASKS = 8  # tasks per process on a fast engine: few, yet the last ones end close together
 FAST_CHUNKS = 200  # the most chunks in one task on a fast engine (its arrays stay small)
 
 Plan = TypeVar("Plan")
@@ -124,6 +125,19 @@ def _pool_map(
     """(span, worker(plan, *span)) in order over `processes` processes, which receive the
     plan once as they start, with at most AHEAD tasks per process submitted and not yet
     yielded (Executor.map would submit them all at once)."""
+    # what this process made before the fork (the rules, the kernel, the plans) is left out of
+    # the processes' own garbage collections: a collection writes to every object it visits,
+    # which would copy each page of it into every process
+    gc.freeze()
+    try:
+        yield from _pooled(worker, plan, spans, processes)
+    finally:
+        gc.unfreeze()
+
+
+def _pooled(
+    worker: Worker[Plan, Part], plan: Plan, spans: Iterator[tuple[int, int]], processes: int
+) -> Iterator[tuple[tuple[int, int], Part]]:
     with ProcessPoolExecutor(processes, initializer=_receive, initargs=(plan,)) as pool:
         pending: deque[tuple[tuple[int, int], Future[Part]]] = deque()
         try:
