@@ -93,7 +93,7 @@ small_piles = st.sets(st.integers(0, DECK - 1), max_size=12).map(lambda s: sum(1
 
 
 @pytest.mark.parametrize(("name", "kind"), _tables())
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)  # per table of every bundled file: many tables
 @given(x=st.one_of(piles, small_piles))
 def test_every_bundled_entry_reads_as_written(name: str, kind: str, x: int) -> None:
     c = COMPILED[name]
