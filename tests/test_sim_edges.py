@@ -33,7 +33,7 @@ from rulekit.sim.backends import run_chunks
 from rulekit.sim.simulate import Plan, run_part, simulate
 from rulekit.stats.moments import Moments, t95
 from rulekit.stats.tally import Tally
-from tests.conftest import compiled, rules
+from tests.conftest import DASK, compiled, rules
 
 ROOT = Path(__file__).parent.parent
 ALWAYS_VOID = (
@@ -185,16 +185,11 @@ def test_simulate_has_the_dask_backend() -> None:
         simulate(rules("koikoi/sloper"), rounds=10, backend="dask")
 
 
-def test_simulate_on_a_dask_cluster_gives_the_local_numbers() -> None:
-    distributed = pytest.importorskip("dask.distributed")
+@DASK
+def test_simulate_on_a_dask_cluster_gives_the_local_numbers(dask_scheduler: str) -> None:
     r = rules("koikoi/sloper")
     local = simulate(r, rounds=600, seed=2)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        remote = simulate(
-            r, rounds=600, seed=2, backend="dask", scheduler=cluster.scheduler_address
-        )
+    remote = simulate(r, rounds=600, seed=2, backend="dask", scheduler=dask_scheduler)
     for report in (local, remote):
         report.pop("seconds")
         report.pop("rounds_per_second")
