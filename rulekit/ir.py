@@ -663,8 +663,9 @@ class WildCard(_Frozen):
     (`respects_hiki`); when a hiki blocks one of its targets, it may instead be laid on the
     field (`lay_when_blocked`; otherwise only when no target is left). It may not take a card
     of its own month (`not_own_month`); on the field, the next card drawn not of its month takes
-    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`). Otherwise,
-    on the field or drawn, it is an ordinary card of its month."""
+    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`); drawn, it
+    takes any field card it could take from the hand, or is laid (`drawn_any_target`).
+    Otherwise, on the field or drawn, it is an ordinary card of its month."""
 
     card: int
     any_target: bool = True
@@ -672,7 +673,9 @@ class WildCard(_Frozen):
     respects_hiki: bool = True
     lay_when_blocked: bool = False
     not_own_month: bool = Field(
-        False, description="from the hand it may not take a card of its own month (Mushi)"
+        False,
+        description="from the hand (or drawn, with drawn_any_target) it may not take a card of"
+        " its own month",
     )
     taken_by_draw: bool = Field(
         False,
@@ -680,6 +683,11 @@ class WildCard(_Frozen):
     )
     sweeps_when_last: bool = Field(
         False, description="drawn as the stock's last card, it takes every card of the field"
+    )
+    drawn_any_target: bool = Field(
+        False,
+        description="drawn, it takes one of the field cards it could take from the hand (its"
+        " player's choice when several); with none, it is laid on the field",
     )
 
 

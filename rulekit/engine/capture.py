@@ -82,8 +82,7 @@ def legal_actions(r: RoundState) -> list[int]:
                 out.append(b)
         return out
     if phase == TAKE_PHASE:
-        m = r.field & r.months[r.drawn]
-        return [TAKE + b for b in bits(m)]
+        return [TAKE + b for b in bits(take_targets(r))]
     if phase == DECIDE:
         return [STOP, CONTINUE]
     if phase == FOLD_PHASE:
@@ -153,6 +152,18 @@ def wild_field(r: RoundState) -> int:
     if wild is not None and wild.not_own_month:
         return r.field & ~r.months[r.ix.bit[wild.card]]
     return r.field
+
+
+def take_targets(r: RoundState) -> int:
+    """The field cards the drawn card may take in the take phase: the two of its month, or
+    the drawn wild card's targets (`captures any field card when drawn`)."""
+    return wild_targets(r) if wild_drawn(r) else r.field & r.months[r.drawn]
+
+
+def wild_drawn(r: RoundState) -> bool:
+    """Whether the take phase's drawn card is the wild card choosing its target."""
+    wild = r.rules.wild
+    return r.drawn == r.c.wild_draw and wild is not None and wild.drawn_any_target
 
 
 def wild_may_lay(r: RoundState, targets: int) -> bool:
@@ -335,6 +346,22 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             got |= field_ | (1 << d)  # drawn last: it takes the whole field
             fed |= field_
             field_ = 0
+        elif wild is not None and wild.drawn_any_target and d == w:
+            r.field = field_  # drawn, it takes a card it could take from the hand
+            targets = wild_targets(r)
+            if not targets:
+                field_ |= 1 << d
+            elif targets & (targets - 1):  # several: p chooses (take)
+                r.drawn = d
+                r.phase = TAKE_PHASE
+            else:
+                field_ &= ~targets
+                got |= targets | (1 << d)
+                fed |= targets
+                r.wild_owner = p
+                r.wild_month = r.months[targets.bit_length() - 1]
+                if events:
+                    r.turn_drawn_took = targets
         elif not m2:
             if r.c.stacks and pair.bit_count() == 2 and r.months[d] & pair == pair:
                 # the drawn card joins the pair the hand card just took: the three stay
@@ -458,9 +485,14 @@ def previews(r: RoundState, actions: list[int]) -> list[int]:
 def take(r: RoundState, action: int) -> None:
     """The drawn card matched two field cards: capture the one chosen, end the turn."""
     t = action - TAKE
-    m = r.field & r.months[r.drawn]
+    m = take_targets(r)
+    wild = wild_drawn(r)
     if not 0 <= t < 64 or not m >> t & 1:
-        raise illegal(r, action, f"seat {r.current} must take one of the two matching field cards")
+        what = "the drawn wild card's targets" if wild else "the two matching field cards"
+        raise illegal(r, action, f"seat {r.current} must take one of {what}")
+    if wild:  # the wild card's capture (its month collected at the end)
+        r.wild_owner = r.current
+        r.wild_month = r.months[t]
     r.field &= ~(1 << t)
     got = (1 << t) | (1 << r.drawn)
     r.captured[r.current] |= got

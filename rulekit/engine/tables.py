@@ -752,8 +752,11 @@ class CompiledRules:
         self.bonus = self.index.mask(rules.deck.bonus)
         self.lone = (self.index.mask(rules.lone.cards) if rules.lone else 0) | self.bonus
         # the wild card's bit where its draws differ (taken from the field by the next card
-        # drawn, or taking the whole field when drawn last: capture.draw), else -1
-        drawn_wild = wild is not None and (wild.taken_by_draw or wild.sweeps_when_last)
+        # drawn, taking the whole field when drawn last, or any card when drawn: capture.draw),
+        # else -1
+        drawn_wild = wild is not None and (
+            wild.taken_by_draw or wild.sweeps_when_last or wild.drawn_any_target
+        )
         self.wild_draw = self.index.bit[wild.card] if wild is not None and drawn_wild else -1
         self.plain = (
             not rules.hiki

@@ -1672,6 +1672,7 @@ class Resolver:
             not_own_month="not_own_month" in flags,
             taken_by_draw="taken_by_draw" in flags,
             sweeps_when_last="sweeps_when_last" in flags,
+            drawn_any_target="drawn_any_target" in flags,
         )
 
     def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:

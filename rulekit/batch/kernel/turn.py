@@ -207,6 +207,21 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got |= field | (1 << d)
             fed |= field
             field = 0
+        elif Q[HW, W_DRAWN] and d == w:  # drawn, it takes a card it could take from the hand
+            S[SC, I_FIELD] = field
+            targets = wild_targets(S, Q, T, p)
+            if not targets:
+                field |= 1 << d
+            elif targets & (targets - 1):  # several: p chooses (take)
+                S[SC, I_DRAWN] = d
+                S[SC, I_PHASE] = PH_TAKE
+            else:
+                field &= ~targets
+                got |= targets | (1 << d)
+                fed |= targets
+                S[SC, I_WILD_OWNER] = p
+                S[SC, I_WILD_MONTH] = Q[MONTHS, low_bit(targets)]
+                S[SC, I_DRAWN_TOOK] = targets
         elif not m2:
             if Q[EVQ, EVQ_STACKS] and popcount(pair) == 2 and Q[MONTHS, d] & pair == pair:
                 # capture.draw: the drawn card joins the pair just taken; the three stay
@@ -269,10 +284,30 @@ def pass_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     next_turn(S, Q, T, F)
 
 
+@inline
+def wild_drawn(S: Array, Q: Array) -> bool:
+    """capture.wild_drawn: the take phase's drawn card is the wild card choosing its target."""
+    return bool(Q[HW, W_DRAWN] and S[SC, I_DRAWN] == Q[HW, W_CARD])
+
+
+@entry
+def take_targets(S: Array, Q: Array, T: Array) -> int:
+    """capture.take_targets: the two field cards of the drawn card's month, or the drawn wild
+    card's targets."""
+    if wild_drawn(S, Q):
+        return wild_targets(S, Q, T, S[SC, I_CURRENT])
+    out: int = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
+    return out
+
+
 @entry
 def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
-    """capture.take: one of the two field cards the drawn card matches."""
+    """capture.take: one of the two field cards the drawn card matches (or one of the drawn
+    wild card's targets: its capture, its month collected at the end)."""
     t = action - TAKE
+    if wild_drawn(S, Q):
+        S[SC, I_WILD_OWNER] = S[SC, I_CURRENT]
+        S[SC, I_WILD_MONTH] = Q[MONTHS, t]
     S[SC, I_FIELD] &= ~(1 << t)
     got = (1 << t) | (1 << S[SC, I_DRAWN])
     p = S[SC, I_CURRENT]
