@@ -703,6 +703,11 @@ def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
                 " choice), or is laid on the field when there is none",
                 w.drawn_any_target,
             ),
+            (
+                "at the end, the last card of its month left on the field goes to the player"
+                " who captured the other two",
+                w.last_to_holder,
+            ),
         )
         if on
     ]

@@ -664,7 +664,8 @@ class WildCard(_Frozen):
     field (`lay_when_blocked`; otherwise only when no target is left). It may not take a card
     of its own month (`not_own_month`); on the field, the next card drawn not of its month takes
     it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`); drawn, it
-    takes any field card it could take from the hand, or is laid (`drawn_any_target`).
+    takes any field card it could take from the hand, or is laid (`drawn_any_target`); at the
+    end, the last card of its month goes to whoever holds the other two (`last_to_holder`).
     Otherwise, on the field or drawn, it is an ordinary card of its month."""
 
     card: int
@@ -688,6 +689,11 @@ class WildCard(_Frozen):
         False,
         description="drawn, it takes one of the field cards it could take from the hand (its"
         " player's choice when several); with none, it is laid on the field",
+    )
+    last_to_holder: bool = Field(
+        False,
+        description="at the end, the one card of its month left on the field (not the wild card)"
+        " goes to the player who captured the other two",
     )
 
 

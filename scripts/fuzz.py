@@ -430,6 +430,7 @@ WILD_OPTIONS = (
     "cannot break a hiki", "may be laid on the field when blocked", "cannot take its own month",
     "taken from the field by the next card drawn", "takes the whole field when drawn last",
     "captures any field card when drawn",
+    "the last of its month goes to the holder of the other two",
 )  # fmt: skip
 
 

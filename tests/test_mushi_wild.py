@@ -143,3 +143,75 @@ def test_the_identity_deals_meet_the_drawn_wild_cards_choice() -> None:
         for n in range(20)
     )
     assert changed
+
+
+# ---------------------------------------------------------------- the last willow
+
+
+LAST = "; the last of its month goes to the holder of the other two"
+
+
+def last_turns(c: CompiledRules) -> Round:
+    """The round's last turns, the stock empty: Alice holds the rain man and the willow ribbon,
+    Bob the lightning with the iris it took; on the field the swallow, iris 53 and pine 12.
+    Alice takes pine 12 with 13, Bob lays plum 22: the hands are played out."""
+    ids = c.index.mask
+    rnd = Round(c, 2, 0, deal=stacked(c, [[13], [22]], [111, 12, 53]))
+    rnd.stock = []
+    rnd.captured = [ids([110, 112]), ids([113, 52])]
+    rnd.wild_owner, rnd.wild_month = 1, ids([50, 51, 52, 53])
+    play(rnd, [(0, "play 13"), (1, "play 22")])
+    return rnd
+
+
+def test_the_last_willow_goes_to_the_holder_of_the_other_two() -> None:
+    rnd = last_turns(mushi(LAST))
+    ids = rnd.ix.mask
+    assert rnd.field == ids([22])
+    assert rnd.captured == [ids([110, 112, 111, 12, 13]), ids([113, 52, 53])]
+    kept = last_turns(mushi())  # without the option: the swallow stays on the field
+    assert kept.field == ids([22, 111])
+
+
+def test_the_last_willow_stays_when_nobody_holds_the_other_two() -> None:
+    c = mushi(LAST)
+    ids = c.index.mask
+    rnd = Round(c, 2, 0, deal=stacked(c, [[13], [22]], [111, 12]))
+    rnd.stock = []
+    rnd.captured = [ids([110]), ids([112])]
+    play(rnd, [(0, "play 13"), (1, "play 22")])
+    assert rnd.field == ids([22, 111])
+
+
+def test_the_last_of_its_month_needs_a_month_of_four(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        'extends "koikoi/sloper"\nwithout 121, paulownia_plain_1 + paulownia_plain_2\n'
+        f"wild phoenix: captures any field card from the hand{LAST}\n",
+    )
+    text = errors_of(path).replace(f"{tmp_path}/", "")
+    assert text.startswith("house.rk:3:54: the wild card's month has 0 other cards")
+
+
+def test_the_last_of_its_month_is_said_in_words() -> None:
+    rules = mushi(LAST).rules
+    said = " ".join(p for s in rulebook(rules) for p in s.paragraphs)
+    assert "the last card of its month left on the field goes to the player who captured" in said
+    words = " ".join(str(d) for d in diff(mushi().rules, rules))
+    assert "the last card of the wild card's month goes to the holder of the other two" in words
+
+
+def test_both_engines_give_the_last_willow_alike() -> None:
+    assert_same_rounds(mushi(DRAWN + LAST), "mushi, drawn wild, last willow", 2, 20)
+
+
+def test_the_identity_deals_meet_the_last_willow() -> None:
+    """Some of the deals above end with the last willow given (a kernel that ignored the
+    option would fail them)."""
+    with_it, without = mushi(DRAWN + LAST), mushi(DRAWN)
+    bots = ("greedy", "greedy")
+    changed = sum(
+        scalar_deal(with_it, 2, bots, 1, n) != scalar_deal(without, 2, bots, 1, n)
+        for n in range(20)
+    )
+    assert changed

@@ -1663,8 +1663,19 @@ class Resolver:
             self.error("a wild card is one card", stmt.loc, "for example: wild lightning: ...")
             return None
         flags = {o.kind for o in stmt.opts}
+        card = next(iter(cards))
+        last = next((o for o in stmt.opts if o.kind == "last_to_holder"), None)
+        others = [c for c in self.d.cards if c // 10 == card // 10 and c != card]
+        others = [c for c in others if c not in self.left_out]
+        if last is not None and len(others) != 3:
+            self.error(
+                f"the wild card's month has {len(others)} other cards: `the last of its month"
+                " goes to the holder of the other two` needs 3",
+                last.loc,
+                "leave the option out, or make a card of a month of four cards wild",
+            )
         return ir.WildCard(
-            card=next(iter(cards)),
+            card=card,
             any_target="any_target" in flags,
             collects_month="collects_month" in flags,
             respects_hiki="respects_hiki" in flags,
@@ -1673,6 +1684,7 @@ class Resolver:
             taken_by_draw="taken_by_draw" in flags,
             sweeps_when_last="sweeps_when_last" in flags,
             drawn_any_target="drawn_any_target" in flags,
+            last_to_holder="last_to_holder" in flags,
         )
 
     def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:
