@@ -364,8 +364,10 @@ class OwnersChoice(_Frozen):
     choice (`treat sake as animal or 2 plains, owner's choice`). Wherever his captured yaku are
     counted (in play, the stop or continue offer, the count), the reading whose counted yaku are
     worth more to him is taken (equal: the first); `yaku` is the yaku table read the second
-    way: the same entries, their conditions and bonuses with the cards as `second`. Card points
-    (the count by par or by points, `points` conditions) count the cards as `first`."""
+    way: the same entries, their conditions and bonuses with the cards as `second`; `steps` the
+    scoring steps' conditions read so (each pile, the payee's and a factor's payer's, is read
+    as its yaku read it). Card points (the count by par or by points, `points` conditions)
+    count the cards as `first`."""
 
     cards: tuple[int, ...] = Field(min_length=1)
     first: str
@@ -373,6 +375,11 @@ class OwnersChoice(_Frozen):
     weight: int = Field(1, ge=1, le=4, description="how many cards of `second` each counts as")
     text: str = ""
     yaku: YakuTable
+    steps: tuple[Condition | None, ...] = Field(
+        (),
+        description="the scoring steps' conditions read the second way, in the order of the"
+        " ruleset's `scoring` (a pile is read there as its yaku read it; empty: as the first)",
+    )
 
 
 # ---------------------------------------------------------------- multipliers

@@ -16,7 +16,7 @@ import itertools
 import math
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulekit import ir
 from rulekit.cards import CardIndex, bits
@@ -30,6 +30,9 @@ from rulekit.engine.specialise import (
     nibble_layout,
 )
 from rulekit.hands import compare, shape_demands
+
+if TYPE_CHECKING:
+    from rulekit.engine.context import RoundView
 
 # ir.YakuTable.policy -> whether only the best entry counts
 POLICIES: dict[str, bool] = {"best": True, "all": False}
@@ -738,6 +741,37 @@ def _yaku_table(rules: ir.Ruleset, index: CardIndex) -> CompiledTable | None:
     return ChoiceTable(rules.yaku, rules.owners_choice, index)
 
 
+def with_payer_of(cond: ir.Condition, payer: ir.Condition) -> ir.Condition:
+    """`cond` with each `the payer has` part taken from `payer`, the same condition read
+    another way (ir.OwnersChoice.steps): the payee's pile read one way, the payer's another."""
+    parts: list[ir.Condition] = []
+
+    def note(c: ir.Condition) -> ir.Condition | None:
+        if isinstance(c, ir.PayerHas):
+            parts.append(c)
+            return c
+        return None
+
+    ir.rewrite(payer, note)
+    taken = iter(parts)
+    return ir.rewrite(cond, lambda c: next(taken) if isinstance(c, ir.PayerHas) else None)
+
+
+class StepReadings:
+    """A scoring step's condition under the owner's choice: each pile is read there as its
+    yaku read it (ChoiceTable.second_reading, as the round's count pinned it), the payee's
+    and a factor's payer's each its own way. `tests[2 * payee second + payer second]`."""
+
+    def __init__(self, tests: tuple[Callable[..., bool], ...]) -> None:
+        self.tests = tests
+
+    def __call__(self, x: int, ctx: RoundView) -> bool:
+        table = ctx.r.c.yaku
+        assert isinstance(table, ChoiceTable)
+        payer = ctx.payer > 0 and table.second_reading(ctx.payer)
+        return self.tests[2 * table.second_reading(x) + payer](x, ctx)
+
+
 class CompiledRules:
     """Everything the engine and the evaluators need from a variant, compiled once."""
 
@@ -827,9 +861,10 @@ class CompiledRules:
         ]
         # the scoring stage's steps, each with its compiled condition (None: always), and the
         # whole stage in order: the count first, the fold fees, then the rule file's steps
+        second = rules.owners_choice.steps if rules.owners_choice is not None else ()
         self.scoring: list[tuple[ir.ScoringStep, Callable[..., bool] | None]] = [
-            (s, _Codegen(self.index).function(s.condition) if s.condition is not None else None)
-            for s in rules.scoring
+            (s, self._step_test(s.condition, second[i] if second else None))
+            for i, s in enumerate(rules.scoring)
         ]
         self.factors = [(s, t) for s, t in self.scoring if isinstance(s, ir.Factor)]
         # a declaration's factor on its maker's winnings (ir.Declaration.factor; 1: none), and
@@ -852,6 +887,23 @@ class CompiledRules:
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
         self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
+
+    def _step_test(
+        self, cond: ir.Condition | None, second: ir.Condition | None
+    ) -> Callable[..., bool] | None:
+        """A scoring step's compiled condition (None: always); under an owner's choice whose
+        second reading changes it, the StepReadings of its four readings."""
+        if cond is None:
+            return None
+        if second is None or second == cond:
+            return _Codegen(self.index).function(cond)
+        return StepReadings(
+            tuple(
+                _Codegen(self.index).function(with_payer_of(payee, payer))
+                for payee in (cond, second)
+                for payer in (cond, second)
+            )
+        )
 
     def read_as(self, answers: dict[int, bool]) -> CompiledRules:
         """These rules with the piles that asked owners answered for at the count read as they
