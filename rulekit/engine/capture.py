@@ -323,6 +323,15 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     """The second half of p's turn, after his play left the field `field_` and took `got`
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
     turn, unless the drawn card matches two field cards and p must choose one."""
+    draw_card(r, p, field_, got, fed)
+    if r.phase == PLAY:
+        end_turn(r)
+
+
+def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
+    """draw() but the turn's end: the top stock card drawn and played (a bonus card, a lone
+    card, the wild card, the stacking draw), the field, p's pile and the turn's cards set; a
+    take waits in the TAKE phase. A stock turn (`play out the stock`) draws so too."""
     stock = r.stock
     events = r.c.events
     if events:  # what the drawn card did (engine/events.py)
@@ -385,8 +394,6 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     r.captured[p] |= got
     r.turn_got = got
     r.fed_this_turn = fed
-    if r.phase == PLAY:
-        end_turn(r)
 
 
 def wild_play(r: RoundState, b: int, t: int) -> int:
@@ -508,6 +515,13 @@ def take(r: RoundState, action: int) -> None:
 def end_turn(r: RoundState) -> None:
     """Check the player's yaku when he captured; a better one is made; then the next turn
     (advance: the next player in order, when he holds cards)."""
+    if not turn_checks(r):
+        advance(r)
+
+
+def turn_checks(r: RoundState) -> bool:
+    """The turn's end before the next player: its events, then the player's yaku check when he
+    captured (a better one is made). True when that left the play phase."""
     p = r.current
     table = r.c.yaku
     if r.c.events:  # (cards given to him count in his yaku check)
@@ -517,9 +531,8 @@ def end_turn(r: RoundState) -> None:
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
         if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
             yaku_check(r, p, table, hits, x)
-            if r.phase != PLAY:
-                return
-    advance(r)
+            return r.phase != PLAY
+    return False
 
 
 def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -> None:
@@ -557,8 +570,9 @@ def next_turn(r: RoundState) -> None:
 
 def stock_turn(r: RoundState) -> bool:
     """Nobody holds a card (`play out the stock`): the next player in order draws the top card
-    and plays it, as the second half of a turn (draw, end_turn's yaku check). True when the
-    turn waits for a take, or a yaku left the play phase; the next stock turn is next_turn's."""
+    and plays it, the second half of a turn with no hand card (as skip: draw_card, then the
+    turn's events and yaku check). True when the turn waits for a take, or a yaku left the
+    play phase; the next stock turn is next_turn's."""
     order = r.order
     pos = r.pos + 1
     if pos == len(order):
@@ -566,32 +580,9 @@ def stock_turn(r: RoundState) -> bool:
     r.pos = pos
     p = r.current = order[pos]
     r.phase = PLAY
-    d = r.stock.pop()
-    field_ = r.field
-    m2 = field_ & r.months[d]
-    got = fed = 0
-    if not m2:
-        field_ |= 1 << d
-    elif m2.bit_count() == 2:
-        r.drawn = d
-        r.phase = TAKE_PHASE
-    else:
-        field_ &= ~m2
-        got = fed = m2
-        got |= 1 << d
-    r.field = field_
-    r.captured[p] |= got
-    r.turn_got = got
-    r.fed_this_turn = fed
-    if r.phase != PLAY:
-        return True
-    table = r.c.yaku
-    if got and table is not None and not r.forfeited[p]:
-        x = r.captured[p]
-        hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
-        if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
-            yaku_check(r, p, table, hits, x)
-    return r.phase != PLAY
+    r.turn_laid = r.turn_played_took = r.turn_whole = 0
+    draw_card(r, p, r.field, 0, 0)
+    return r.phase != PLAY or turn_checks(r)
 
 
 # a player's choice among the plays of a plain round: (legal plays, field, his pile, the value
