@@ -345,6 +345,12 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
         w = r.c.wild_draw
         wild = r.rules.wild if w >= 0 else None
         pair = got & ~r.c.lone  # what the hand card took (not a bonus card drawn since)
+        # the wild card drawn (`captures any field card when drawn`): its targets stand for its
+        # month's cards, and p chooses among two or more
+        any_drawn = wild is not None and wild.drawn_any_target and d == w
+        if any_drawn:
+            r.field = field_
+            m2 = wild_targets(r)
         if r.c.lone >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
         elif wild is not None and wild.taken_by_draw and field_ >> w & 1 and not m2 >> w & 1:
@@ -355,22 +361,6 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             got |= field_ | (1 << d)  # drawn last: it takes the whole field
             fed |= field_
             field_ = 0
-        elif wild is not None and wild.drawn_any_target and d == w:
-            r.field = field_  # drawn, it takes a card it could take from the hand
-            targets = wild_targets(r)
-            if not targets:
-                field_ |= 1 << d
-            elif targets & (targets - 1):  # several: p chooses (take)
-                r.drawn = d
-                r.phase = TAKE_PHASE
-            else:
-                field_ &= ~targets
-                got |= targets | (1 << d)
-                fed |= targets
-                r.wild_owner = p
-                r.wild_month = r.months[targets.bit_length() - 1]
-                if events:
-                    r.turn_drawn_took = targets
         elif not m2:
             if r.c.stacks and pair.bit_count() == 2 and r.months[d] & pair == pair:
                 # the drawn card joins the pair the hand card just took: the three stay
@@ -380,7 +370,7 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
                 fed = 0
             else:
                 field_ |= 1 << d
-        elif m2.bit_count() == 2:
+        elif m2.bit_count() == 2 or (any_drawn and m2 & (m2 - 1)):  # p chooses (take)
             r.drawn = d
             r.phase = TAKE_PHASE
         else:
@@ -389,6 +379,9 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             fed |= m2
             if events:
                 r.turn_drawn_took = m2
+            if any_drawn:  # the wild card's capture (its month collected at the end)
+                r.wild_owner = p
+                r.wild_month = r.months[m2.bit_length() - 1]
         break
     r.field = field_
     r.captured[p] |= got

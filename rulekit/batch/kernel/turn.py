@@ -209,6 +209,10 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
         m2 = field & Q[MONTHS, d]
         w = Q[HW, W_CARD]
         pair = got & ~Q[HW, W_LONE]  # what the hand card took (not a bonus card drawn since)
+        any_drawn = Q[HW, W_DRAWN] and d == w  # (capture.draw_card: its targets for its month)
+        if any_drawn:
+            S[SC, I_FIELD] = field
+            m2 = wild_targets(S, Q, T, p)
         if Q[HW, W_LONE] >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
         elif Q[HW, W_TAKEN] and field >> w & 1 and not m2 >> w & 1:  # the wild card taken
@@ -219,21 +223,6 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
             got |= field | (1 << d)
             fed |= field
             field = 0
-        elif Q[HW, W_DRAWN] and d == w:  # drawn, it takes a card it could take from the hand
-            S[SC, I_FIELD] = field
-            targets = wild_targets(S, Q, T, p)
-            if not targets:
-                field |= 1 << d
-            elif targets & (targets - 1):  # several: p chooses (take)
-                S[SC, I_DRAWN] = d
-                S[SC, I_PHASE] = PH_TAKE
-            else:
-                field &= ~targets
-                got |= targets | (1 << d)
-                fed |= targets
-                S[SC, I_WILD_OWNER] = p
-                S[SC, I_WILD_MONTH] = Q[MONTHS, low_bit(targets)]
-                S[SC, I_DRAWN_TOOK] = targets
         elif not m2:
             if Q[EVQ, EVQ_STACKS] and popcount(pair) == 2 and Q[MONTHS, d] & pair == pair:
                 # capture.draw: the drawn card joins the pair just taken; the three stay
@@ -243,7 +232,7 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
                 fed = 0
             else:
                 field |= 1 << d
-        elif popcount(m2) == 2:
+        elif popcount(m2) == 2 or (any_drawn and m2 & (m2 - 1)):  # p chooses (take)
             S[SC, I_DRAWN] = d
             S[SC, I_PHASE] = PH_TAKE
         else:
@@ -251,6 +240,9 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
             got |= m2 | (1 << d)
             fed |= m2
             S[SC, I_DRAWN_TOOK] = m2
+            if any_drawn:  # the wild card's capture (its month collected at the end)
+                S[SC, I_WILD_OWNER] = p
+                S[SC, I_WILD_MONTH] = Q[MONTHS, low_bit(m2)]
         break
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
