@@ -759,15 +759,16 @@ def with_payer_of(cond: ir.Condition, payer: ir.Condition) -> ir.Condition:
 
 class StepReadings:
     """A scoring step's condition under the owner's choice: each pile is read there as its
-    yaku read it (ChoiceTable.second_reading, as the round's count pinned it), the payee's
-    and a factor's payer's each its own way. `tests[2 * payee second + payer second]`."""
+    yaku `table` reads it (ChoiceTable.second_reading; pinned where an asked owner answered:
+    CompiledRules.read_as), the payee's and a factor's payer's each its own way.
+    `tests[2 * payee second + payer second]`."""
 
-    def __init__(self, tests: tuple[Callable[..., bool], ...]) -> None:
+    def __init__(self, tests: tuple[Callable[..., bool], ...], table: ChoiceTable) -> None:
         self.tests = tests
+        self.table = table
 
     def __call__(self, x: int, ctx: RoundView) -> bool:
-        table = ctx.r.c.yaku
-        assert isinstance(table, ChoiceTable)
+        table = self.table
         payer = ctx.payer > 0 and table.second_reading(ctx.payer)
         return self.tests[2 * table.second_reading(x) + payer](x, ctx)
 
@@ -897,12 +898,14 @@ class CompiledRules:
             return None
         if second is None or second == cond:
             return _Codegen(self.index).function(cond)
+        assert isinstance(self.yaku, ChoiceTable)
         return StepReadings(
             tuple(
                 _Codegen(self.index).function(with_payer_of(payee, payer))
                 for payee in (cond, second)
                 for payer in (cond, second)
-            )
+            ),
+            self.yaku,
         )
 
     def read_as(self, answers: dict[int, bool]) -> CompiledRules:
@@ -911,7 +914,12 @@ class CompiledRules:
         everything else shared (engine/asking.py gives it to the round it counts)."""
         assert isinstance(self.yaku, ChoiceTable)
         twin = copy.copy(self)
-        twin.yaku = self.yaku.pinned(answers)
+        twin.yaku = pinned = self.yaku.pinned(answers)
+        twin.scoring = [
+            (s, StepReadings(t.tests, pinned) if isinstance(t, StepReadings) else t)
+            for s, t in self.scoring
+        ]
+        twin.factors = [(s, t) for s, t in twin.scoring if isinstance(s, ir.Factor)]
         return twin
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:
