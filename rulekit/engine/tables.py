@@ -16,7 +16,7 @@ import itertools
 import math
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from rulekit import ir
 from rulekit.cards import CardIndex, bits
@@ -30,9 +30,6 @@ from rulekit.engine.specialise import (
     nibble_layout,
 )
 from rulekit.hands import compare, shape_demands
-
-if TYPE_CHECKING:
-    from rulekit.engine.context import RoundView
 
 # ir.YakuTable.policy -> whether only the best entry counts
 POLICIES: dict[str, bool] = {"best": True, "all": False}
@@ -767,7 +764,7 @@ class StepReadings:
         self.tests = tests
         self.table = table
 
-    def __call__(self, x: int, ctx: RoundView) -> bool:
+    def __call__(self, x: int, ctx: RoundContext) -> bool:
         table = self.table
         payer = ctx.payer > 0 and table.second_reading(ctx.payer)
         return self.tests[2 * table.second_reading(x) + payer](x, ctx)
