@@ -698,6 +698,16 @@ def _wild_sentence(rules: ir.Ruleset, w: ir.WildCard) -> str:
             ("it may not take a card of its own month", w.not_own_month),
             ("on the field, the next card drawn not of its month takes it", w.taken_by_draw),
             ("drawn as the stock's last card, it takes the whole field", w.sweeps_when_last),
+            (
+                "drawn, it captures a field card it could take from the hand (its player's"
+                " choice), or is laid on the field when there is none",
+                w.drawn_any_target,
+            ),
+            (
+                "at the end, the last card of its month left on the field goes to the player"
+                " who captured the other two",
+                w.last_to_holder,
+            ),
         )
         if on
     ]

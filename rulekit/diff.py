@@ -504,6 +504,10 @@ LABELS = {
     "wild.taken_by_draw": "on the field, the wild card is taken by the next card drawn not of its"
     " month",
     "wild.sweeps_when_last": "drawn last, the wild card takes the whole field",
+    "wild.drawn_any_target": "drawn, the wild card captures a field card it could take from the"
+    " hand",
+    "wild.last_to_holder": "at the end, the last card of the wild card's month goes to the holder"
+    " of the other two",
     "hiki": "hiki: a player who sees all four cards of a month may capture them as his play",
     "teams": "teams",
 }

@@ -364,8 +364,10 @@ class OwnersChoice(_Frozen):
     choice (`treat sake as animal or 2 plains, owner's choice`). Wherever his captured yaku are
     counted (in play, the stop or continue offer, the count), the reading whose counted yaku are
     worth more to him is taken (equal: the first); `yaku` is the yaku table read the second
-    way: the same entries, their conditions and bonuses with the cards as `second`. Card points
-    (the count by par or by points, `points` conditions) count the cards as `first`."""
+    way: the same entries, their conditions and bonuses with the cards as `second`; `steps` the
+    scoring steps' conditions read so (each pile, the payee's and a factor's payer's, is read
+    as its yaku read it). Card points (the count by par or by points, `points` conditions)
+    count the cards as `first`."""
 
     cards: tuple[int, ...] = Field(min_length=1)
     first: str
@@ -373,6 +375,11 @@ class OwnersChoice(_Frozen):
     weight: int = Field(1, ge=1, le=4, description="how many cards of `second` each counts as")
     text: str = ""
     yaku: YakuTable
+    steps: tuple[Condition | None, ...] = Field(
+        (),
+        description="the scoring steps' conditions read the second way, in the order of the"
+        " ruleset's `scoring` (a pile is read there as its yaku read it; empty: as the first)",
+    )
 
 
 # ---------------------------------------------------------------- multipliers
@@ -663,8 +670,10 @@ class WildCard(_Frozen):
     (`respects_hiki`); when a hiki blocks one of its targets, it may instead be laid on the
     field (`lay_when_blocked`; otherwise only when no target is left). It may not take a card
     of its own month (`not_own_month`); on the field, the next card drawn not of its month takes
-    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`). Otherwise,
-    on the field or drawn, it is an ordinary card of its month."""
+    it (`taken_by_draw`); drawn last, it takes the whole field (`sweeps_when_last`); drawn, it
+    takes any field card it could take from the hand, or is laid (`drawn_any_target`); at the
+    end, the last card of its month goes to whoever holds the other two (`last_to_holder`).
+    Otherwise, on the field or drawn, it is an ordinary card of its month."""
 
     card: int
     any_target: bool = True
@@ -672,7 +681,9 @@ class WildCard(_Frozen):
     respects_hiki: bool = True
     lay_when_blocked: bool = False
     not_own_month: bool = Field(
-        False, description="from the hand it may not take a card of its own month (Mushi)"
+        False,
+        description="from the hand (or drawn, with drawn_any_target) it may not take a card of"
+        " its own month",
     )
     taken_by_draw: bool = Field(
         False,
@@ -680,6 +691,16 @@ class WildCard(_Frozen):
     )
     sweeps_when_last: bool = Field(
         False, description="drawn as the stock's last card, it takes every card of the field"
+    )
+    drawn_any_target: bool = Field(
+        False,
+        description="drawn, it takes one of the field cards it could take from the hand (its"
+        " player's choice when several); with none, it is laid on the field",
+    )
+    last_to_holder: bool = Field(
+        False,
+        description="at the end, the one card of its month left on the field (not the wild card)"
+        " goes to the player who captured the other two",
     )
 
 

@@ -415,6 +415,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              f"the dealer captures a month of {rng.randint(2, 4)} on the field",
              "play out the stock",  # (issue 25)
              "wild lightning: captures any field card from the hand",
+             _wild(rng),  # any of the wild card's options (issue 25: Mushi's)
              # conditions on a hiki and on the swap (issue 23)
              f"hiki only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
              f"swap only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}")
@@ -422,6 +423,21 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
     if kind == 22:
         return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"
     return f"liable {entry}: the feeder pays; if holding {n(rng)} or more"
+
+
+WILD_OPTIONS = (
+    "captures any field card from the hand", "collects its month at the end",
+    "cannot break a hiki", "may be laid on the field when blocked", "cannot take its own month",
+    "taken from the field by the next card drawn", "takes the whole field when drawn last",
+    "captures any field card when drawn",
+    "the last of its month goes to the holder of the other two",
+)  # fmt: skip
+
+
+def _wild(rng: random.Random) -> str:
+    """`wild CARD: ...`: some of the wild card's options, in any order."""
+    card = rng.choice(("lightning", "lightning", "rainman", "sake"))
+    return f"wild {card}: " + "; ".join(rng.sample(WILD_OPTIONS, rng.randint(1, 5)))
 
 
 def declaration(rng: random.Random) -> str:

@@ -285,6 +285,9 @@ def test_rule_file_tables(path: Path) -> None:
         assert bt.points(arrays.points, 0, x) == ix.points(x)
         steps = [test for _, test in c.scoring]
         hits = bt.match(arrays.stage_conditions, x, False, varr, len(piles))
+        if arrays.stage_conditions[bt.T_SECOND]:  # the owner's choice: x read as its yaku read it
+            k = 2 if bt.readings(arrays.yaku, x) == 2 else 0
+            hits = bt.match_reading(arrays.stage_conditions, k, x, varr, len(piles))
         for i, test in enumerate(steps):
             want = True if test is None else bool(test(x, view))
             assert bool(hits >> i & 1) == want, (i, bin(x), view)

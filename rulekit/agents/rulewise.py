@@ -5,7 +5,8 @@ stops as soon as it is ahead), so a house rule about continuing, folding or swap
 shows in a comparison between greedy bots. This bot takes those choices by expected value
 under the variant being played:
 
-- stop or continue, and a hiki (against the best ordinary play): short rollouts at the
+- stop or continue, a hiki (against the best ordinary play), and the card a drawn wild card
+  takes (`captures any field card when drawn`): short rollouts at the
   decision, in worlds sampled from what the bot has seen (dealt from its own chance), with the
   greedy policy for everyone (rulekit.agents.rollouts). The rollouts follow the rule file, so
   a costlier continuation or a richer one changes the choice. A stop with an empty hand is
@@ -54,6 +55,8 @@ class RulewiseAgent(GreedyAgent):
         if phase == Phase.DECLARE:
             free = cannot_cost(view.compiled.rules)  # (else: as a swap, calibrated)
             return A.DECLARE if free or deal_policy(view.compiled, view.seated).declare else A.PASS
+        if phase == Phase.TAKE and view.wild_drawn:  # which card the drawn wild card takes
+            return self._weighed(view, view.legal_actions())
         if phase == Phase.PLAY:
             legal = view.legal_actions()
             hikis = [a for a in legal if a >= A.HIKI]

@@ -355,6 +355,8 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.W_OWN: wild is not None and wild.not_own_month,
         K.W_TAKEN: wild is not None and wild.taken_by_draw,
         K.W_SWEEPS: wild is not None and wild.sweeps_when_last,
+        K.W_DRAWN: wild is not None and wild.drawn_any_target,
+        K.W_LAST: wild is not None and wild.last_to_holder,
     }.items():
         Q[K.HW, column] = int(value)
     F = np.zeros(K.F_SIZE, dtype=np.float64)

@@ -118,6 +118,7 @@ from rulekit.engine.tables import (
     CompiledTable,
     cards_needed,
     sees_round,
+    with_payer_of,
 )
 from rulekit.hands import shape_demands
 
@@ -604,17 +605,45 @@ def stage_conditions(compiled: CompiledRules, seats: int | None = None) -> Array
     steps = compiled.rules.scoring
     if len(steps) > MAX_BITS:
         raise Unsupported(f"{len(steps)} scoring steps (the batch tables hold {MAX_BITS})")
+    first = [s.condition for s in steps]
+    choice = compiled.rules.owners_choice
+    second = list(choice.steps) if choice is not None and choice.steps else first
+    if second == first:
+        return _array(_step_table(compiled, first, seats))
+    # the owner's choice changes some: the four readings (payee, payer: first or second; as
+    # engine/tables.StepReadings), each table's T_SECOND the offset of the next
+    words: list[int] = []
+    last = 0
+    for payee in (first, second):
+        for payer in (first, second):
+            mixed = [
+                a if a is None or b is None else with_payer_of(a, b)
+                for a, b in zip(payee, payer, strict=True)
+            ]
+            if words:
+                words[last + T_SECOND] = len(words) - last
+                last = len(words)
+            words += _step_table(compiled, mixed, seats)
+    return _array(words)
+
+
+def _step_table(
+    compiled: CompiledRules, conditions: list[ir.Condition | None], seats: int | None
+) -> list[int]:
+    """stage_conditions' table of the steps' conditions read one way."""
+    steps = compiled.rules.scoring
     index = compiled.index
     records = []
     known: list[tuple[ir.Condition, int]] = []
     for i, step in enumerate(steps):
-        cond = step.condition if step.condition is not None else ir.And(items=())
+        written = conditions[i]
+        cond = written if written is not None else ir.And(items=())
         if step.seats is not None and seats is not None and step.seats != seats:
             cond = ir.Or(items=())  # played only at another table size: never holds
         prog = condition_program(cond, index, compiled.rules.teyaku, tuple(known))
         known.append((cond, i))
         records += [i, 0, len(prog), *prog]
-    return _condition_table(len(steps), records)
+    return [int(w) for w in _condition_table(len(steps), records)]
 
 
 def _condition_table(n: int, records: list[int]) -> Array:
@@ -1086,6 +1115,17 @@ def _reading(tab: Array, x: int) -> int:
     if second == 0 or not x & tab[T_CHOICE]:
         return 0
     return second if _worth(tab, second, x) > _worth(tab, 0, x) else 0
+
+
+@_entry
+def match_reading(tab: Array, k: int, x: int, piles: Array, npiles: int) -> int:
+    """match for the k-th of a chain of tables read other ways (stage_conditions' readings:
+    each table's T_SECOND the offset of the next), its play entries."""
+    t = 0
+    for _ in range(k):
+        t += tab[t + T_SECOND]
+    hits: int = _match_at(tab, t, x, False, piles, npiles)
+    return hits
 
 
 @_entry

@@ -82,8 +82,7 @@ def legal_actions(r: RoundState) -> list[int]:
                 out.append(b)
         return out
     if phase == TAKE_PHASE:
-        m = r.field & r.months[r.drawn]
-        return [TAKE + b for b in bits(m)]
+        return [TAKE + b for b in bits(take_targets(r))]
     if phase == DECIDE:
         return [STOP, CONTINUE]
     if phase == FOLD_PHASE:
@@ -153,6 +152,18 @@ def wild_field(r: RoundState) -> int:
     if wild is not None and wild.not_own_month:
         return r.field & ~r.months[r.ix.bit[wild.card]]
     return r.field
+
+
+def take_targets(r: RoundState) -> int:
+    """The field cards the drawn card may take in the take phase: the two of its month, or
+    the drawn wild card's targets (`captures any field card when drawn`)."""
+    return wild_targets(r) if wild_drawn(r) else r.field & r.months[r.drawn]
+
+
+def wild_drawn(r: RoundState) -> bool:
+    """Whether the take phase's drawn card is the wild card choosing its target."""
+    wild = r.rules.wild
+    return r.drawn == r.c.wild_draw and wild is not None and wild.drawn_any_target
 
 
 def wild_may_lay(r: RoundState, targets: int) -> bool:
@@ -312,6 +323,15 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     """The second half of p's turn, after his play left the field `field_` and took `got`
     (`fed` of it from the field): draw the top stock card and capture with it, then end the
     turn, unless the drawn card matches two field cards and p must choose one."""
+    draw_card(r, p, field_, got, fed)
+    if r.phase == PLAY:
+        end_turn(r)
+
+
+def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
+    """draw() but the turn's end: the top stock card drawn and played (a bonus card, a lone
+    card, the wild card, the stacking draw), the field, p's pile and the turn's cards set; a
+    take waits in the TAKE phase. A stock turn (`play out the stock`) draws so too."""
     stock = r.stock
     events = r.c.events
     if events:  # what the drawn card did (engine/events.py)
@@ -325,6 +345,12 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
         w = r.c.wild_draw
         wild = r.rules.wild if w >= 0 else None
         pair = got & ~r.c.lone  # what the hand card took (not a bonus card drawn since)
+        # the wild card drawn (`captures any field card when drawn`): its targets stand for its
+        # month's cards, and p chooses among two or more
+        any_drawn = wild is not None and wild.drawn_any_target and d == w
+        if any_drawn:
+            r.field = field_
+            m2 = wild_targets(r)
         if r.c.lone >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
         elif wild is not None and wild.taken_by_draw and field_ >> w & 1 and not m2 >> w & 1:
@@ -344,7 +370,7 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
                 fed = 0
             else:
                 field_ |= 1 << d
-        elif m2.bit_count() == 2:
+        elif m2.bit_count() == 2 or (any_drawn and m2 & (m2 - 1)):  # p chooses (take)
             r.drawn = d
             r.phase = TAKE_PHASE
         else:
@@ -353,13 +379,14 @@ def draw(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             fed |= m2
             if events:
                 r.turn_drawn_took = m2
+            if any_drawn:  # the wild card's capture (its month collected at the end)
+                r.wild_owner = p
+                r.wild_month = r.months[m2.bit_length() - 1]
         break
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
     r.fed_this_turn = fed
-    if r.phase == PLAY:
-        end_turn(r)
 
 
 def wild_play(r: RoundState, b: int, t: int) -> int:
@@ -458,9 +485,14 @@ def previews(r: RoundState, actions: list[int]) -> list[int]:
 def take(r: RoundState, action: int) -> None:
     """The drawn card matched two field cards: capture the one chosen, end the turn."""
     t = action - TAKE
-    m = r.field & r.months[r.drawn]
+    m = take_targets(r)
+    wild = wild_drawn(r)
     if not 0 <= t < 64 or not m >> t & 1:
-        raise illegal(r, action, f"seat {r.current} must take one of the two matching field cards")
+        what = "the drawn wild card's targets" if wild else "the two matching field cards"
+        raise illegal(r, action, f"seat {r.current} must take one of {what}")
+    if wild:  # the wild card's capture (its month collected at the end)
+        r.wild_owner = r.current
+        r.wild_month = r.months[t]
     r.field &= ~(1 << t)
     got = (1 << t) | (1 << r.drawn)
     r.captured[r.current] |= got
@@ -476,6 +508,13 @@ def take(r: RoundState, action: int) -> None:
 def end_turn(r: RoundState) -> None:
     """Check the player's yaku when he captured; a better one is made; then the next turn
     (advance: the next player in order, when he holds cards)."""
+    if not turn_checks(r):
+        advance(r)
+
+
+def turn_checks(r: RoundState) -> bool:
+    """The turn's end before the next player: its events, then the player's yaku check when he
+    captured (a better one is made). True when that left the play phase."""
     p = r.current
     table = r.c.yaku
     if r.c.events:  # (cards given to him count in his yaku check)
@@ -485,9 +524,8 @@ def end_turn(r: RoundState) -> None:
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
         if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
             yaku_check(r, p, table, hits, x)
-            if r.phase != PLAY:
-                return
-    advance(r)
+            return r.phase != PLAY
+    return False
 
 
 def yaku_check(r: RoundState, p: int, table: CompiledTable, hits: int, x: int) -> None:
@@ -525,8 +563,9 @@ def next_turn(r: RoundState) -> None:
 
 def stock_turn(r: RoundState) -> bool:
     """Nobody holds a card (`play out the stock`): the next player in order draws the top card
-    and plays it, as the second half of a turn (draw, end_turn's yaku check). True when the
-    turn waits for a take, or a yaku left the play phase; the next stock turn is next_turn's."""
+    and plays it, the second half of a turn with no hand card (as skip: draw_card, then the
+    turn's events and yaku check). True when the turn waits for a take, or a yaku left the
+    play phase; the next stock turn is next_turn's."""
     order = r.order
     pos = r.pos + 1
     if pos == len(order):
@@ -534,32 +573,9 @@ def stock_turn(r: RoundState) -> bool:
     r.pos = pos
     p = r.current = order[pos]
     r.phase = PLAY
-    d = r.stock.pop()
-    field_ = r.field
-    m2 = field_ & r.months[d]
-    got = fed = 0
-    if not m2:
-        field_ |= 1 << d
-    elif m2.bit_count() == 2:
-        r.drawn = d
-        r.phase = TAKE_PHASE
-    else:
-        field_ &= ~m2
-        got = fed = m2
-        got |= 1 << d
-    r.field = field_
-    r.captured[p] |= got
-    r.turn_got = got
-    r.fed_this_turn = fed
-    if r.phase != PLAY:
-        return True
-    table = r.c.yaku
-    if got and table is not None and not r.forfeited[p]:
-        x = r.captured[p]
-        hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)
-        if (hits or r.hits[p]) and (hits != r.hits[p] or table.has_bonus):
-            yaku_check(r, p, table, hits, x)
-    return r.phase != PLAY
+    r.turn_laid = r.turn_played_took = r.turn_whole = 0
+    draw_card(r, p, r.field, 0, 0)
+    return r.phase != PLAY or turn_checks(r)
 
 
 # a player's choice among the plays of a plain round: (legal plays, field, his pile, the value

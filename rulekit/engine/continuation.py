@@ -370,16 +370,34 @@ def close_continuations(r: RoundState, stopper: int | None = None) -> None:
 
 
 def end_of_hands(r: RoundState) -> None:
-    """Nobody holds a card: the wild card collects its month, an asked owner says how his pile
-    reads (engine/asking.py), then count_hands."""
+    """Nobody holds a card: the wild card collects its month, the last card of its own month
+    goes to the holder of the others, an asked owner says how his pile reads
+    (engine/asking.py), then count_hands."""
     wild = r.rules.wild
     if r.wild_owner >= 0 and wild is not None and wild.collects_month:
         got = r.field & r.wild_month
         r.field &= ~got
         r.captured[r.wild_owner] |= got
+    if wild is not None and wild.last_to_holder:
+        last_to_holder(r, r.ix.bit[wild.card])
     if r.asked and asking.waits(r, asking.HANDS, ENDINGS):
         return
     count_hands(r)
+
+
+def last_to_holder(r: RoundState, w: int) -> None:
+    """`the last of its month goes to the holder of the other two`: the one card of the wild
+    card's month left on the field (its month's others, not the wild card, all captured) goes
+    to the player who captured them all."""
+    others = r.months[w] & ~(1 << w)
+    left = r.field & others
+    if left.bit_count() != 1:
+        return
+    for q in r.order:
+        if r.captured[q] & others == others ^ left:
+            r.field ^= left
+            r.captured[q] |= left
+            return
 
 
 def count_hands(r: RoundState) -> None:

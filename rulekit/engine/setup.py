@@ -305,20 +305,24 @@ def _bonus(r: RoundState) -> bool:
     stock = r.stock
     seats = [s for s in _rotation(r.seated, r.dealer) if not r.folded[s]]
     for s in seats:
-        while r.hands[s] & bonus:
-            low = r.hands[s] & bonus & -(r.hands[s] & bonus)
-            r.hands[s] ^= low
-            r.captured[s] |= low
-            if stock:
-                r.hands[s] |= 1 << stock.pop()
-    lead = seats[0]
-    while r.field & bonus:
-        low = r.field & bonus & -(r.field & bonus)
-        r.field ^= low
-        r.captured[lead] |= low
-        if stock:
-            r.field |= 1 << stock.pop()
+        r.hands[s], got = _replace_bonus(r.hands[s], bonus, stock)
+        r.captured[s] |= got
+    r.field, got = _replace_bonus(r.field, bonus, stock)
+    r.captured[seats[0]] |= got
     return False
+
+
+def _replace_bonus(cards: int, bonus: int, stock: list[int]) -> tuple[int, int]:
+    """The bonus cards of `cards` (a hand, the field) taken out, lowest first, each replaced
+    from the stock (a replacement that is one goes out in turn): (the cards, those taken out)."""
+    out = 0
+    while cards & bonus:
+        low = cards & bonus & -(cards & bonus)
+        cards ^= low
+        out |= low
+        if stock:
+            cards |= 1 << stock.pop()
+    return cards, out
 
 
 Made = tuple[int, tuple[int, ...]]  # a player's teyaku: their value, the entries counted

@@ -738,6 +738,38 @@ def _yaku_table(rules: ir.Ruleset, index: CardIndex) -> CompiledTable | None:
     return ChoiceTable(rules.yaku, rules.owners_choice, index)
 
 
+def with_payer_of(cond: ir.Condition, payer: ir.Condition) -> ir.Condition:
+    """`cond` with each `the payer has` part taken from `payer`, the same condition read
+    another way (ir.OwnersChoice.steps): the payee's pile read one way, the payer's another."""
+    parts: list[ir.Condition] = []
+
+    def note(c: ir.Condition) -> ir.Condition | None:
+        if isinstance(c, ir.PayerHas):
+            parts.append(c)
+            return c
+        return None
+
+    ir.rewrite(payer, note)
+    taken = iter(parts)
+    return ir.rewrite(cond, lambda c: next(taken) if isinstance(c, ir.PayerHas) else None)
+
+
+class StepReadings:
+    """A scoring step's condition under the owner's choice: each pile is read there as its
+    yaku `table` reads it (ChoiceTable.second_reading; pinned where an asked owner answered:
+    CompiledRules.read_as), the payee's and a factor's payer's each its own way.
+    `tests[2 * payee second + payer second]`."""
+
+    def __init__(self, tests: tuple[Callable[..., bool], ...], table: ChoiceTable) -> None:
+        self.tests = tests
+        self.table = table
+
+    def __call__(self, x: int, ctx: RoundContext) -> bool:
+        table = self.table
+        payer = ctx.payer > 0 and table.second_reading(ctx.payer)
+        return self.tests[2 * table.second_reading(x) + payer](x, ctx)
+
+
 class CompiledRules:
     """Everything the engine and the evaluators need from a variant, compiled once."""
 
@@ -752,8 +784,11 @@ class CompiledRules:
         self.bonus = self.index.mask(rules.deck.bonus)
         self.lone = (self.index.mask(rules.lone.cards) if rules.lone else 0) | self.bonus
         # the wild card's bit where its draws differ (taken from the field by the next card
-        # drawn, or taking the whole field when drawn last: capture.draw), else -1
-        drawn_wild = wild is not None and (wild.taken_by_draw or wild.sweeps_when_last)
+        # drawn, taking the whole field when drawn last, or any card when drawn: capture.draw),
+        # else -1
+        drawn_wild = wild is not None and (
+            wild.taken_by_draw or wild.sweeps_when_last or wild.drawn_any_target
+        )
         self.wild_draw = self.index.bit[wild.card] if wild is not None and drawn_wild else -1
         self.plain = (
             not rules.hiki
@@ -824,9 +859,10 @@ class CompiledRules:
         ]
         # the scoring stage's steps, each with its compiled condition (None: always), and the
         # whole stage in order: the count first, the fold fees, then the rule file's steps
+        second = rules.owners_choice.steps if rules.owners_choice is not None else ()
         self.scoring: list[tuple[ir.ScoringStep, Callable[..., bool] | None]] = [
-            (s, _Codegen(self.index).function(s.condition) if s.condition is not None else None)
-            for s in rules.scoring
+            (s, self._step_test(s.condition, second[i] if second else None))
+            for i, s in enumerate(rules.scoring)
         ]
         self.factors = [(s, t) for s, t in self.scoring if isinstance(s, ir.Factor)]
         # a declaration's factor on its maker's winnings (ir.Declaration.factor; 1: none), and
@@ -850,13 +886,37 @@ class CompiledRules:
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
         self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
 
+    def _step_test(
+        self, cond: ir.Condition | None, second: ir.Condition | None
+    ) -> Callable[..., bool] | None:
+        """A scoring step's compiled condition (None: always); under an owner's choice whose
+        second reading changes it, the StepReadings of its four readings."""
+        if cond is None:
+            return None
+        if second is None or second == cond:
+            return _Codegen(self.index).function(cond)
+        assert isinstance(self.yaku, ChoiceTable)
+        return StepReadings(
+            tuple(
+                _Codegen(self.index).function(with_payer_of(payee, payer))
+                for payee in (cond, second)
+                for payer in (cond, second)
+            ),
+            self.yaku,
+        )
+
     def read_as(self, answers: dict[int, bool]) -> CompiledRules:
         """These rules with the piles that asked owners answered for at the count read as they
         said (pile -> read the second way): a copy whose yaku table is pinned to the answers,
         everything else shared (engine/asking.py gives it to the round it counts)."""
         assert isinstance(self.yaku, ChoiceTable)
         twin = copy.copy(self)
-        twin.yaku = self.yaku.pinned(answers)
+        twin.yaku = pinned = self.yaku.pinned(answers)
+        twin.scoring = [
+            (s, StepReadings(t.tests, pinned) if isinstance(t, StepReadings) else t)
+            for s, t in self.scoring
+        ]
+        twin.factors = [(s, t) for s, t in twin.scoring if isinstance(s, ir.Factor)]
         return twin
 
     def teyaku_cards(self, hand: int, counted: Sequence[int]) -> int:

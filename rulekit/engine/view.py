@@ -7,10 +7,10 @@ player serves the whole round without copying.
 from __future__ import annotations
 
 from rulekit.engine import asking
-from rulekit.engine.capture import legal_actions, preview, previews
+from rulekit.engine.capture import legal_actions, preview, previews, wild_drawn
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
-from rulekit.engine.round import COUNT, DECLARE, DONE, FOLD, PLAY, Phase, Round
+from rulekit.engine.round import COUNT, DECLARE, DONE, FOLD, PLAY, TAKE, Phase, Round
 from rulekit.engine.state import blind
 from rulekit.engine.tables import CompiledRules
 
@@ -95,6 +95,12 @@ class PlayerView:
     def drawn(self) -> int:
         """The drawn card waiting for a capture choice (face up), or -1."""
         return self._r.drawn
+
+    @property
+    def wild_drawn(self) -> bool:
+        """Whether the drawn card waiting is the wild card choosing its target (`captures any
+        field card when drawn`): a rule choice, not only a card's."""
+        return self._r.phase == TAKE and wild_drawn(self._r)
 
     @property
     def turn(self) -> int:

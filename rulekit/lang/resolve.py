@@ -484,6 +484,10 @@ class Resolver:
         self.second_class = second
         try:
             table = self.table(self.d.tables["yaku"])
+            classes = dict(self.default)
+            for cid in self.choice_cards:
+                classes[cid] = (second,)
+            steps = tuple(c for _, c in self.step_conditions(classes))
         finally:
             self.weights, self.second_class = dict(self.fixed_weights), ""
         text = f"{ast.set_text(s.expr)} as {s.first.text} or {s.weight} {s.second.text}"
@@ -494,6 +498,7 @@ class Resolver:
             weight=s.weight,
             text=text + ", owner's choice",
             yaku=table,
+            steps=steps,
         )
 
     def weighed(self, count: ir.Count, items: Iterable[ast.SetExpr], classes: ClassMap) -> ir.Count:
@@ -1663,8 +1668,19 @@ class Resolver:
             self.error("a wild card is one card", stmt.loc, "for example: wild lightning: ...")
             return None
         flags = {o.kind for o in stmt.opts}
+        card = next(iter(cards))
+        last = next((o for o in stmt.opts if o.kind == "last_to_holder"), None)
+        others = [c for c in self.d.cards if c // 10 == card // 10 and c != card]
+        others = [c for c in others if c not in self.left_out]
+        if last is not None and len(others) != 3:
+            self.error(
+                f"the wild card's month has {len(others)} other cards: `the last of its month"
+                " goes to the holder of the other two` needs 3",
+                last.loc,
+                "leave the option out, or make a card of a month of four cards wild",
+            )
         return ir.WildCard(
-            card=next(iter(cards)),
+            card=card,
             any_target="any_target" in flags,
             collects_month="collects_month" in flags,
             respects_hiki="respects_hiki" in flags,
@@ -1672,6 +1688,8 @@ class Resolver:
             not_own_month="not_own_month" in flags,
             taken_by_draw="taken_by_draw" in flags,
             sweeps_when_last="sweeps_when_last" in flags,
+            drawn_any_target="drawn_any_target" in flags,
+            last_to_holder="last_to_holder" in flags,
         )
 
     def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:
@@ -1807,21 +1825,35 @@ class Resolver:
 
     def steps(self) -> list[ir.Factor | ir.Award]:
         out: list[ir.Factor | ir.Award] = []
+        for s, condition in self.step_conditions(self.default):
+            if isinstance(s, ast.Factor):
+                out.append(self.factor_step(s, condition))
+            else:
+                out.append(self.award_step(s, condition))
+        return out
+
+    def step_conditions(
+        self, classes: ClassMap
+    ) -> list[tuple[ast.Factor | ast.Award, ir.Condition | None]]:
+        """The scoring steps kept, each with its condition resolved in `classes` (read the
+        owner's choice's second way too: owners_choice)."""
+        out: list[tuple[ast.Factor | ast.Award, ir.Condition | None]] = []
         for s in self.d.scoring.values():
             condition = None
             if s.cond is not None:
                 try:
                     if not self.usable(s.cond, "scoring"):
                         continue
-                    condition = self.top_cond(s.cond, self.default)
+                    condition = self.top_cond(s.cond, classes)
                 except _Unresolved:
                     continue
-            if isinstance(s, ast.Factor):
-                out.append(self.factor_step(s, condition))
-            elif condition is not None and self.payer_in_award(s, condition):
+            if (
+                isinstance(s, ast.Award)
+                and condition is not None
+                and self.payer_in_award(s, condition)
+            ):
                 continue
-            else:
-                out.append(self.award_step(s, condition))
+            out.append((s, condition))
         return out
 
     def factor_step(self, s: ast.Factor, condition: ir.Condition | None) -> ir.Factor:

@@ -68,6 +68,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "wild_not_own_month": ("not_own_month", True),
     "wild_taken_by_draw": ("taken_by_draw", True),
     "wild_sweeps": ("sweeps_when_last", True),
+    "wild_drawn_any": ("drawn_any_target", True),
+    "wild_last_to_holder": ("last_to_holder", True),
     # seats and roles: who sits out, who takes the fold fees, when the fold is decided
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),

@@ -88,6 +88,9 @@ class Counting:
                 self.counts[key] += 1
         elif phase == Phase.PLAY:
             self._count_play(view, action)
+        elif phase == Phase.TAKE and view.wild_drawn:  # the drawn wild card's target: a play
+            self.counts["wild offered"] += 1
+            self.counts["wild"] += 1
         return action
 
     def _count_play(self, view: PlayerView, action: int) -> None:

@@ -11,6 +11,7 @@ from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
 from rulekit.batch.kernel.events import lowest
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask, points_of
+from rulekit.batch.kernel.turn import wild_drawn
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
@@ -93,7 +94,10 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         S[RW, RW_PENDING] = 0
         return int(S[RW, RW_ACTION])
     bot = BOT_GREEDY if S[RW, RW_ROLLOUT] else Q[BOTS, s]
-    if bot == BOT_RULEWISE and (phase >= PH_DECIDE or (phase == PH_PLAY and legal[0] >= HIKI)):
+    weighed = phase >= PH_DECIDE or (phase == PH_PLAY and legal[0] >= HIKI)
+    if phase == PH_TAKE and wild_drawn(S, Q):  # which card the drawn wild card takes
+        weighed = True
+    if bot == BOT_RULEWISE and weighed:
         return rulewise_choice(S, Q, T, F, legal, n)
     if bot == BOT_RANDOM:
         return int(legal[draw_below(S, Q, s, n)])
@@ -245,9 +249,10 @@ def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
 @entry
 def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
     """RulewiseAgent.act but for its greedy card play (and its greedy take): stop or continue
-    (stop with an empty hand where continuing cannot gain), or a hiki against the best
-    ordinary play, set up to be weighed by rollouts (-1: play_deals weighs it, then plays
-    on); join or fold, swap or keep by the variant's calibrated policy."""
+    (stop with an empty hand where continuing cannot gain), a hiki against the best
+    ordinary play, or the drawn wild card's targets, set up to be weighed by rollouts (-1:
+    play_deals weighs it, then plays on); join or fold, swap or keep by the variant's
+    calibrated policy."""
     s = S[SC, I_CURRENT]
     phase = S[SC, I_PHASE]
     if phase == PH_FOLD:
@@ -258,7 +263,11 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         return SWAP if Q[RQ, RQ_SWAP] else KEEP
     if phase == PH_DECLARE:
         return DECLARE if Q[RQ, RQ_DECLARE] or Q[DQ, DQ_FREE] else PASS
-    if phase != PH_PLAY:  # stop or continue
+    if phase == PH_TAKE:  # the drawn wild card's targets, each
+        for k in range(n):
+            S[RW, RW_OPT + k] = legal[k]
+        S[RW, RW_NOPT] = n
+    elif phase != PH_PLAY:  # stop or continue
         if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
             return STOP
         S[RW, RW_OPT] = STOP

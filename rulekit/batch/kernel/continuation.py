@@ -3,7 +3,7 @@ unfinished continuers, liability, the hands running out."""
 
 from __future__ import annotations
 
-from rulekit.batch.bits import low_bit
+from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
@@ -368,15 +368,34 @@ def close_continuations(S: Array, Q: Array, T: Array, F: Floats, stopper: int) -
             )  # fmt: skip
 
 
+@inline
+def last_to_holder(S: Array, Q: Array, w: int) -> None:
+    """continuation.last_to_holder: the one card of the wild card's month left on the field
+    goes to the player who captured the others."""
+    others = Q[MONTHS, w] & ~(1 << w)
+    left = S[SC, I_FIELD] & others
+    if popcount(left) != 1:
+        return
+    for k in range(S[SC, I_NORDER]):
+        q = S[P_ORDER, k]
+        if S[P_CAPTURED, q] & others == others ^ left:
+            S[SC, I_FIELD] ^= left
+            S[P_CAPTURED, q] |= left
+            return
+
+
 @entry
 def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
-    """continuation.end_of_hands: the wild card collects its month, continuers settled, the
-    last maker wins unless he forfeited, the hands counted when the rules say."""
+    """continuation.end_of_hands: the wild card collects its month, the last card of its own
+    month goes to the holder of the others, continuers settled, the last maker wins unless he
+    forfeited, the hands counted when the rules say."""
     owner = S[SC, I_WILD_OWNER]
     if owner >= 0 and Q[HW, W_COLLECTS]:
         got = S[SC, I_FIELD] & S[SC, I_WILD_MONTH]
         S[SC, I_FIELD] &= ~got
         S[P_CAPTURED, owner] |= got
+    if Q[HW, W_LAST]:
+        last_to_holder(S, Q, Q[HW, W_CARD])
     winner = -1
     lm = S[SC, I_LAST_MAKER]
     ends = Q[CFG, C_ENDS_ROUND] != 0

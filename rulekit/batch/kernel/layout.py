@@ -302,6 +302,8 @@ W_BONUS = 7  # the mask of the bonus cards (drawn, one is replaced; dealt: setup
 W_OWN = 8  # 1: the wild card may not take a card of its own month
 W_TAKEN = 9  # 1: on the field, the next card drawn not of its month takes the wild card
 W_SWEEPS = 10  # 1: drawn last, the wild card takes the whole field
+W_DRAWN = 11  # 1: drawn, the wild card takes a card it could take from the hand (PH_TAKE: which)
+W_LAST = 12  # 1: at the end, the last card of its month goes to the holder of the other two
 # the round's scalars (SC row) past I_SIZE: reset by play_deals for each try at a deal
 I_WILD_OWNER = I_SIZE  # who took a field card with the wild card, or -1
 I_WILD_MONTH = I_SIZE + 1  # the month mask of the card it took

@@ -10,7 +10,14 @@ from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
 from rulekit.batch.kernel.setup import choose_fold, next_declarer, run_setup, swap_pair
-from rulekit.batch.kernel.turn import legal_plays, next_turn, play_card, take
+from rulekit.batch.kernel.turn import (
+    legal_plays,
+    next_turn,
+    play_card,
+    take,
+    take_targets,
+    wild_drawn,
+)
 from rulekit.batch.tables import readings as t_readings
 
 
@@ -26,7 +33,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         if phase == PH_PLAY:
             n = legal_plays(S, Q, T, legal)
         elif phase == PH_TAKE:
-            m = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
+            m = take_targets(S, Q, T)
             n = 0
             while m:
                 legal[n] = TAKE + low_bit(m)
@@ -63,6 +70,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_DECLARE:
             S[CHOICES, CH_DECLARE_OFFERED] += 1
             S[CHOICES, CH_DECLARE] += action == DECLARE
+        elif phase == PH_TAKE and wild_drawn(S, Q):  # the drawn wild card's target: a play
+            S[CHOICES, CH_WILD_OFFERED] += 1
+            S[CHOICES, CH_WILD] += 1
         elif phase == PH_PLAY:
             count_play(S, Q, s, action, legal[0] >= HIKI)
             if Q[EVQ, EVQ_BOMB_HAND]:

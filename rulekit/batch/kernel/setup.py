@@ -264,20 +264,24 @@ def bonus(S: Array, Q: Array, T: Array, F: Floats) -> None:
             continue
         if lead < 0:
             lead = s
-        while S[P_HAND, s] & mask:
-            low = S[P_HAND, s] & mask & -(S[P_HAND, s] & mask)
-            S[P_HAND, s] ^= low
-            S[P_CAPTURED, s] |= low
-            if S[SC, I_NSTOCK]:
-                S[SC, I_NSTOCK] -= 1
-                S[P_HAND, s] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
-    while S[SC, I_FIELD] & mask:
-        low = S[SC, I_FIELD] & mask & -(S[SC, I_FIELD] & mask)
-        S[SC, I_FIELD] ^= low
-        S[P_CAPTURED, lead] |= low
+        S[P_CAPTURED, s] |= replace_bonus(S, P_HAND, s, mask)
+    S[P_CAPTURED, lead] |= replace_bonus(S, SC, I_FIELD, mask)
+
+
+@inline
+def replace_bonus(S: Array, row: int, col: int, mask: int) -> int:
+    """setup._replace_bonus: the bonus cards of S[row, col] (a hand, the field) taken out,
+    lowest first, each replaced from the stock (a replacement that is one goes out in turn);
+    returns those taken out."""
+    out = 0
+    while S[row, col] & mask:
+        low = S[row, col] & mask & -(S[row, col] & mask)
+        S[row, col] ^= low
+        out |= low
         if S[SC, I_NSTOCK]:
             S[SC, I_NSTOCK] -= 1
-            S[SC, I_FIELD] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
+            S[row, col] |= 1 << S[STOCK, S[SC, I_NSTOCK]]
+    return out
 
 
 @entry

@@ -8,8 +8,10 @@ from __future__ import annotations
 from rulekit.batch.chance import apart, entry
 from rulekit.batch.kernel.context import look_from
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
-from rulekit.batch.tables import CTX_PAYER, STEP_FACTOR, STEP_WORDS
+from rulekit.batch.tables import CTX_PAYER, STEP_FACTOR, STEP_WORDS, T_SECOND
 from rulekit.batch.tables import match as t_match
+from rulekit.batch.tables import match_reading as t_match_reading
+from rulekit.batch.tables import readings as t_readings
 
 
 @apart
@@ -42,4 +44,11 @@ def step_hits(S: Array, Q: Array, T: Array, seat: int, score: int, ended: bool, 
     if payer >= 0:
         S[PILES, CTX_PAYER] = S[P_CAPTURED, payer]
     x = S[P_CAPTURED, seat] if seat >= 0 else 0
-    return t_match(conditions, x, False, S[PILES], npiles)
+    if not conditions[T_SECOND]:
+        return t_match(conditions, x, False, S[PILES], npiles)
+    # the owner's choice: each pile read as its yaku read it (tables.StepReadings)
+    ytab = T[Q[CFG, C_T_YAKU] : Q[CFG, C_T_YAKU + 1]]
+    k = 2 if t_readings(ytab, x) == 2 else 0
+    if payer >= 0 and t_readings(ytab, S[P_CAPTURED, payer]) == 2:
+        k += 1
+    return t_match_reading(conditions, k, x, S[PILES], npiles)

@@ -184,6 +184,18 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         S[SC, I_TURN_WHOLE] = 0
         S[SC, I_TURN_LAID] = 0 if m else bit  # (what the hand card did: events.py)
         S[SC, I_PLAYED_TOOK] = m
+    draw_card(S, Q, T, p, field, got, fed)
+    if S[SC, I_PHASE] != PH_PLAY or turn_checks(S, Q, T, F, p):
+        return
+    pass_turn(S, Q, T, F)
+
+
+@entry
+def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: int) -> None:
+    """capture.draw_card: the top stock card drawn and played (a bonus card, a lone card, the
+    wild card, the stacking draw) after p's play left the field `field` and took `got` (`fed`
+    of it from the field); the field, his pile and the turn's cards set; a take waits in
+    PH_TAKE. A stock turn draws so too."""
     n = S[SC, I_NSTOCK]
     S[SC, I_DRAWN_TOOK] = 0
     S[SC, I_STACKED] = 0
@@ -197,6 +209,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         m2 = field & Q[MONTHS, d]
         w = Q[HW, W_CARD]
         pair = got & ~Q[HW, W_LONE]  # what the hand card took (not a bonus card drawn since)
+        any_drawn = Q[HW, W_DRAWN] and d == w  # (capture.draw_card: its targets for its month)
+        if any_drawn:
+            S[SC, I_FIELD] = field
+            m2 = wild_targets(S, Q, T, p)
         if Q[HW, W_LONE] >> d & 1:  # a lone card drawn: to his pile
             got |= 1 << d
         elif Q[HW, W_TAKEN] and field >> w & 1 and not m2 >> w & 1:  # the wild card taken
@@ -216,7 +232,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
                 fed = 0
             else:
                 field |= 1 << d
-        elif popcount(m2) == 2:
+        elif popcount(m2) == 2 or (any_drawn and m2 & (m2 - 1)):  # p chooses (take)
             S[SC, I_DRAWN] = d
             S[SC, I_PHASE] = PH_TAKE
         else:
@@ -224,22 +240,29 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got |= m2 | (1 << d)
             fed |= m2
             S[SC, I_DRAWN_TOOK] = m2
+            if any_drawn:  # the wild card's capture (its month collected at the end)
+                S[SC, I_WILD_OWNER] = p
+                S[SC, I_WILD_MONTH] = Q[MONTHS, low_bit(m2)]
         break
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed
     if got:
         S[P_CAPTURED, p] |= got
-    if S[SC, I_PHASE] != PH_PLAY:
-        return
-    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
+
+
+@entry
+def turn_checks(S: Array, Q: Array, T: Array, F: Floats, p: int) -> bool:
+    """capture.turn_checks: the turn's events (the cards given to him count in his yaku
+    check), then his yaku check when he captured; True when that left the play phase."""
+    got = S[SC, I_TURN_GOT]
+    if Q[EVQ, EVQ_N]:
         got |= at_turn_end(S, Q, T, p)
         S[SC, I_TURN_GOT] = got
     if got:
         check_yaku(S, Q, T, F, p)
-        if S[SC, I_PHASE] != PH_PLAY:
-            return
-    pass_turn(S, Q, T, F)
+        return bool(S[SC, I_PHASE] != PH_PLAY)
+    return False
 
 
 @entry
@@ -269,10 +292,30 @@ def pass_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     next_turn(S, Q, T, F)
 
 
+@inline
+def wild_drawn(S: Array, Q: Array) -> bool:
+    """capture.wild_drawn: the take phase's drawn card is the wild card choosing its target."""
+    return bool(Q[HW, W_DRAWN] and S[SC, I_DRAWN] == Q[HW, W_CARD])
+
+
+@entry
+def take_targets(S: Array, Q: Array, T: Array) -> int:
+    """capture.take_targets: the two field cards of the drawn card's month, or the drawn wild
+    card's targets."""
+    if wild_drawn(S, Q):
+        return wild_targets(S, Q, T, S[SC, I_CURRENT])
+    out: int = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
+    return out
+
+
 @entry
 def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
-    """capture.take: one of the two field cards the drawn card matches."""
+    """capture.take: one of the two field cards the drawn card matches (or one of the drawn
+    wild card's targets: its capture, its month collected at the end)."""
     t = action - TAKE
+    if wild_drawn(S, Q):
+        S[SC, I_WILD_OWNER] = S[SC, I_CURRENT]
+        S[SC, I_WILD_MONTH] = Q[MONTHS, t]
     S[SC, I_FIELD] &= ~(1 << t)
     got = (1 << t) | (1 << S[SC, I_DRAWN])
     p = S[SC, I_CURRENT]
@@ -282,13 +325,8 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     S[SC, I_DRAWN_TOOK] = 1 << t
     S[SC, I_DRAWN] = -1
     S[SC, I_PHASE] = PH_PLAY
-    if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
-        S[SC, I_TURN_GOT] |= at_turn_end(S, Q, T, p)
-    if S[SC, I_TURN_GOT]:
-        check_yaku(S, Q, T, F, p)
-        if S[SC, I_PHASE] != PH_PLAY:
-            return
-    pass_turn(S, Q, T, F)
+    if not turn_checks(S, Q, T, F, p):
+        pass_turn(S, Q, T, F)
 
 
 @entry
@@ -313,8 +351,8 @@ def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
 @entry
 def stock_turn(S: Array, Q: Array, T: Array, F: Floats) -> bool:
     """capture.stock_turn: nobody holds a card; the next player in order draws the top card and
-    plays it (draw, then end_turn's yaku check). True when the turn waits for a take, or a yaku
-    left the play phase."""
+    plays it, the second half of a turn with no hand card (draw_card, then the turn's events
+    and yaku check). True when the turn waits for a take, or a yaku left the play phase."""
     pos = S[SC, I_POS] + 1
     if pos == S[SC, I_NORDER]:
         pos = 0
@@ -322,28 +360,8 @@ def stock_turn(S: Array, Q: Array, T: Array, F: Floats) -> bool:
     S[SC, I_POS] = pos
     S[SC, I_CURRENT] = p
     S[SC, I_PHASE] = PH_PLAY
-    n = S[SC, I_NSTOCK] - 1
-    S[SC, I_NSTOCK] = n
-    d = S[STOCK, n]
-    field = S[SC, I_FIELD]
-    m2 = field & Q[MONTHS, d]
-    got = 0
-    fed = 0
-    if not m2:
-        field |= 1 << d
-    elif popcount(m2) == 2:
-        S[SC, I_DRAWN] = d
-        S[SC, I_PHASE] = PH_TAKE
-    else:
-        field &= ~m2
-        got = m2 | (1 << d)
-        fed = m2
-    S[SC, I_FIELD] = field
-    S[P_CAPTURED, p] |= got
-    S[SC, I_TURN_GOT] = got
-    S[SC, I_FED] = fed
-    if S[SC, I_PHASE] != PH_PLAY:
-        return True
-    if got:
-        check_yaku(S, Q, T, F, p)
-    return bool(S[SC, I_PHASE] != PH_PLAY)
+    S[SC, I_TURN_LAID] = 0
+    S[SC, I_PLAYED_TOOK] = 0
+    S[SC, I_TURN_WHOLE] = 0
+    draw_card(S, Q, T, p, S[SC, I_FIELD], 0, 0)
+    return bool(S[SC, I_PHASE] != PH_PLAY) or turn_checks(S, Q, T, F, p)
