@@ -744,6 +744,8 @@ class CompiledRules:
     def __init__(self, rules: ir.Ruleset) -> None:
         self.rules = rules
         self.index = CardIndex(rules)
+        # `count: round wins by ...`: each criterion's cards as masks (scoring.key_masks)
+        self.round_key_masks: dict[tuple[int, ...], list[int]] = {}
         # no hiki and no wild card: a play is a hand card, on its month (engine/capture.py's
         # shorter road: play_plain, and the plays from generated tables)
         wild = rules.wild

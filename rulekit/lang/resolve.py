@@ -24,6 +24,14 @@ def _sloc(loc: Loc) -> ir.SourceLoc:
     return ir.SourceLoc(file=loc.file, line=loc.line, col=loc.col, width=loc.width)
 
 
+MAX_ROUND_KEYS = 4  # `count: round wins by ...`: the criteria (the kernel's MAX_KEYS)
+
+
+def _key_number(name: str) -> int:
+    """`round_by#2` -> 2: the criteria in the order written."""
+    return int(name.partition("#")[2])
+
+
 def _plural_stem(word: str) -> str | None:
     if word.endswith("es") and len(word) > 3:
         return word[:-2]
@@ -1124,12 +1132,6 @@ class Resolver:
             "continuation": self.continuation(),
             "count": self.count(),
         }
-        if self.wins_round_locs and not result["continuation"].ends_round:
-            self.error(
-                "'wins the round': the yaku of this variant do not end the round",
-                self.wins_round_locs[0],
-                "drop 'yaku do not end the round' from the continue statement, or this option",
-            )
         deal = self.deal()
         if deal:
             result["deal"] = deal
@@ -1234,7 +1236,48 @@ class Resolver:
         )
         self.best_net_of_players(opts)
         self.round_paid_of_round_wins(opts)
+        opts["round_by"] = self.round_by(opts)
         return ir.Settlement(**opts)
+
+    def round_by(self, opts: dict[str, Any]) -> tuple[ir.RoundKey, ...]:
+        """`round wins by yaku points, then plains, then points`: each criterion; a class
+        counts its cards, a card treated as N of it listed N times."""
+        written = self.d.mechanics.get("count", {})
+        keys: list[ir.RoundKey] = []
+        for name in sorted((k for k in opts if k.startswith("round_by#")), key=_key_number):
+            value, loc = opts.pop(name), written[name].loc
+            if _key_number(name) == MAX_ROUND_KEYS:
+                self.error(
+                    f"round wins by at most {MAX_ROUND_KEYS} criteria",
+                    loc,
+                    "for example: round wins by yaku points, then plains, then points",
+                )
+            if value in ("yaku", "points"):
+                label = "yaku points" if value == "yaku" else "points"
+                keys.append(ir.RoundKey(key=value, label=label))
+                continue
+            word = value.removeprefix("cards:")
+            cls = next(
+                (c for c in (word, _plural_stem(word)) if c is not None and c in self.classes),
+                None,
+            )
+            if cls is None:
+                self.error(
+                    f"round wins by '{word}': no such class",
+                    loc,
+                    did_you_mean(word, [*self.classes, "yaku points", "points"])
+                    or "a class (plains), yaku points or points",
+                )
+                continue
+            heavy = {c: w.weight for w in self.weighted_ir if w.cls == cls for c in w.cards}
+            cards = [
+                cid
+                for cid, classes in sorted(self.default.items())
+                if cls in classes
+                for _ in range(heavy.get(cid, 1))
+            ]
+            keys.append(ir.RoundKey(key="cards", cards=tuple(cards), label=word))
+        return tuple(keys)
 
     def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
         """`paid by each other player` is an option of a count by round wins (dropped if not)."""
