@@ -145,6 +145,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return "nobody won"
     if isinstance(c, ir.DrawnBefore):
         return "after a drawn round" if c.n == 1 else f"after {c.n} drawn rounds"
+    if isinstance(c, ir.Declared):
+        return f"declared {c.name}"
     raise AssertionError(f"unhandled condition {c!r}")
 
 

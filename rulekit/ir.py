@@ -255,6 +255,14 @@ class DrawnBefore(_Frozen):
     n: int = 1
 
 
+class Declared(_Frozen):
+    """The rule file's declaration was made this round, by any player (`declared han_yaku`):
+    Tensho's choice of a set of yaku before the deal, read by the yaku's entries."""
+
+    kind: Literal["declared"] = "declared"
+    name: str = Field(description="the declaration's name (a file has one)")
+
+
 class And(_Frozen):
     kind: Literal["and"] = "and"
     items: tuple[Condition, ...]
@@ -288,6 +296,7 @@ Condition = Annotated[
     | PayerHas
     | NobodyWon
     | DrawnBefore
+    | Declared
     | And
     | Or
     | Not,

@@ -94,6 +94,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CPayerHas: ("the payer has", ("scoring",)),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
+    ast.CDeclared: ("declared", ("yaku", "yaku at count", "scoring", "choice")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
@@ -182,6 +183,7 @@ class Resolver:
         self.declared: ClassMap = {}
         self._set_stack: list[str] = []
         self.wins_round_locs: list[Loc] = []  # the yaku written `; wins the round`
+        self.declared_read = False  # a condition reads the declaration (`declared NAME`)
         # the owner's choice: its cards; while its second reading is resolved, their weights
         # and the counts they weigh in (lang/choice.py)
         self.choice_cards: frozenset[int] = frozenset()
@@ -767,7 +769,31 @@ class Resolver:
                 )
                 raise _Unresolved
             return ir.DrawnBefore(n=c.n)
+        if isinstance(c, ast.CDeclared):
+            return self.declared_atom(c)
         raise AssertionError(f"unhandled condition {c!r}")
+
+    def declared_atom(self, c: ast.CDeclared) -> ir.Declared:
+        """`declared NAME`: the file's declaration, by its name (the declaration is then a
+        stake of its own: the conditions that read it)."""
+        written = self.d.mechanics.get("declare", {}).get("name")
+        name = None if written is None else str(written.value)
+        if name is None:
+            self.error(
+                f"'declared {c.name}': this variant has no declaration",
+                c.loc,
+                f'declare it first: declare {c.name} "Label": by the dealer; before the deal',
+            )
+            raise _Unresolved
+        self.declared_read = True  # (a misspelt name is the error, not the declaration)
+        if c.name != name:
+            self.error(
+                f"'declared {c.name}': this variant's declaration is '{name}'",
+                c.loc,
+                did_you_mean(c.name, [name]) or f"declared {name}",
+            )
+            raise _Unresolved
+        return ir.Declared(name=name)
 
     def month_size(self) -> int:
         return max(
@@ -1336,12 +1362,13 @@ class Resolver:
         at = written["name"].loc
         about_fold = opts.get("must_join") or opts.get("from_each_folder")
         other = opts.get("factor", 1) > 1 or opts.get("award") or opts.get("penalty")
-        if not about_fold and not other:
+        if not about_fold and not other and not self.declared_read:
             self.error(
                 f"declare {opts['name']}: the declaration changes nothing",
                 at,
                 "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
-                " 5 from each other player; 5 to each other player if he fails",
+                " 5 from each other player; 5 to each other player if he fails; or read it in"
+                f" a condition: declared {opts['name']}",
             )
         if opts.get("penalty") and opts.get("success", "none") == "none":
             self.error(

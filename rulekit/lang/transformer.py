@@ -515,6 +515,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def drawn_before(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CDrawnBefore(c[0], self.loc(meta))
 
+    @v_args(meta=True)
+    def declared(self, meta: Meta, c: list[Token]) -> ast.Cond:
+        return ast.CDeclared(str(c[0]), self.tok_loc(c[0]))
+
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:
         return ast.SName(self.name(c[0]))
