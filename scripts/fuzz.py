@@ -215,6 +215,7 @@ ROUND_ATOMS = (
     "not third",
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
+PLAY_ATOMS += ("declared mizuten", "not declared shake")  # the file's declaration (Tensho)
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
 END_ATOMS += ("after a drawn round", "after {n} drawn rounds")
 COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")

@@ -1233,6 +1233,8 @@ class Resolver:
         if self.d.events:
             result["events"] = self.events(result.get("stacks", False))
         result.update(self.scoring_stage())
+        if self.d.mechanics.get("declare") and not self.declared_read:
+            self.declaration_changes_something(result.get("declarations", ()))
         return result
 
     def count(self) -> ir.Settlement:
@@ -1359,17 +1361,7 @@ class Resolver:
         opts = self.scaled_options("declare", ("from_each_folder", "award", "penalty"))
         seen = opts.get("moment", "before_deal") != "before_deal"
         opts["offers"] = self.offers(opts, "declare", "declaration seen" if seen else "declaration")
-        at = written["name"].loc
         about_fold = opts.get("must_join") or opts.get("from_each_folder")
-        other = opts.get("factor", 1) > 1 or opts.get("award") or opts.get("penalty")
-        if not about_fold and not other and not self.declared_read:
-            self.error(
-                f"declare {opts['name']}: the declaration changes nothing",
-                at,
-                "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
-                " 5 from each other player; 5 to each other player if he fails; or read it in"
-                f" a condition: declared {opts['name']}",
-            )
         if opts.get("penalty") and opts.get("success", "none") == "none":
             self.error(
                 f"declare {opts['name']}: a penalty if he fails, but nothing he must do",
@@ -1379,6 +1371,20 @@ class Resolver:
         if about_fold:
             self.fold_stakes(opts, mechanics, written)
         return (ir.Declaration(**opts),)
+
+    def declaration_changes_something(self, declarations: tuple[ir.Declaration, ...]) -> None:
+        """A declaration needs a stake, or a condition that reads it (`declared NAME`, in the
+        yaku or the scoring stage, resolved after it)."""
+        for d in declarations:
+            stake = d.must_join or d.from_each_folder or d.factor > 1 or d.award or d.penalty
+            if not stake:
+                self.error(
+                    f"declare {d.name}: the declaration changes nothing",
+                    self.d.mechanics["declare"]["name"].loc,
+                    "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
+                    " 5 from each other player; 5 to each other player if he fails; or read it"
+                    f" in a condition: declared {d.name}",
+                )
 
     def bomb(self, hiki: bool) -> ir.Bomb | None:
         """`bomb: N of a month from the hand take the rest from the field`: 2 or 3 from the hand
