@@ -517,7 +517,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def declared(self, meta: Meta, c: list[Token]) -> ast.Cond:
-        return ast.CDeclared(str(c[0]), self.tok_loc(c[0]))
+        return ast.CDeclared(str(c[0]), self.loc(meta))
 
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:
