@@ -626,7 +626,7 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
         stakes.append(f"he pays each other player {d.penalty}{times} if he fails to {must}")
     return (
         f"{DECLARE_MOMENTS[d.moment]} {DECLARERS[d.by]} may declare {d.label or d.name}: "
-        + " and ".join(stakes or ["it changes nothing"])
+        + " and ".join(stakes or [f"the conditions written 'declared {d.name}' hold"])
         + "."
         + "".join(" " + s for s in single_offer_sentences(d.offers, rules, "passes"))
     )

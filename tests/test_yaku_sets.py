@@ -39,6 +39,7 @@ def test_each_set_of_tenshos_yaku_reads_the_dealers_declaration() -> None:
     said = to_markdown(rulebook(rules))
     assert "all of maple_ribbon, clover_ribbon, geese and declared han_yaku" in said
     assert "and not declared han_yaku" in said
+    assert "the dealer may declare Set 2 (han yaku): the conditions written 'declared" in said
 
 
 def test_declared_is_said_in_words_by_diff(tmp_path: Path) -> None:
