@@ -207,7 +207,9 @@ def masks(c: CompiledRules, rng: random.Random, n: int) -> Iterator[int]:
             x = 0
             for mm in rng.sample(ix.month_masks, rng.randint(1, 5)):
                 bits = [b for b in range(nbits) if mm >> b & 1]
-                x |= sum(1 << b for b in rng.sample(bits, rng.randint(2, len(bits))))
+                # (a month of one card: Tensho's paulownia, its three plains left out)
+                least = min(2, len(bits))
+                x |= sum(1 << b for b in rng.sample(bits, rng.randint(least, len(bits))))
             yield x | sample(rng.randint(0, 3))
         else:
             x = 0
