@@ -145,6 +145,8 @@ def round_condition_text(c: ir.Condition, rules: ir.Ruleset) -> str:
         return "nobody won"
     if isinstance(c, ir.DrawnBefore):
         return "after a drawn round" if c.n == 1 else f"after {c.n} drawn rounds"
+    if isinstance(c, ir.Declared):
+        return f"declared {c.name}"
     raise AssertionError(f"unhandled condition {c!r}")
 
 
@@ -495,7 +497,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
         "points": "each scores his card points" + opponents,
-        "round_wins": "the best score wins the round, worth one"
+        "round_wins": _round_winner(k)
+        + " wins the round, worth one"
         + (", paid by each other player" if k.round_paid == "others" else "")
         + opponents,
         "none": "no card count",
@@ -505,7 +508,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     if rules.teams and k.team_cards == "pooled":
         out.append("A team makes its yaku from its members' cards together.")
     if k.method in ("points", "round_wins") and k.tie == "draw":
-        out.append("A tie for the best score is a drawn round.")
+        tied = "on every one of them" if k.round_by else "for the best score"
+        out.append(f"A tie {tied} is a drawn round.")
     if k.winner == "net":
         out.append(
             "The best net of the round (yaku, teyaku and the count) wins it; a tie goes to the"
@@ -522,6 +526,13 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         deals = "."
     out.append(f"A game is {n.rounds} rounds{deals}")
     return out
+
+
+def _round_winner(k: ir.Settlement) -> str:
+    """Who wins a round by round wins: the best score, or the criteria written, in turn."""
+    if not k.round_by:
+        return "the best score"
+    return "the most " + ", then the most ".join(key.label for key in k.round_by)
 
 
 FEE_PAYEES = {
@@ -615,7 +626,7 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
         stakes.append(f"he pays each other player {d.penalty}{times} if he fails to {must}")
     return (
         f"{DECLARE_MOMENTS[d.moment]} {DECLARERS[d.by]} may declare {d.label or d.name}: "
-        + " and ".join(stakes or ["it changes nothing"])
+        + " and ".join(stakes or [f"the conditions written 'declared {d.name}' hold"])
         + "."
         + "".join(" " + s for s in single_offer_sentences(d.offers, rules, "passes"))
     )

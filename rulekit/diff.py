@@ -221,6 +221,14 @@ def _pars_at(flat: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _round_by(flat: dict[str, Any]) -> dict[str, Any]:
+    """What wins a round by round wins, in words (`yaku points, then plains`; absent: none)."""
+    keys = flat.pop("count.round_by", None)
+    if keys:
+        flat["count.round_by"] = ", then ".join(f"the most {k['label']}" for k in keys)
+    return flat
+
+
 def _when_paid(flat: dict[str, Any]) -> dict[str, Any]:
     """When yaku are paid, as one part of the continuation: when made or at the stop where a
     yaku ends the round; as soon as made, or at the count, where none does."""
@@ -371,7 +379,7 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         if name == "continuation":
             fa, fb = _when_paid(fa), _when_paid(fb)
         if name == "count":
-            fa, fb = _pars_at(fa), _pars_at(fb)
+            fa, fb = _round_by(_pars_at(fa)), _round_by(_pars_at(fb))
         if name in ("continuation", "fold"):
             fa.pop(f"{name}.offers", None)
             fb.pop(f"{name}.offers", None)
@@ -478,6 +486,7 @@ LABELS = {
     "count.team_cards": "with teams, a yaku is made from",
     "count.tie": "a tie for the best score",
     "count.round_paid": "a round won (a count by round wins) is paid by",
+    "count.round_by": "what wins a round (a count by round wins)",
     "length.rounds": "rounds in a game",
     "length.winner_deals": "the winner of a round deals the next",
     "length.drawn_keeps_dealer": "a drawn round keeps its dealer",
@@ -591,6 +600,7 @@ ABSENT = {
     "instant_win.text": "none",
     "table.view": "none (the cards' own classes)",
     "count.par_at": "none (one par at every table size)",
+    "count.round_by": "the best score",
 }
 
 

@@ -28,6 +28,7 @@ UNKNOWABLE: dict[type, str] = {
     ir.PayerHas: "who pays",
     ir.SeatFromDealer: "where the player sits from the dealer",
     ir.Dealt: "the teyaku dealt",
+    ir.Declared: "whether the declaration was made",
 }
 NO_ROUND = "the round (--round)"
 NO_DEALER = "whose cards they are (--dealer or --not-dealer)"
@@ -59,6 +60,7 @@ class _Context:
         self.field_at_deal = field_at_deal
         self.nobody_won = False
         self.draws_before = 0
+        self.declared = False
         self.piles: Sequence[int] = ()
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:

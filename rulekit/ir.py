@@ -255,6 +255,14 @@ class DrawnBefore(_Frozen):
     n: int = 1
 
 
+class Declared(_Frozen):
+    """The rule file's declaration was made this round, by any player (`declared han_yaku`):
+    Tensho's choice of a set of yaku before the deal, read by the yaku's entries."""
+
+    kind: Literal["declared"] = "declared"
+    name: str = Field(description="the declaration's name (a file has one)")
+
+
 class And(_Frozen):
     kind: Literal["and"] = "and"
     items: tuple[Condition, ...]
@@ -288,6 +296,7 @@ Condition = Annotated[
     | PayerHas
     | NobodyWon
     | DrawnBefore
+    | Declared
     | And
     | Or
     | Not,
@@ -735,6 +744,20 @@ class ParAt(_Frozen):
     par: int
 
 
+class RoundKey(_Frozen):
+    """One criterion of a count by round wins (`round wins by yaku points, then plains, then
+    points`): what ranks the sides, the next criterion breaking a tie of this one."""
+
+    key: Literal["yaku", "points", "cards"] = Field(
+        description="the yaku a side made at the count, their values added (yaku); its card"
+        " points (points); how many of `cards` it holds (cards)"
+    )
+    cards: tuple[int, ...] = Field(
+        (), description="cards: the cards counted, a card weighing N listed N times"
+    )
+    label: str = Field("", description="as written: `yaku points`, `plains`, `points`")
+
+
 class Settlement(_Frozen):
     """How the hands are settled at the end of a round: points over par (zero-sum), the
     difference (2 players), the card points as a score (with each yaku costing every opponent
@@ -767,6 +790,13 @@ class Settlement(_Frozen):
         "bank",
         description="a count by round wins: each round won is scored against the bank (bank),"
         " or paid by each other player of the round (others: Bakappana's share)",
+    )
+
+    round_by: tuple[RoundKey, ...] = Field(
+        (),
+        description="a count by round wins: the criteria that rank the sides, in order, a tie"
+        " of one broken by the next (Tensho's yaku points, then chaff, then card points); none"
+        " written: the score (card points, less the yaku charged with opponents lose each yaku)",
     )
 
     def par_for(self, seated: int) -> int:

@@ -215,6 +215,7 @@ ROUND_ATOMS = (
     "not third",
 )
 PLAY_ATOMS = ("continued", "an opponent continued", "continued {n} or more times")
+PLAY_ATOMS += ("declared mizuten", "not declared shake")  # the file's declaration (Tensho)
 END_ATOMS = ("score >= {n}", "nobody won", "everyone has points >= {big}", "dealt triple")
 END_ATOMS += ("after a drawn round", "after {n} drawn rounds")
 COUNT_ATOMS = ("everyone has points = 88", "captured dealt triple", "dealt triple")
@@ -362,6 +363,10 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         method = rng.choice(
             ("par 88", f"par {n(rng)}{_unit(rng)}", "difference", "points", "round wins", "none",
              f"par 88, {n(rng)} at {rng.randint(2, 7)} seats",
+             # a round won by criteria in turn (issue 25, Tensho)
+             "round wins by " + ", then ".join(
+                 rng.choice(("yaku points", "points", "plains", "lights", "plainz"))
+                 for _ in range(rng.randint(1, 5))),
              f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats")
         )  # fmt: skip
         opts = rng.sample(

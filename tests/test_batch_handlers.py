@@ -89,6 +89,7 @@ SAMPLES: list[ir.Condition] = [
     ir.PayerHas(item=ir.Count(cards=(10, 30, 80, 110, 120), op="=", n=0)),
     ir.NobodyWon(),
     ir.DrawnBefore(n=2),
+    ir.Declared(name="han_yaku"),
     ir.And(items=(ir.AnyOf(cards=(10,)), ir.IsDealer())),
     ir.Or(items=(ir.AnyOf(cards=(10,)), ir.NobodyWon())),
     ir.Not(item=ir.IsDealer()),

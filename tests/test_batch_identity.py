@@ -42,6 +42,7 @@ SEEDS = (1, -7)
 MAX_SEATS = 7
 ALIASES = {
     "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+    "tensho",
 }  # fmt: skip
 
 

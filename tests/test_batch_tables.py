@@ -54,6 +54,7 @@ ROUND_KINDS = (
     ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
+    ir.Declared,
 )
 
 
@@ -105,6 +106,7 @@ class RoundCtx:
     nobody_won: bool = False
     draws_before: int = 0
     payer: int = -1  # a scoring factor's payer's pile (-1: none)
+    declared: bool = False  # the rule file's declaration was made (`declared NAME`)
 
     def dealt_holds(self, names: tuple[str, ...], captured: bool, pile: int) -> bool:
         raise AssertionError("not asked here")
@@ -126,6 +128,7 @@ class RoundCtx:
             (bt.CTX_DRAWS, self.draws_before),
             (bt.CTX_PAYER, self.payer),
             (bt.CTX_PLACE, self.place),
+            (bt.CTX_DECLARED, self.declared),
         ):
             arr[slot] = int(value)
         return arr
@@ -147,6 +150,7 @@ def random_round(ix: CardIndex, piles: list[int], rng: random.Random) -> RoundCt
         nobody_won=rng.random() < 0.5,
         draws_before=rng.randrange(4),
         payer=rng.choice((-1, rng.getrandbits(len(ix.ids)))),
+        declared=rng.random() < 0.5,
     )
 
 
@@ -203,7 +207,9 @@ def masks(c: CompiledRules, rng: random.Random, n: int) -> Iterator[int]:
             x = 0
             for mm in rng.sample(ix.month_masks, rng.randint(1, 5)):
                 bits = [b for b in range(nbits) if mm >> b & 1]
-                x |= sum(1 << b for b in rng.sample(bits, rng.randint(2, len(bits))))
+                # (a month of one card: Tensho's paulownia, its three plains left out)
+                least = min(2, len(bits))
+                x |= sum(1 << b for b in rng.sample(bits, rng.randint(least, len(bits))))
             yield x | sample(rng.randint(0, 3))
         else:
             x = 0

@@ -6,6 +6,7 @@ out here, from docs/language.md's table, not read from the resolver: a change to
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ ATOMS = {
     "nobody won": "nobody won",
     "after a drawn round": "after a drawn round",
     "the payer has": "the payer has lights >= 1",
+    "declared": "declared probe",  # (the place's declaration, or one added: write)
 }
 CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "points")
 
@@ -84,6 +86,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "dealt": frozenset({"yaku at count", "scoring"}),
     "captured dealt": frozenset({"yaku at count", "scoring"}),
     "the payer has": frozenset({"scoring factor"}),  # (an award's condition has no payer)
+    "declared": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
 }
 
 ALLOWED["second"] = ALLOWED["third"] = ALLOWED["dealer"]  # seats from the dealer (issue 25)
@@ -143,10 +146,17 @@ def write(tmp_path: Path, atom: str, place: str, nest: str) -> tuple[Path, int]:
     """The house file, and the line its condition is on."""
     base, lines = PLACES[place]
     cond = NESTS[nest].format(a=ATOMS[atom])
+    declared = ""
+    if atom == "declared":  # it names the file's declaration: the place's, or one added
+        named = re.search(r"declare (\w+)", lines)
+        if named:
+            cond = cond.replace("probe", named.group(1))
+        else:
+            declared = 'declare probe "Probe": by the dealer; before the deal\n'
     text = f'extends "{base}"\n' + lines.format(c=cond)
     path = tmp_path / "probe.rk"
     # a game of three rounds: enough for the conditions across rounds, a fourth of the time
-    path.write_text(text + "rounds 3\n", encoding="utf-8")
+    path.write_text(text + declared + "rounds 3\n", encoding="utf-8")
     return path, text.count("\n")
 
 

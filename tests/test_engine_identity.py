@@ -39,6 +39,7 @@ MAX_SEATS = 5  # table sizes past this repeat the same mechanics more slowly
 # a game's default file under its own name
 ALIASES = {
     "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+    "tensho",
 }  # fmt: skip
 
 

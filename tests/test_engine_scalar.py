@@ -37,6 +37,7 @@ from rulekit.stats.tally import Tally
 
 ALIASES = {
     "hachihachi", "koikoi", "sakura", "bakappana", "hanaawase", "minhwatu", "mushi", "gostop",
+    "tensho",
 }  # fmt: skip
 FILES = sorted(n for n in bundled_names() if n not in ALIASES)
 HANDS = st.integers(min_value=0, max_value=(1 << 48) - 1)

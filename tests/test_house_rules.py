@@ -59,6 +59,7 @@ def test_there_are_house_rules_for_every_game() -> None:
         "hanaawase",
         "minhwatu",
         "mushi",
+        "tensho",
     }
     assert len(HOUSE) >= 10
 

@@ -158,10 +158,6 @@ def test_a_yaku_that_cancels_or_wins_resolves_and_is_said_in_words() -> None:
             " wins the round\n",
             "house.rk:3:41: 'wins the round' is an option of a yaku made in play",
         ),
-        (
-            'extends "sakura/hawaii"\nyaku\n  row "Row" 5: all of willow; wins the round\n',
-            "house.rk:3:31: 'wins the round': the yaku of this variant do not end the round",
-        ),
     ],
 )
 def test_a_yaku_that_cancels_or_wins_is_refused_where_it_means_nothing(

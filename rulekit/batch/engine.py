@@ -46,10 +46,12 @@ from rulekit.batch.tables import (
     shown_array,
     void_hand_at,
 )
+from rulekit.cards import CardIndex
 from rulekit.engine.game import MAX_VOID_IN_A_ROW, first_dealer, game_winners
 from rulekit.engine.ledger import Amount, Payment, entry
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import setup_steps
+from rulekit.engine.scoring import key_masks
 from rulekit.engine.setup import only_fold_stakes
 from rulekit.engine.stage import FACTOR_ON as FACTOR_REASONS
 from rulekit.engine.tables import CompiledRules
@@ -93,6 +95,7 @@ WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
 TIE_BREAKS = {"round_wins": K.GM_WINS, "dealer_order": K.GM_LAST_DEALER}
 TEAM_CARDS = {"apart": 0, "pooled": 1}  # ir.Settlement.team_cards -> cfg G_POOLED
 ROUND_PAID = {"bank": 0, "others": 1}  # ir.Settlement.round_paid -> PQ_ROUND_PAID
+ROUND_KEYS = {"yaku": K.RK_YAKU, "points": K.RK_POINTS, "cards": K.RK_CARDS}  # ir.RoundKey.key
 # ir.Yaku.cancels_yaku -> the PQ column whose bits hold such entries (none: no column)
 CANCELS_YAKU = {"none": None, "all": K.PQ_CANCEL_ALL, "others": K.PQ_CANCEL_OTHERS}
 # ir.Seats.sit_out -> cfg C_SIT_OUT (3..5: by the last round, kernel/rounds.py's next_sitters)
@@ -323,7 +326,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.EV + k, K.EV_GIVE] = give
         Q[K.EV + k, K.EV_STEAL] = e.steal
         Q[K.EV + k, K.EV_FACTOR] = e.factor
-    payments_row(Q, r)
+    payments_row(Q, r, compiled.index)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
         Q[K.FACTOR_ON, code] = sum(
@@ -375,11 +378,17 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     )
 
 
-def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
+def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> None:
     """The Q row PQ: who pays and what is added to a payment (issue 25's statements)."""
     Q[K.PQ, K.PQ_ROUND_PAID] = ROUND_PAID[r.count.round_paid]
     Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
     Q[K.PQ, K.PQ_PLAY_OUT] = r.play_out_stock
+    Q[K.PQ, K.PQ_NKEYS] = len(r.count.round_by)
+    for j, k in enumerate(r.count.round_by):  # `count: round wins by ...`: each criterion
+        at = K.PQ_KEYS + j * K.KEY_WORDS
+        Q[K.PQ, at] = ROUND_KEYS[k.key]
+        for w, m in enumerate(key_masks(index.mask, k.cards)):
+            Q[K.PQ, at + 1 + w] = m
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

@@ -24,6 +24,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Settlement, "winner"): engine.WINNERS,
     (ir.Settlement, "team_cards"): engine.TEAM_CARDS,
     (ir.Settlement, "round_paid"): engine.ROUND_PAID,
+    (ir.RoundKey, "key"): engine.ROUND_KEYS,
     (ir.Yaku, "cancels_yaku"): engine.CANCELS_YAKU,
     (ir.Ruleset, "setup"): engine.STEPS,
     (ir.Fold, "start"): engine.FOLD_START,

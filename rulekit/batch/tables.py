@@ -148,6 +148,7 @@ OP_SCORE = 19
 OP_NOBODY_WON = 20
 OP_DRAWN_BEFORE = 21
 OP_SEAT = 22  # place: the player tested is the place-th in play order from the dealer
+OP_DECLARED = 23  # the rule file's declaration was made this round (`declared NAME`)
 # segment kinds: a part tested over every pile, over the field as laid, the condition itself
 SEG_EVERYONE = 0
 SEG_FIELD = 1
@@ -168,7 +169,8 @@ CTX_NOBODY_WON = 74
 CTX_DRAWS = 75  # drawn rounds in a row just before this one
 CTX_PAYER = 76  # a scoring factor's payer's pile (-1: no payer: the bank, or no payment)
 CTX_PLACE = 77  # the player tested's place in play order from the dealer (1; 0: not in play)
-CTX_WORDS = 78  # a context array's length
+CTX_DECLARED = 78  # 1: the rule file's declaration was made this round, by anyone
+CTX_WORDS = 79  # a context array's length
 NO_PILES = -1  # npiles of a context whose round has no player in play yet
 G_ALL = 0  # a group of dealt cards that made a teyaku: the cards listed
 G_MONTHS = 1  # the cards of one of these months, when the hand held exactly `size` of them
@@ -347,6 +349,8 @@ class _Emitter:
             return [OP_NOBODY_WON]
         if isinstance(c, ir.DrawnBefore):
             return [OP_DRAWN_BEFORE, c.n]
+        if isinstance(c, ir.Declared):
+            return [OP_DECLARED]
         raise Unsupported(f"has a condition the batch tables do not know ({c.kind})")
 
     def dealt(self, c: ir.Dealt) -> list[int]:
@@ -963,6 +967,9 @@ def _run(
         elif op == OP_SEAT:
             b = 1 if piles[CTX_PLACE] == prog[p + 1] else 0
             p += 2
+        elif op == OP_DECLARED:
+            b = 1 if piles[CTX_DECLARED] else 0
+            p += 1
         else:  # a word no builder writes: stop rather than read on
             return False
         s = (s << 1) | b

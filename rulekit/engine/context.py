@@ -49,6 +49,11 @@ class RoundView:
         self.score = made[seat] if 0 <= seat < len(made) else 0
 
     @property
+    def declared(self) -> bool:
+        """The rule file's declaration was made this round, by anyone (`declared NAME`)."""
+        return self.r.declared != 0
+
+    @property
     def piles(self) -> list[int]:
         """The captured piles of the round's players (`everyone has`)."""
         r = self.r

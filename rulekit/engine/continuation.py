@@ -48,6 +48,9 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
     if not pl.ends_round:
         if pl.paid_in_play:  # paid as made, the round playing on (no stop, no continue)
             pay_yaku(r, p, new, delta)
+        if pl.wins and not pl.wins.isdisjoint(counted):  # a yaku that wins the round at once
+            r.won_at_once = p  # the hands are counted now, and the round is his
+            end_of_hands(r)
         return
     if pl.settles_when_made:
         _settle_made(r, p, pl, new, delta)
@@ -404,7 +407,7 @@ def count_hands(r: RoundState) -> None:
     """The piles are final (end_of_hands): the continuers are settled, the last maker wins
     unless he forfeited, and the hands are counted when the rules say."""
     cont = r.rules.continuation
-    winner = None
+    winner = r.won_at_once
     if r.last_maker is not None and cont.ends_round:
         close_continuations(r)
         if not r.forfeited[r.last_maker] and r.made_value[r.last_maker] > 0:
@@ -414,7 +417,8 @@ def count_hands(r: RoundState) -> None:
     if r.winner is None:
         r.ended_by = "draw"
     else:
-        r.ended_by = "yaku" if r.winner == r.last_maker and cont.ends_round else "count"
+        by_yaku = cont.ends_round or r.won_at_once is not None
+        r.ended_by = "yaku" if r.winner == r.last_maker and by_yaku else "count"
 
 
 # ---------------------------------------------------------------- the handlers

@@ -24,6 +24,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Settlement, "winner"): scoring.WINNERS,
     (ir.Settlement, "team_cards"): scoring.TEAM_CARDS,
     (ir.Settlement, "round_paid"): scoring.ROUND_PAID,
+    (ir.RoundKey, "key"): scoring.ROUND_KEYS,
     (ir.Yaku, "cancels_yaku"): scoring.CANCELS_YAKU,
     (ir.Ruleset, "setup"): setup.STEPS,
     (ir.Fold, "start"): setup.FOLD_START,

@@ -11,6 +11,7 @@ checks that every option the IR allows has one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rulekit import ir
 from rulekit.engine import ledger, stage
@@ -202,9 +203,11 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
     units = r.teams or [[s] for s in r.order]
     net: dict[int, Amount] = dict(points)
     charges: list[tuple[int, Amount, str]] = []
+    made = [0] * len(units)  # each side's yaku points (round wins by yaku points)
     table = r.c.yaku
     if table is not None:
         for u, (maker, i, value) in _unit_yaku(r, units):
+            made[u] += value
             name = table.names[i]
             if name not in r.yaku_made.get(maker, ()):  # made by the count's collection
                 r.yaku_made.setdefault(maker, []).append(name)
@@ -218,12 +221,17 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
                 for m in members:
                     charges.append((m, each, name))
                     net[m] -= each
-    totals = [sum(net[m] for m in members) for members in units]
+    totals: list[Any] = [sum(net[m] for m in members) for members in units]
+    if round_wins and spec.round_by:
+        totals = [_ranking(r, members, made[u], points) for u, members in enumerate(units)]
     best = max(
         range(len(units)),
         key=lambda u: (totals[u], -min(r.order.index(m) for m in units[u])),
     )
-    if TIES[spec.tie](totals, best):
+    at_once = r.won_at_once
+    if at_once is not None:  # a yaku won the round at once: its maker's side has it
+        best = next(u for u, members in enumerate(units) if at_once in members)
+    elif TIES[spec.tie](totals, best):
         if not round_wins:
             _score_cards(r, points, charges)
         return None
@@ -233,6 +241,35 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
     else:
         _score_cards(r, points, charges)
     return r.winners[0]
+
+
+def _ranking(r: RoundState, members: list[int], made: int, points: Points) -> tuple[int, ...]:
+    """A side's criteria for `count: round wins by ...`, in the order written: compared in
+    turn, the next breaking a tie of the one before."""
+    return tuple(ROUND_KEYS[k.key](r, members, k, made, points) for k in r.rules.count.round_by)
+
+
+def _key_cards(r: RoundState, members: list[int], k: ir.RoundKey, made: int, p: Points) -> int:
+    """How many of the criterion's cards the side holds (a card listed N times: N each)."""
+    masks = r.c.round_key_masks.get(k.cards)
+    if masks is None:
+        masks = r.c.round_key_masks[k.cards] = key_masks(r.c.index.mask, k.cards)
+    pile = 0
+    for m in members:
+        pile |= r.captured[m]
+    return sum((pile & mask).bit_count() for mask in masks)
+
+
+def key_masks(mask: Callable[[list[int]], int], cards: tuple[int, ...]) -> list[int]:
+    """The criterion's cards as masks: the n-th holds the cards listed more than n times."""
+    out: list[int] = []
+    left = list(cards)
+    while left:
+        once = sorted(set(left))
+        out.append(mask(once))
+        for c in once:
+            left.remove(c)
+    return out
 
 
 def _round_won_of_bank(r: RoundState) -> None:
@@ -487,6 +524,13 @@ CANCELS_YAKU: dict[str, Callable[[set[int], int], bool]] = {
 ROUND_PAID: dict[str, Callable[[RoundState], None]] = {
     "bank": _round_won_of_bank,
     "others": _round_won_of_others,
+}
+# ir.RoundKey.key -> a side's value for one criterion of `count: round wins by ...` (its
+# yaku points at the count, its card points, how many of the criterion's cards it holds)
+ROUND_KEYS: dict[str, Callable[[RoundState, list[int], ir.RoundKey, int, Points], int]] = {
+    "yaku": lambda r, members, k, made, points: made,
+    "points": lambda r, members, k, made, points: sum(points[m] for m in members),
+    "cards": _key_cards,
 }
 # ir.Settlement.team_cards -> the piles a side's yaku are made from
 TEAM_CARDS: dict[str, Callable[[RoundState, list[int]], list[tuple[int, int]]]] = {

@@ -60,9 +60,11 @@ def setup_plan(r: RoundState) -> tuple[tuple[int, Callable[[RoundState], bool]],
 
 def only_fold_stakes(rules: ir.Ruleset) -> bool:
     """The declaration's stakes are all about the fold (he must join, N from each who folds):
-    idle where nobody folds."""
+    idle where nobody folds. One with no stake of its own is read by a condition (`declared
+    NAME`): never idle."""
     d = rules.declarations[0] if rules.declarations else None
-    return d is not None and d.factor == 1 and not d.award and not d.penalty
+    about_fold = d is not None and (d.must_join or d.from_each_folder > 0)
+    return about_fold and d is not None and d.factor == 1 and not d.award and not d.penalty
 
 
 def active_seats(r: RoundState) -> list[int]:

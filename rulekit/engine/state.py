@@ -154,6 +154,9 @@ class RoundState:
     liable_for: dict[tuple[int, int], int] = dc.field(default_factory=dict)  # (maker, entry)
     yaku_made: dict[int, list[str]] = dc.field(default_factory=dict)
     last_maker: int | None = None
+    # a yaku that wins the round at once where yaku do not end it: its maker (the hands are
+    # counted at once, and the round is his)
+    won_at_once: int | None = None
     # ---- the owner's choice asked at the count (engine/asking.py)
     asked: int = 0  # the seats asked (bits), as their driver says; a copy is never asked
     count_ending: int = -2  # the ending the count waits on: a seat's stop, -1 the hands out

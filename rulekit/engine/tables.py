@@ -61,6 +61,7 @@ class RoundContext(Protocol):
     field_at_deal: int
     nobody_won: bool
     draws_before: int
+    declared: bool  # the rule file's declaration was made this round (`declared NAME`)
     payer: int  # the pile of who makes the payment a scoring factor tests (-1: no payer)
 
 
@@ -75,6 +76,7 @@ _ROUND_KINDS = (
     ir.PayerHas,
     ir.NobodyWon,
     ir.DrawnBefore,
+    ir.Declared,
 )
 
 
@@ -343,6 +345,8 @@ class _Codegen:
             return "ctx.nobody_won"
         if isinstance(c, ir.DrawnBefore):
             return f"ctx.draws_before >= {c.n}"
+        if isinstance(c, ir.Declared):
+            return "ctx.declared"
         raise AssertionError(f"unhandled condition {c!r}")
 
     def packed(self, entries: dict[int, ir.Condition]) -> str:
@@ -776,6 +780,8 @@ class CompiledRules:
     def __init__(self, rules: ir.Ruleset) -> None:
         self.rules = rules
         self.index = CardIndex(rules)
+        # `count: round wins by ...`: each criterion's cards as masks (scoring.key_masks)
+        self.round_key_masks: dict[tuple[int, ...], list[int]] = {}
         # no hiki and no wild card: a play is a hand card, on its month (engine/capture.py's
         # shorter road: play_plain, and the plays from generated tables)
         wild = rules.wild

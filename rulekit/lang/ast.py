@@ -219,6 +219,14 @@ class CDrawnBefore:
 
 
 @dataclass(frozen=True)
+class CDeclared:
+    """`declared han_yaku`: the rule file's declaration was made this round."""
+
+    name: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class CAnd:
     items: tuple[Cond, ...]
     loc: Loc
@@ -257,6 +265,7 @@ Cond = (
     | CPayerHas
     | CNobodyWon
     | CDrawnBefore
+    | CDeclared
     | CAnd
     | COr
     | CNot

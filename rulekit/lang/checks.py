@@ -35,7 +35,9 @@ def deck_totals(rules: ir.Ruleset, classes: Mapping[int, str] | None = None) -> 
     primary = classes or {c.id: c.classes[0] for c in rules.deck.cards}
     totals = {
         "cards": len(rules.deck.cards),
-        "points": sum(rules.points.get(primary[c.id], 0) for c in rules.deck.cards),
+        "points": sum(
+            rules.own_points.get(c.id, rules.points.get(primary[c.id], 0)) for c in rules.deck.cards
+        ),
     }
     for cls in rules.deck.classes:
         n = sum(1 for c in rules.deck.cards if primary[c.id] == cls)
@@ -637,6 +639,8 @@ def check_yaku_paid(rules: ir.Ruleset) -> list[RulekitError]:
         )
     in_play = rules.yaku is not None and any(not e.at_count for e in rules.yaku.entries)
     if c.ends_round or c.paid_in_play or not in_play or (scores and count.opponents_lose):
+        return out
+    if any(k.key == "yaku" for k in count.round_by):  # they rank the round's winner
         return out
     how = {
         "par": "a count by par pays only the cards",

@@ -24,6 +24,14 @@ def _sloc(loc: Loc) -> ir.SourceLoc:
     return ir.SourceLoc(file=loc.file, line=loc.line, col=loc.col, width=loc.width)
 
 
+MAX_ROUND_KEYS = 4  # `count: round wins by ...`: the criteria (the kernel's MAX_KEYS)
+
+
+def _key_number(name: str) -> int:
+    """`round_by#2` -> 2: the criteria in the order written."""
+    return int(name.partition("#")[2])
+
+
 def _plural_stem(word: str) -> str | None:
     if word.endswith("es") and len(word) > 3:
         return word[:-2]
@@ -86,6 +94,7 @@ ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CPayerHas: ("the payer has", ("scoring",)),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
+    ast.CDeclared: ("declared", ("yaku", "yaku at count", "scoring", "choice")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
@@ -174,6 +183,7 @@ class Resolver:
         self.declared: ClassMap = {}
         self._set_stack: list[str] = []
         self.wins_round_locs: list[Loc] = []  # the yaku written `; wins the round`
+        self.declared_read = False  # a condition reads the declaration (`declared NAME`)
         # the owner's choice: its cards; while its second reading is resolved, their weights
         # and the counts they weigh in (lang/choice.py)
         self.choice_cards: frozenset[int] = frozenset()
@@ -764,7 +774,31 @@ class Resolver:
                 )
                 raise _Unresolved
             return ir.DrawnBefore(n=c.n)
+        if isinstance(c, ast.CDeclared):
+            return self.declared_atom(c)
         raise AssertionError(f"unhandled condition {c!r}")
+
+    def declared_atom(self, c: ast.CDeclared) -> ir.Declared:
+        """`declared NAME`: the file's declaration, by its name (the declaration is then a
+        stake of its own: the conditions that read it)."""
+        written = self.d.mechanics.get("declare", {}).get("name")
+        name = None if written is None else str(written.value)
+        if name is None:
+            self.error(
+                f"'declared {c.name}': this variant has no declaration",
+                c.loc,
+                f'declare it first: declare {c.name} "Label": by the dealer; before the deal',
+            )
+            raise _Unresolved
+        self.declared_read = True  # (a misspelt name is the error, not the declaration)
+        if c.name != name:
+            self.error(
+                f"'declared {c.name}': this variant's declaration is '{name}'",
+                c.loc,
+                did_you_mean(c.name, [name]) or f"declared {name}",
+            )
+            raise _Unresolved
+        return ir.Declared(name=name)
 
     def month_size(self) -> int:
         return max(
@@ -1129,12 +1163,6 @@ class Resolver:
             "continuation": self.continuation(),
             "count": self.count(),
         }
-        if self.wins_round_locs and not result["continuation"].ends_round:
-            self.error(
-                "'wins the round': the yaku of this variant do not end the round",
-                self.wins_round_locs[0],
-                "drop 'yaku do not end the round' from the continue statement, or this option",
-            )
         deal = self.deal()
         if deal:
             result["deal"] = deal
@@ -1210,6 +1238,8 @@ class Resolver:
         if self.d.events:
             result["events"] = self.events(result.get("stacks", False))
         result.update(self.scoring_stage())
+        if self.d.mechanics.get("declare") and not self.declared_read:
+            self.declaration_changes_something(result.get("declarations", ()))
         return result
 
     def count(self) -> ir.Settlement:
@@ -1239,7 +1269,48 @@ class Resolver:
         )
         self.best_net_of_players(opts)
         self.round_paid_of_round_wins(opts)
+        opts["round_by"] = self.round_by(opts)
         return ir.Settlement(**opts)
+
+    def round_by(self, opts: dict[str, Any]) -> tuple[ir.RoundKey, ...]:
+        """`round wins by yaku points, then plains, then points`: each criterion; a class
+        counts its cards, a card treated as N of it listed N times."""
+        written = self.d.mechanics.get("count", {})
+        keys: list[ir.RoundKey] = []
+        for name in sorted((k for k in opts if k.startswith("round_by#")), key=_key_number):
+            value, loc = opts.pop(name), written[name].loc
+            if _key_number(name) == MAX_ROUND_KEYS:
+                self.error(
+                    f"round wins by at most {MAX_ROUND_KEYS} criteria",
+                    loc,
+                    "for example: round wins by yaku points, then plains, then points",
+                )
+            if value in ("yaku", "points"):
+                label = "yaku points" if value == "yaku" else "points"
+                keys.append(ir.RoundKey(key=value, label=label))
+                continue
+            word = value.removeprefix("cards:")
+            cls = next(
+                (c for c in (word, _plural_stem(word)) if c is not None and c in self.classes),
+                None,
+            )
+            if cls is None:
+                self.error(
+                    f"round wins by '{word}': no such class",
+                    loc,
+                    did_you_mean(word, [*self.classes, "yaku points", "points"])
+                    or "a class (plains), yaku points or points",
+                )
+                continue
+            heavy = {c: w.weight for w in self.weighted_ir if w.cls == cls for c in w.cards}
+            cards = [
+                cid
+                for cid, classes in sorted(self.default.items())
+                if cls in classes
+                for _ in range(heavy.get(cid, 1))
+            ]
+            keys.append(ir.RoundKey(key="cards", cards=tuple(cards), label=word))
+        return tuple(keys)
 
     def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
         """`paid by each other player` is an option of a count by round wins (dropped if not)."""
@@ -1295,16 +1366,7 @@ class Resolver:
         opts = self.scaled_options("declare", ("from_each_folder", "award", "penalty"))
         seen = opts.get("moment", "before_deal") != "before_deal"
         opts["offers"] = self.offers(opts, "declare", "declaration seen" if seen else "declaration")
-        at = written["name"].loc
         about_fold = opts.get("must_join") or opts.get("from_each_folder")
-        other = opts.get("factor", 1) > 1 or opts.get("award") or opts.get("penalty")
-        if not about_fold and not other:
-            self.error(
-                f"declare {opts['name']}: the declaration changes nothing",
-                at,
-                "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
-                " 5 from each other player; 5 to each other player if he fails",
-            )
         if opts.get("penalty") and opts.get("success", "none") == "none":
             self.error(
                 f"declare {opts['name']}: a penalty if he fails, but nothing he must do",
@@ -1314,6 +1376,20 @@ class Resolver:
         if about_fold:
             self.fold_stakes(opts, mechanics, written)
         return (ir.Declaration(**opts),)
+
+    def declaration_changes_something(self, declarations: tuple[ir.Declaration, ...]) -> None:
+        """A declaration needs a stake, or a condition that reads it (`declared NAME`, in the
+        yaku or the scoring stage, resolved after it)."""
+        for d in declarations:
+            stake = d.must_join or d.from_each_folder or d.factor > 1 or d.award or d.penalty
+            if not stake:
+                self.error(
+                    f"declare {d.name}: the declaration changes nothing",
+                    self.d.mechanics["declare"]["name"].loc,
+                    "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
+                    " 5 from each other player; 5 to each other player if he fails; or read it"
+                    f" in a condition: declared {d.name}",
+                )
 
     def bomb(self, hiki: bool) -> ir.Bomb | None:
         """`bomb: N of a month from the hand take the rest from the field`: 2 or 3 from the hand

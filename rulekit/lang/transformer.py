@@ -517,6 +517,10 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def drawn_before(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.CDrawnBefore(c[0], self.loc(meta))
 
+    @v_args(meta=True)
+    def declared(self, meta: Meta, c: list[Token]) -> ast.Cond:
+        return ast.CDeclared(str(c[0]), self.loc(meta))
+
     # ------------------------------------------------------------ sets
     def set_name(self, c: list[Token]) -> ast.SetExpr:
         return ast.SName(self.name(c[0]))
@@ -792,6 +796,25 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c:
             opts.extend(item if isinstance(item, list) else [item])
         return self.mechanic(meta, "count", opts)
+
+    @v_args(meta=True)
+    def round_wins_by(self, meta: Meta, c: list[ast.Opt]) -> list[ast.Opt]:
+        """`round wins by yaku points, then plains, then points`: the method, then each
+        criterion as an option of its own (`round_by#0`, ...), located where it is written."""
+        keys = [ast.Opt(f"round_by#{k}", o.loc, o.value) for k, o in enumerate(c)]
+        return [self.opt(meta, "method", "round_wins"), *keys]
+
+    @v_args(meta=True)
+    def key_yaku(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "round_by", "yaku")
+
+    @v_args(meta=True)
+    def key_points(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        return self.opt(meta, "round_by", "points")
+
+    @v_args(meta=True)
+    def key_cards(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        return self.opt(meta, "round_by", f"cards:{c[0]}")
 
     @v_args(meta=True)
     def instant_win(self, meta: Meta, c: list[Any]) -> ast.Stmt:

@@ -9,6 +9,7 @@ from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, fo
 from rulekit.batch.tables import (
     CTX_CONTINUED,
     CTX_DEALER,
+    CTX_DECLARED,
     CTX_DRAWS,
     CTX_FIELD,
     CTX_MONTH,
@@ -53,6 +54,10 @@ def look_from(S: Array, Q: Array, seat: int, score: int, nobody_won: bool) -> in
     for k in range(n):
         if S[P_ORDER, k] == seat:
             ctx[CTX_PLACE] = k + 1
+    ctx[CTX_DECLARED] = 0  # the rule file's declaration made this round, by anyone
+    for q in range(Q[CFG, C_SEATED]):
+        if S[P_DECLARER, q]:
+            ctx[CTX_DECLARED] = 1
     ctx[DEALT_SLOT] = S[P_TEYAKU, seat] if seat >= 0 else 0
     ctx[DEALT_SLOT + 1] = S[P_DEALT, seat] if seat >= 0 else 0
     return int(n) if n else NO_PILES

@@ -99,6 +99,9 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         if Q[CFG, C_PAID_IN_PLAY]:
             n = entry_values(ytab, new, S[P_CAPTURED, p], idx, vals)
             pay_yaku(S, Q, T, F, p, idx, vals, n, delta, 1, -1)
+        if counted & Q[PQ, PQ_WINS_ROUND]:  # a yaku that wins the round at once: counted now
+            S[SC, I_WON_AT_ONCE] = p + 1
+            end_of_hands(S, Q, T, F)
         return
     cover = beaten(S, Q, T, F, p)
     if Q[CFG, C_LIABLE_MIN] >= 0:
@@ -396,7 +399,7 @@ def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
         S[P_CAPTURED, owner] |= got
     if Q[HW, W_LAST]:
         last_to_holder(S, Q, Q[HW, W_CARD])
-    winner = -1
+    winner = S[SC, I_WON_AT_ONCE] - 1
     lm = S[SC, I_LAST_MAKER]
     ends = Q[CFG, C_ENDS_ROUND] != 0
     if lm >= 0 and ends:
@@ -407,7 +410,7 @@ def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
     finish(S, Q, T, F, winner, counted)
     if S[SC, I_WINNER] < 0:
         S[SC, I_ENDED] = END_DRAW
-    elif S[SC, I_WINNER] == lm and ends:
+    elif S[SC, I_WINNER] == lm and (ends or S[SC, I_WON_AT_ONCE]):
         S[SC, I_ENDED] = END_YAKU
     else:
         S[SC, I_ENDED] = END_COUNT

@@ -545,3 +545,15 @@ PQ_WINS_ROUND = 2  # the yaku entries that win the round at once (Yaku.wins_roun
 PQ_CANCEL_ALL = 3  # the entries that cancel every yaku at the count (Yaku.cancels_yaku), bits
 PQ_CANCEL_OTHERS = 4  # ... that cancel the other players' yaku at the count, as bits
 PQ_PLAY_OUT = 5  # 1: the stock is played out when nobody holds a card (Ruleset.play_out_stock)
+# ---------------------------------------------------------------- round wins by criteria (issue 25)
+# `count: round wins by yaku points, then plains, then points`: the criteria in the PQ row,
+# from PQ_KEYS, KEY_WORDS each (its RK_ kind, then the masks of its cards: the n-th holds the
+# cards listed more than n times); a yaku that wins the round at once where yaku do not end it
+PQ_NKEYS = 6  # the criteria written (Settlement.round_by), at most MAX_KEYS
+PQ_KEYS = 7
+KEY_WORDS = 5
+MAX_KEYS = 4
+RK_YAKU = 0  # RoundKey.key: the side's yaku points at the count
+RK_POINTS = 1  # its card points
+RK_CARDS = 2  # how many of the criterion's cards it holds
+I_WON_AT_ONCE = I_SIZE + 29  # SC row: 1 + the maker of a yaku that won the round at once, or 0

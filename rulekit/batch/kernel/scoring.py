@@ -446,6 +446,10 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
     ncharges = 0
     split = Q[CFG, C_YAKU_SPLIT] != 0
     sel = S[COUNT_SEL]
+    nkeys = Q[PQ, PQ_NKEYS] if round_wins else 0
+    made = S[COUNT_ORDER]  # each side's yaku points (count_entries is done with the row)
+    for u in range(nunits):
+        made[u] = 0
     for u in range(nunits if Q[CFG, C_HAS_YAKU] else 0):
         members = units[u]
         pooled = Q[STAGE, G_POOLED] and popcount(members) > 1
@@ -472,6 +476,8 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
                 maker = seat if seat >= 0 else holder(S, Q, members, i)
                 if S[YC + maker, i] == 0:  # listed, unless made already
                     S[YC + maker, i] = 1
+                if nkeys:
+                    made[u] += t_value(ytab, i, x)
                 if not Q[STAGE, G_OPPONENTS_LOSE]:
                     continue
                 if nunits == 1:  # (no opposing side: nothing to charge)
@@ -496,6 +502,11 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
                         net[q] -= each
     best = 0
     for u in range(1, nunits):
+        if nkeys:
+            c = compare_sides(S, Q, units, made, points, u, best)
+            if c > 0 or (c == 0 and first_at(S, units[u]) < first_at(S, units[best])):
+                best = u
+            continue
         total = bits_sum(net, units[u])
         top = bits_sum(net, units[best])
         if total > top or (total == top and first_at(S, units[u]) < first_at(S, units[best])):
@@ -503,8 +514,16 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
     top = bits_sum(net, units[best])
     tied = 0
     for u in range(nunits):
-        if bits_sum(net, units[u]) == top:
+        if nkeys:
+            tied += compare_sides(S, Q, units, made, points, u, best) == 0
+        elif bits_sum(net, units[u]) == top:
             tied += 1
+    at_once = S[SC, I_WON_AT_ONCE] - 1
+    if at_once >= 0:  # a yaku won the round at once: its maker's side has it
+        tied = 1
+        for u in range(nunits):
+            if units[u] >> at_once & 1:
+                best = u
     if Q[STAGE, G_TIE_DRAW] and tied > 1:
         if not round_wins:
             score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
@@ -529,6 +548,44 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
     else:
         score_cards(S, Q, T, points, charged, amounts, entries, ncharges)
     return int(S[P_WINNERS, 0])
+
+
+@entry
+def compare_sides(
+    S: Array, Q: Array, units: Array, made: Array, points: Array, a: int, b: int
+) -> int:
+    """scoring._ranking: side a against side b by the criteria of `count: round wins by ...`
+    in turn: 1 a is ahead, -1 behind, 0 tied on all of them."""
+    for j in range(Q[PQ, PQ_NKEYS]):
+        va = key_value(S, Q, units[a], made[a], points, j)
+        vb = key_value(S, Q, units[b], made[b], points, j)
+        if va != vb:
+            return 1 if va > vb else -1
+    return 0
+
+
+@entry
+def key_value(S: Array, Q: Array, members: int, made: int, points: Array, j: int) -> int:
+    """A side's value for criterion j (scoring.ROUND_KEYS)."""
+    at = PQ_KEYS + j * KEY_WORDS
+    kind = Q[PQ, at]
+    if kind == RK_YAKU:
+        return made
+    if kind == RK_POINTS:
+        total = 0
+        for k in range(S[SC, I_NORDER]):
+            if members >> S[P_ORDER, k] & 1:
+                total += points[k]
+        return total
+    pile = 0
+    m = members
+    while m:
+        pile |= S[P_CAPTURED, low_bit(m)]
+        m &= m - 1
+    held = 0
+    for w in range(1, KEY_WORDS):
+        held += popcount(pile & Q[PQ, at + w])
+    return held
 
 
 @entry
