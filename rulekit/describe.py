@@ -58,11 +58,18 @@ def offer_sentences(
     neither, the first of `options`: he stops, he joins)."""
     if not offers:
         return []
-    return [
-        "Offered: " + "; ".join(offer_text(o, rules) for o in offers) + ".",
-        "When one option is not offered the player is not asked: he takes the other (with"
-        f" neither, he {options[0]}s).",
-    ]
+    out = ["Offered: " + "; ".join(offer_text(o, rules) for o in offers) + "."]
+    if any(o.option in options for o in offers):
+        out.append(
+            "When one option is not offered the player is not asked: he takes the other (with"
+            f" neither, he {options[0]}s)."
+        )
+    if any(o.option == "choice" for o in offers):
+        out.append(
+            "When the choice itself is not offered he is not asked and neither stops nor"
+            " continues (no continue counted): play goes on."
+        )
+    return out
 
 
 def single_offer_sentences(

@@ -465,10 +465,14 @@ class Offer(_Frozen):
     he folds, a forced fold); with neither left, he stops, or joins. The swap, a hiki or a
     declaration not offered is not taken: he keeps his hand, plays a card, or passes.
 
+    The stop-or-continue choice as a whole (`choice`, a minimum to stop: Go-Stop's) not offered
+    is not asked and taken by nobody: he neither stops nor continues (no continue counted), and
+    play goes on as if he had made no yaku; a later rise of his yaku tests it again.
+
     limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
     while he holds a card."""
 
-    option: Literal["stop", "continue", "join", "fold", "swap", "hiki", "declare"]
+    option: Literal["stop", "continue", "choice", "join", "fold", "swap", "hiki", "declare"]
     condition: Condition | None = None
     limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
 

@@ -383,6 +383,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              f"stop only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)}",
              f"continue only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
              "continue at most once per round", "continue not with an empty hand",
+             # the choice as a whole, a stop minimum (issue 25)
+             f"choice only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
              "after a lost yaku, a stop needs more than what is left",
              "after a lost yaku, a stop needs more than the value declared",
              f"paid when stopping; +{n(rng)}{_unit(rng)} per continue"],

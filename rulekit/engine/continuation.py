@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rulekit.cards import bits
 from rulekit.engine import asking, ledger
 from rulekit.engine.ledger import half, share
-from rulekit.engine.offers import BOTH, compile_offers, offered
+from rulekit.engine.offers import BOTH, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
@@ -41,6 +41,7 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         else []  # (listed only: a stop's list ignores it)
     )
     pl.paid.listed(r, p, counted, new)
+    maker = r.last_maker
     r.last_maker = p
     if r.continuing[p]:
         r.continue_wins[p] += 1
@@ -53,6 +54,11 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         _settle_made(r, p, pl, new, delta)
     if pl.wins and not pl.wins.isdisjoint(counted):  # a yaku that wins the round at once
         stop(r, p)
+        return
+    if pl.choice and not is_offered(r, p, r.captured[p], "choice", pl.choice):
+        # below the choice's condition: he neither stops nor continues, play goes on, and the
+        # hands running out give him no win (the last maker stays who was last offered it)
+        r.last_maker = maker
         return
     if pl.allowed:
         hands = r.hands
@@ -109,6 +115,7 @@ class Plan:
         "allowed",
         "bar",
         "beats",
+        "choice",
         "details",
         "ends_round",
         "liable",
@@ -151,7 +158,9 @@ class Plan:
         self.details: dict[tuple[int, ...], str] = {}
         # the conditions on the choice's options, each with its compiled test (None: none)
         self.bar = AFTER_LOSS[cont.after_loss]
-        self.offers = compile_offers(cont.offers, c.index)
+        # (the choice as a whole, `choice only if`: tested apart, before them)
+        self.offers = compile_offers([o for o in cont.offers if o.option != "choice"], c.index)
+        self.choice = tuple(o for o in cont.offers if o.option == "choice")
 
 
 def plan(r: RoundState) -> Plan:

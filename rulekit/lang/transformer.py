@@ -729,6 +729,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def offer_continue(self, c: list[Any]) -> str:
         return "continue"
 
+    def offer_choice(self, c: list[Any]) -> str:
+        return "choice"
+
     def offer_if(self, c: list[Any]) -> ast.Cond:
         return cast(ast.Cond, c[0])
 

@@ -8,7 +8,7 @@ from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
-from rulekit.batch.kernel.offers import BOTH, SECOND, offered
+from rulekit.batch.kernel.offers import BOTH, SECOND, is_offered, offered
 from rulekit.batch.kernel.scoring import finish
 from rulekit.batch.tables import OFFER_OPTIONS
 from rulekit.batch.tables import counted as t_counted
@@ -16,6 +16,7 @@ from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
 STOP_CODE = OFFER_OPTIONS["stop"]  # the stop-or-continue choice's offers (continue: + 1)
+CHOICE_CODE = OFFER_OPTIONS["choice"]  # the choice as a whole (`choice only if`)
 
 
 @inline
@@ -89,6 +90,7 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         while m:
             S[YC + p, low_bit(m)] += 1
             m &= m - 1
+    maker = S[SC, I_LAST_MAKER]
     S[SC, I_LAST_MAKER] = p
     if S[P_CONTINUING, p]:
         S[P_CONTINUE_WINS, p] += 1
@@ -125,6 +127,9 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
     if counted & Q[PQ, PQ_WINS_ROUND]:  # a yaku that wins the round at once: he stops
         left = 0
+    elif not is_offered(S, Q, T, p, S[P_CAPTURED, p], CHOICE_CODE):
+        S[SC, I_LAST_MAKER] = maker  # below the choice's condition: no stop, no continue,
+        return  # and no win when the hands run out (as continuation.made)
     if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
