@@ -632,6 +632,8 @@ STACKS_SENTENCE = (
     "A drawn card of the month its hand card just took a pair of stays with the pair on the"
     " field: the three are stacked, for whoever takes them later."
 )
+# ir.Event.time -> its word (`only the third time`)
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 # ir.Event.kind -> what happened, in words
 EVENT_WORDS = {
     "sweep": "a player's turn leaves the field empty",
@@ -662,6 +664,13 @@ def event_sentence(e: ir.Event) -> str:
     when = []
     if e.first_turn:
         when.append("on his first turn")
+    if e.in_a_row:
+        when.append(
+            "on his first turns in a row: his first, then each next while it happened on"
+            " every turn of his before"
+        )
+    if e.time:
+        when.append(f"only the {ORDINALS[e.time]} time it happens to him in the round")
     if e.not_last_turn:
         when.append("not on the round's last turn")
     effects = []
@@ -670,9 +679,16 @@ def event_sentence(e: ir.Event) -> str:
             f"each opponent gives him a {e.give} from his pile (the one with the fewest points)"
         )
     if e.steal:
-        effects.append(f"each opponent pays him {e.steal} at once")
+        doubled = (
+            ", doubled for each time it happened to him before"
+            if e.steal_grows == "doubling"
+            else ""
+        )
+        effects.append(f"each opponent pays him {e.steal} at once{doubled}")
     if e.factor > 1:
         effects.append(f"x{e.factor} on his winnings in the round")
+    if e.outcome == "wins_round":
+        effects.append("he wins the round at once (nothing else is paid)")
     at = f" ({', '.join(when)})" if when else ""
     return (
         f"{e.label or e.name}: when {EVENT_WORDS[e.kind]}{at}, "

@@ -575,6 +575,27 @@ class Event(_Frozen):
     factor: int = Field(
         1, ge=1, description="every payment of his winnings in the round is multiplied, per time"
     )
+    time: int = Field(
+        0,
+        ge=0,
+        description="only the time-th time it happens to him in the round (each time it"
+        " happened counts, whatever else it needs); 0: every time",
+    )
+    in_a_row: bool = Field(
+        False,
+        description="only on his first turns in a row: his first turn, then each next turn of"
+        " his as long as it happened to him on every turn of his before",
+    )
+    steal_grows: Literal["flat", "doubling"] = Field(
+        "flat",
+        description="the steal as written (flat), or doubled for each time it happened to him"
+        " before in the round (doubling: 3, 6, 12...)",
+    )
+    outcome: Literal["plays_on", "wins_round"] = Field(
+        "plays_on",
+        description="after its effects the round plays on, or he wins it at once (the round"
+        " ends as an instant win: nothing else is paid)",
+    )
 
 
 class Bomb(_Frozen):

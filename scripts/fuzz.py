@@ -463,6 +463,9 @@ EVENT_KINDS = (
 )  # fmt: skip
 
 
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "first")  # the last two refused
+
+
 def event_statement(rng: random.Random) -> str:
     """An event during play (issue 25), the stacking draw, or their removal: kinds, classes
     and numbers drawn, some of them wrong."""
@@ -477,7 +480,10 @@ def event_statement(rng: random.Random) -> str:
     opts = rng.sample(
         [f"each opponent gives a {rng.choice(CHOICE_CLASSES)}",
          f"each opponent pays {_number(rng)}{_unit(rng)}", f"x{rng.randint(1, 4)} on his winnings",
-         "on his first turn", "not on the last turn"],
+         "on his first turn", "not on the last turn",
+         # GS 42-43: a streak from the first turn, the Nth time, a doubling steal, a win
+         "on his first turns in a row", f"only the {rng.choice(ORDINALS)} time",
+         f"each opponent pays {_number(rng)}, doubled each time", "he wins the round"],
         rng.randint(0, 4),
     )  # fmt: skip
     name = rng.choice(("jjok", "sseul", "ppeok", "ttadak"))

@@ -59,3 +59,61 @@ def test_choice_only_if_on_yaku_that_do_not_end_the_round_is_refused(tmp_path: P
     assert "house.rk:2:" in out.output
     assert "nobody stops or continues when yaku do not end the round" in out.output
     assert "Traceback" not in out.output
+
+
+# ------------------------------------------- GS 42-43: triplets in a row, three in a round
+
+
+def test_three_ppeok_and_a_streak_of_first_turns_are_events_in_the_ir() -> None:
+    events = {e.name: e for e in load_rules("gostop/gostop").events}
+    first, three = events["first_ppeok"], events["three_ppeok"]
+    assert (first.in_a_row, first.steal, first.steal_grows, first.first_turn) == (
+        True,
+        3,
+        "doubling",
+        False,
+    )
+    assert (three.time, three.steal, three.outcome) == (3, 3, "wins_round")
+    matgo = {e.name: e for e in load_rules("gostop/matgo").events}
+    assert (matgo["three_ppeok"].steal, matgo["first_ppeok"].steal) == (7, 7)
+
+
+def test_three_ppeok_and_a_streak_are_said_in_words() -> None:
+    text = _text(load_rules("gostop/gostop"))
+    assert "on his first turns in a row" in text
+    assert "each opponent pays him 3 at once, doubled for each time it happened to him" in text
+    assert "only the third time it happens to him in the round" in text
+    assert "he wins the round at once (nothing else is paid)" in text
+
+
+def test_an_event_that_wins_the_round_is_an_effect_on_its_own(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        'event sweep3 "Three sweeps": the field is swept; only the third time; he wins the round',
+    )
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 0, out.output
+
+
+def test_first_turn_and_first_turns_in_a_row_together_are_refused(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        "event first_ppeok: a stack is left; on his first turn; on his first turns in a row;"
+        " each opponent pays 3",
+    )
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 1
+    assert "house.rk:2:" in out.output and "say the same first turn twice" in out.output
+    assert "Traceback" not in out.output
+
+
+def test_an_ordinal_past_the_fifth_time_is_refused_with_the_words_allowed(
+    tmp_path: Path,
+) -> None:
+    house = _house(
+        tmp_path, "event ppeok: a stack is left; only the sixth time; each opponent pays 3"
+    )
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 1
+    assert "house.rk:2:" in out.output and "Traceback" not in out.output
+    assert "third" in out.output  # (the words the parser expects there)

@@ -113,6 +113,8 @@ EVENT_KINDS = {
     "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
     "bomb": K.EK_BOMB,
 }
+EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
+EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -323,6 +325,10 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.EV + k, K.EV_GIVE] = give
         Q[K.EV + k, K.EV_STEAL] = e.steal
         Q[K.EV + k, K.EV_FACTOR] = e.factor
+        Q[K.EV + k, K.EV_TIME] = e.time
+        Q[K.EV + k, K.EV_IN_A_ROW] = e.in_a_row
+        Q[K.EV + k, K.EV_DOUBLING] = EVENT_STEALS[e.steal_grows]
+        Q[K.EV + k, K.EV_WINS] = EVENT_OUTCOMES[e.outcome]
     payments_row(Q, r)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]

@@ -39,6 +39,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): engine.MOMENTS,
     (ir.Declaration, "success"): engine.SUCCESS,
     (ir.Event, "kind"): engine.EVENT_KINDS,
+    (ir.Event, "steal_grows"): engine.EVENT_STEALS,
+    (ir.Event, "outcome"): engine.EVENT_OUTCOMES,
 }
 # options of whole games, not of a round: the kernel plays the rounds it is given (their dealer
 # from the deal's number), so choosing the first dealer is a games driver's

@@ -40,6 +40,8 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): setup.MOMENTS,
     (ir.Declaration, "success"): scoring.SUCCESS,
     (ir.Event, "kind"): events.HAPPENED,
+    (ir.Event, "steal_grows"): events.STEALS,
+    (ir.Event, "outcome"): events.OUTCOMES,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

@@ -1357,12 +1357,21 @@ class Resolver:
                     )
                     continue
                 opts["give"] = cls
-            if not give and not opts.get("steal") and opts.get("factor", 1) == 1:
+            wins = opts.get("outcome") == "wins_round"
+            if not give and not opts.get("steal") and opts.get("factor", 1) == 1 and not wins:
                 self.error(
                     f"event {name}: the event changes nothing",
                     at,
                     "say its effect: each opponent gives a plain; each opponent pays 3;"
-                    " x2 on his winnings",
+                    " x2 on his winnings; he wins the round",
+                )
+                continue
+            if opts.get("first_turn") and opts.get("in_a_row"):
+                self.error(
+                    f"event {name}: 'on his first turn' and 'on his first turns in a row' say"
+                    " the same first turn twice",
+                    written["in_a_row"].loc,
+                    "keep one: 'on his first turns in a row' counts from his first turn",
                 )
                 continue
             if opts["kind"] == "stack_left" and not stacks:

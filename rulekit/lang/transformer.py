@@ -107,6 +107,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "ev_steal": ("steal", None),
     "ev_first_turn": ("first_turn", True),
     "ev_not_last_turn": ("not_last_turn", True),
+    "ev_in_a_row": ("in_a_row", True),
+    "ev_wins_round": ("outcome", "wins_round"),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -651,6 +653,8 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c[1:]:
             if isinstance(item, Token):
                 opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
+            elif isinstance(item, list):  # (a steal and how it grows)
+                opts.extend(item)
             else:
                 opts.append(item)
         return self.mechanic(meta, "event", opts)
@@ -659,6 +663,31 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def ev_give(self, meta: Meta, c: list[Token]) -> ast.Opt:
         """`each opponent gives a plain`: the class, located at its name."""
         return ast.Opt("give", self.tok_loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def ev_steal_doubling(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        """`each opponent pays 3, doubled each time`: the steal, and how it grows."""
+        return [
+            self.opt(meta, "steal", _number_or_amount(c[0])),
+            self.opt(meta, "steal_grows", "doubling"),
+        ]
+
+    @v_args(meta=True)
+    def ev_time(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`only the third time`: the time, as a number."""
+        return self.opt(meta, "time", int(c[0]))
+
+    def ord_2(self, c: list[Any]) -> int:
+        return 2
+
+    def ord_3(self, c: list[Any]) -> int:
+        return 3
+
+    def ord_4(self, c: list[Any]) -> int:
+        return 4
+
+    def ord_5(self, c: list[Any]) -> int:
+        return 5
 
     @v_args(meta=True)
     def ev_factor(self, meta: Meta, c: list[Any]) -> ast.Opt:

@@ -233,8 +233,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     if S[SC, I_PHASE] != PH_PLAY:
         return
     if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
-        got |= at_turn_end(S, Q, T, p)
+        got |= at_turn_end(S, Q, T, F, p)
         S[SC, I_TURN_GOT] = got
+        if S[SC, I_PHASE] != PH_PLAY:  # an event won the round
+            return
     if got:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
@@ -283,7 +285,9 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     S[SC, I_DRAWN] = -1
     S[SC, I_PHASE] = PH_PLAY
     if Q[EVQ, EVQ_N]:  # capture.end_turn: cards given to him count in his yaku check
-        S[SC, I_TURN_GOT] |= at_turn_end(S, Q, T, p)
+        S[SC, I_TURN_GOT] |= at_turn_end(S, Q, T, F, p)
+        if S[SC, I_PHASE] != PH_PLAY:  # an event won the round
+            return
     if S[SC, I_TURN_GOT]:
         check_yaku(S, Q, T, F, p)
         if S[SC, I_PHASE] != PH_PLAY:
