@@ -346,6 +346,8 @@ def instant_win_sentences(rules: ir.Ruleset) -> list[str]:
             "A hand that makes several of them is paid the highest; the first such hand in play"
             " order from the dealer wins."
         )
+    if wins and rules.instant_all == "draw":
+        out.append("If every hand of the round wins at once, the round is a draw: nobody is paid.")
     return out
 
 

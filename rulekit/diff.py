@@ -32,6 +32,7 @@ from rulekit.describe import (
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
     "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb", "play_out_stock",
+    "instant_all",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -493,6 +494,7 @@ LABELS = {
     "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
     "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
     " in turn",
+    "instant_all": "when every hand of the round wins at once",
     "wild": "a wild card",
     "wild.card": "the wild card",
     "wild.any_target": "played from the hand, the wild card captures any field card",
@@ -509,6 +511,10 @@ LABELS = {
 }
 
 WORDS = {
+    "instant_all": {
+        "first": "the first from the dealer is paid",
+        "draw": "the round is a draw, nobody paid",
+    },
     "table.policy": {"best": "only a player's highest", "all": "every one made (they add up)"},
     "table.between_players": {"highest": "only the highest", "all": "all of them"},
     "fold.start": {"dealer": "the dealer", "after_dealer": "the player after the dealer"},

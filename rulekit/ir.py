@@ -891,6 +891,11 @@ class Ruleset(_Frozen):
         description="when nobody holds a card and the stock is not empty, the players go on in"
         " turn, each drawing the top card and playing it (Hana-Awase and Bakappana at two)",
     )
+    instant_all: Literal["first", "draw"] = Field(
+        "first",
+        description="when every hand of the round wins at once: the first from the dealer wins"
+        " (first), or the round is a draw, nobody paid (draw: Go-Stop's chongtong in every hand)",
+    )
     lone: LoneCards | None = Field(
         None, description="cards that go to whoever plays or draws them (never to the field)"
     )

@@ -117,3 +117,58 @@ def test_an_ordinal_past_the_fifth_time_is_refused_with_the_words_allowed(
     assert out.exit_code == 1
     assert "house.rk:2:" in out.output and "Traceback" not in out.output
     assert "third" in out.output  # (the words the parser expects there)
+
+
+# ------------------------------------------------- GS 12: every hand wins at once, a draw
+
+# a hand that wins at once with a pair: most hands of seven hold one, so that some deals have
+# every hand winning and others not
+EVERY_HAND_PAIRS = 'extends "gostop/gostop"\ninstant win 3 if a hand has a month of 2\n'
+
+
+def test_a_draw_if_every_hand_wins_at_once_is_in_the_ir_and_said_in_words(
+    tmp_path: Path,
+) -> None:
+    assert load_rules("gostop/gostop").instant_all == "draw"
+    assert load_rules("gostop/matgo").instant_all == "draw"
+    text = _text(load_rules("gostop/gostop"))
+    assert "If every hand of the round wins at once, the round is a draw" in text
+    house = _house(tmp_path, "remove instant draw")
+    assert load_rules(str(house)).instant_all == "first"
+    out = CliRunner().invoke(cli, ["diff", "gostop/gostop", str(house)])
+    assert "when every hand of the round wins at once: the round is a draw, nobody paid ->" in (
+        out.output
+    )
+
+
+def test_a_draw_if_every_hand_wins_at_once_needs_an_instant_win(tmp_path: Path) -> None:
+    path = tmp_path / "nowin.rk"
+    path.write_text(
+        'extends "gostop/gostop"\nremove instant wins\na draw if every hand wins at once\n',
+        encoding="utf-8",
+    )
+    out = CliRunner().invoke(cli, ["check", str(path)])
+    assert out.exit_code == 1
+    assert "nowin.rk:3:1" in out.output and "no dealt hand wins at once" in out.output
+    assert "instant win 3 if a hand has a month of 4" in out.output  # (the suggestion)
+    assert load_rules("gostop/gostop").instant_all == "draw"  # (removed with the wins)
+
+
+def test_every_hand_winning_at_once_is_a_draw_in_both_engines() -> None:
+    from rulekit.batch import engine as batch
+    from rulekit.engine.tables import CompiledRules
+    from rulekit.lang.loader import load_rules_text
+    from tests.test_batch_identity import batch_deal, scalar_deal
+
+    c = CompiledRules(load_rules_text(EVERY_HAND_PAIRS, "pairs.rk", Path(__file__)))
+    bots = ("random",) * 3
+    plan = batch.make_plan(c, 3, bots, 1)
+    ended = set()
+    for number in range(12):
+        want = scalar_deal(c, 3, bots, 1, number)
+        assert batch_deal(plan, number) == want, number
+        if not want["moves"]:  # (decided by the dealt hands)
+            ended.add(want["ended_by"])
+            if want["ended_by"] == "draw":
+                assert want["ledger"] == [] and want["winners"] == []
+    assert ended == {"draw", "instant"}  # (both: every hand wins, or not every one)

@@ -113,6 +113,7 @@ EVENT_KINDS = {
     "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
     "bomb": K.EK_BOMB,
 }
+INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
 INT64 = 1 << 63
@@ -384,6 +385,7 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
     Q[K.PQ, K.PQ_ROUND_PAID] = ROUND_PAID[r.count.round_paid]
     Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
     Q[K.PQ, K.PQ_PLAY_OUT] = r.play_out_stock
+    Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

@@ -39,6 +39,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): engine.MOMENTS,
     (ir.Declaration, "success"): engine.SUCCESS,
     (ir.Event, "kind"): engine.EVENT_KINDS,
+    (ir.Ruleset, "instant_all"): engine.INSTANT_ALL,
     (ir.Event, "steal_grows"): engine.EVENT_STEALS,
     (ir.Event, "outcome"): engine.EVENT_OUTCOMES,
 }

@@ -40,6 +40,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): setup.MOMENTS,
     (ir.Declaration, "success"): scoring.SUCCESS,
     (ir.Event, "kind"): events.HAPPENED,
+    (ir.Ruleset, "instant_all"): setup.INSTANT_ALL,
     (ir.Event, "steal_grows"): events.STEALS,
     (ir.Event, "outcome"): events.OUTCOMES,
 }

@@ -375,8 +375,9 @@ def _flat_part(r: RoundState, table: CompiledTable, s: int) -> int:
 
 def _instant_win(r: RoundState) -> bool:
     """A dealt hand that wins at once: the first in play order from the dealer whose hand makes
-    an entry of the table is paid its value (its highest entry's, if it makes several) by each
-    other player, flat, and the round is over."""
+    an entry of the table is paid its value (its first entry's, if it makes several) by each
+    other player, flat, and the round is over; with every hand of the round making one, as
+    ir.Ruleset.instant_all says (INSTANT_ALL: the first is paid, or the round is a draw)."""
     c = r.c
     wins = c.instant_wins
     if not wins:
@@ -386,17 +387,55 @@ def _instant_win(r: RoundState) -> bool:
     full = r.ix.full
     folded = r.folded
     hands = r.hands
+    first: tuple[int, ir.InstantWin] | None = None  # the first hand from the dealer that wins
+    every = True  # ... and whether every hand of the round does
+    draws = r.rules.instant_all == "draw"
     for s in seats:
         if folded[s]:
             continue
         if ctx is not None:
             ctx.look_from(s)
         hand = hands[s] & full
-        for w, test in wins:
-            if test(hand, ctx):
-                _win_at_once(r, s, w, seats)
-                return True
-    return False
+        won = next((w for w, test in wins if test(hand, ctx)), None)
+        if won is None:
+            every = False
+        elif first is None:
+            first = (s, won)
+        if first is not None and not (every and draws):
+            break
+    if first is None:
+        return False
+    INSTANT_ALL[r.rules.instant_all](r, first, seats, every)
+    return True
+
+
+def _first_wins(
+    r: RoundState, first: tuple[int, ir.InstantWin], seats: tuple[int, ...], every: bool
+) -> None:
+    """The first hand from the dealer that wins at once is paid, whoever else's would."""
+    _win_at_once(r, first[0], first[1], seats)
+
+
+def _all_draw(
+    r: RoundState, first: tuple[int, ir.InstantWin], seats: tuple[int, ...], every: bool
+) -> None:
+    """Every hand of the round wins at once: the round is a draw, nobody paid (else the
+    first is paid)."""
+    if not every:
+        _win_at_once(r, first[0], first[1], seats)
+        return
+    r.order = [q for q in seats if not r.folded[q]]
+    r.ended_by = "draw"
+    finish(r, None)
+
+
+# ir.Ruleset.instant_all -> who wins when hands win at once (every one of them, or not)
+INSTANT_ALL: dict[
+    str, Callable[[RoundState, tuple[int, ir.InstantWin], tuple[int, ...], bool], None]
+] = {
+    "first": _first_wins,
+    "draw": _all_draw,
+}
 
 
 def _win_at_once(r: RoundState, s: int, w: ir.InstantWin, seats: tuple[int, ...]) -> None:

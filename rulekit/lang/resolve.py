@@ -1163,6 +1163,8 @@ class Resolver:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "stock" in self.d.mechanics:
             result["play_out_stock"] = self.options("stock")["played_out"]
+        if "instant_all" in self.d.mechanics:
+            result["instant_all"] = self.options("instant_all")["instant_all"]
         if "hiki" in self.d.mechanics:
             result["hiki"] = self.options("hiki")["enabled"]
         for kind in ("hiki_offer", "swap_offer"):
@@ -1189,6 +1191,13 @@ class Resolver:
             )
         if "instant_wins" in self.d.tables:
             result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
+        if result.get("instant_all") == "draw" and not result.get("instant_wins"):
+            self.error(
+                "'a draw if every hand wins at once': no dealt hand wins at once in this variant",
+                self.d.mechanics["instant_all"]["instant_all"].loc,
+                "say first which hand wins: instant win 3 if a hand has a month of 4",
+            )
+            result.pop("instant_all")
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
         if self.d.lone is not None:

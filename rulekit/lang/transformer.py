@@ -834,6 +834,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "stock", [self.opt(meta, "played_out", True)])
 
     @v_args(meta=True)
+    def instant_all_draw(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        """`a draw if every hand wins at once` (Go-Stop's GS 12)."""
+        return self.mechanic(meta, "instant_all", [self.opt(meta, "instant_all", "draw")])
+
+    @v_args(meta=True)
     def dealer_captures(self, meta: Meta, c: list[Token]) -> ast.Stmt:
         return self.mechanic(meta, "dealer_captures", [self.opt(meta, "size", int(c[0]))])
 

@@ -551,3 +551,4 @@ PQ_WINS_ROUND = 2  # the yaku entries that win the round at once (Yaku.wins_roun
 PQ_CANCEL_ALL = 3  # the entries that cancel every yaku at the count (Yaku.cancels_yaku), bits
 PQ_CANCEL_OTHERS = 4  # ... that cancel the other players' yaku at the count, as bits
 PQ_PLAY_OUT = 5  # 1: the stock is played out when nobody holds a card (Ruleset.play_out_stock)
+PQ_INSTANT_DRAW = 6  # 1: every hand of the round winning at once is a draw (instant_all)
