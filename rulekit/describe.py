@@ -446,6 +446,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             words.append(
                 f"If another player stops first, the continuer {outstopped[c.if_other_stops]}."
             )
+        if c.outstopped_pays == "first":
+            words.append(
+                "When a player stops, the first of the others who continued in the round pays"
+                " what each other player owes him, for them all."
+            )
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
             words.append("The n-th yaku after continuing multiplies the score by n.")

@@ -495,6 +495,7 @@ LABELS = {
     "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
     " in turn",
     "instant_all": "when every hand of the round wins at once",
+    "continuation.outstopped_pays": "who pays a stop's yaku for every payer",
     "wild": "a wild card",
     "wild.card": "the wild card",
     "wild.any_target": "played from the hand, the wild card captures any field card",
@@ -511,6 +512,10 @@ LABELS = {
 }
 
 WORDS = {
+    "continuation.outstopped_pays": {
+        "nobody": "nobody: each payer his own",
+        "first": "the first of the others who continued in the round",
+    },
     "instant_all": {
         "first": "the first from the dealer is paid",
         "draw": "the round is a draw, nobody paid",

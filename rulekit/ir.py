@@ -647,6 +647,12 @@ class Continuation(_Frozen):
     pay_for_all: bool = False
     beaten_forfeit: bool = False
     if_other_stops: Literal["keep", "forfeit"] | None = None
+    outstopped_pays: Literal["nobody", "first"] = Field(
+        "nobody",
+        description="when a player stops, who pays his stop's yaku payments for every payer:"
+        " nobody (each pays his own), or the first of the others who continued in the round"
+        " (Go-Stop's go-bak: each payment he is owed is paid by that continuer instead)",
+    )
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
     per_continue: int = Field(

@@ -381,6 +381,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "if beaten forfeit", "if unfinished keep", "if unfinished pay half to each",
              "if unfinished earn half", "if unfinished forfeit",
              "if another stops first forfeit", "if another stops first keep",
+             "if another stops first the first continuer pays for all",  # go-bak (issue 25)
              # conditions on the choice (issue 23)
              f"stop only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)}",
              f"continue only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",

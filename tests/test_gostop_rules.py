@@ -172,3 +172,29 @@ def test_every_hand_winning_at_once_is_a_draw_in_both_engines() -> None:
             if want["ended_by"] == "draw":
                 assert want["ledger"] == [] and want["winners"] == []
     assert ended == {"draw", "instant"}  # (both: every hand wins, or not every one)
+
+
+# ------------------------------------------- GS 54: go-bak, the first continuer pays for all
+
+
+def test_go_bak_is_in_the_ir_and_said_in_words(tmp_path: Path) -> None:
+    assert load_rules("gostop/gostop").continuation.outstopped_pays == "first"
+    assert load_rules("gostop/matgo").continuation.outstopped_pays == "nobody"  # (two: no one)
+    text = _text(load_rules("gostop/gostop"))
+    assert "the first of the others who continued in the round pays what each other" in text
+    out = CliRunner().invoke(cli, ["diff", "gostop/gostop", "gostop/matgo"])
+    assert (
+        "who pays a stop's yaku for every payer: the first of the others who continued in the"
+        " round -> nobody: each payer his own"
+    ) in " ".join(out.output.split())
+
+
+def test_go_bak_needs_yaku_paid_at_the_stop(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        'continue "Go": paid when made; if another stops first the first continuer pays for all',
+    )
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 1
+    assert "house.rk:2:" in out.output and "add 'paid when stopping'" in out.output
+    assert "Traceback" not in out.output

@@ -113,6 +113,7 @@ EVENT_KINDS = {
     "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
     "bomb": K.EK_BOMB,
 }
+OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -> PQ row
 INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
@@ -386,6 +387,7 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset) -> None:
     Q[K.PQ, K.PQ_PER_CONTINUE] = r.continuation.per_continue
     Q[K.PQ, K.PQ_PLAY_OUT] = r.play_out_stock
     Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
+    Q[K.PQ, K.PQ_OUTSTOPPED_PAYS] = OUTSTOPPED_PAYS[r.continuation.outstopped_pays]
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

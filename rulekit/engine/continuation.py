@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
@@ -82,6 +83,7 @@ def _continue_alone(r: RoundState, p: int) -> None:
     """Continuing is all p is offered: he continues (play goes on, as after a continue)."""
     r.continuing[p] = True
     r.continues[p] += 1
+    r.first_continue.setdefault(p, r.turn)
 
 
 def _settle_made(r: RoundState, p: int, pl: Plan, new: list[int], delta: int) -> None:
@@ -347,6 +349,7 @@ def continue_play(r: RoundState) -> None:
     p = r.current
     r.continuing[p] = True
     r.continues[p] += 1
+    r.first_continue.setdefault(p, r.turn)
 
 
 def stop(r: RoundState, p: int) -> None:
@@ -356,7 +359,9 @@ def stop(r: RoundState, p: int) -> None:
         return
     continuing = r.continuing
     continuing[p] = False
+    start = len(r.ledger)
     plan(r).paid.at_stop(r, p)
+    OUTSTOPPED_PAYS[r.rules.continuation.outstopped_pays](r, p, start)
     if True in continuing:  # (close_continuations has nobody to settle otherwise)
         close_continuations(r, stopper=p)
     r.ended_by = "yaku"
@@ -529,6 +534,32 @@ OTHER_STOPS: dict[str | None, Callable[[RoundState, int], None] | None] = {
     None: None,
     "keep": _keep,
     "forfeit": _forfeit,
+}
+
+
+def _each_his_own(r: RoundState, p: int, start: int) -> None:
+    return None
+
+
+def _first_continuer_pays(r: RoundState, p: int, start: int) -> None:
+    """The first of the others who continued in the round pays, for every payer, what p's
+    stop was paid (the ledger's entries from `start`): Go-Stop's go-bak."""
+    firsts = [(turn, q) for q, turn in r.first_continue.items() if q != p]
+    if not firsts:
+        return
+    liable = min(firsts)[1]
+    entries = r.ledger
+    for k in range(start, len(entries)):
+        e = entries[k]
+        if e.payee == p and e.payer != liable and e.reason == "yaku":
+            entries[k] = dc_replace(e, payer=liable, reason="liability")
+
+
+# ir.Continuation.outstopped_pays -> who pays a stop's yaku for the others (from the ledger's
+# entry it starts at)
+OUTSTOPPED_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
+    "nobody": _each_his_own,
+    "first": _first_continuer_pays,
 }
 # ir.Continuation.if_unfinished -> a continuer when the round ends without his new yaku
 UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {

@@ -16,6 +16,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
     (ir.Continuation, "if_other_stops"): continuation.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
+    (ir.Continuation, "outstopped_pays"): continuation.OUTSTOPPED_PAYS,
     (ir.Continuation, "after_loss"): continuation.AFTER_LOSS,
     (ir.Offer, "option"): {**continuation.ALONE, **setup.ALONE, **offers.INSTEAD},
     (ir.Offer, "limits"): offers.LIMITS,

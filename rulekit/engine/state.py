@@ -136,6 +136,8 @@ class RoundState:
     turn_whole: int = 0  # the month the play took whole (a hiki or a bomb), or 0
     skips: list[int] = dc.field(default_factory=list)  # plays each seat may still skip (bomb)
     event_factor: list[int] = dc.field(default_factory=list)  # each seat's events' factors
+    # seat -> the turn of his first continue in the round (ir.Continuation.outstopped_pays)
+    first_continue: dict[int, int] = dc.field(default_factory=dict)
     # (seat, event index) -> the times it happened to him (ir.Event.time, in_a_row, doubling)
     event_times: dict[tuple[int, int], int] = dc.field(default_factory=dict)
     events_happened: int = 0  # times an event of the rule file happened (sim.exercise)

@@ -1527,6 +1527,14 @@ class Resolver:
     def continuation(self) -> ir.Continuation:
         opts = self.scaled_options("continuation", ("per_continue",))
         self.per_continue_at_the_stop(opts)
+        if opts.get("outstopped_pays") == "first" and opts.get("paid", "made") != "stop":
+            self.error(
+                "'the first continuer pays for all' pays for the yaku paid at a stop, but here"
+                " they are not paid when stopping",
+                self.d.mechanics["continuation"]["outstopped_pays"].loc,
+                "add 'paid when stopping' to the continue statement",
+            )
+            opts.pop("outstopped_pays")
         if "beaten" in opts:  # the whole `if beaten` clause, replaced as one option
             beaten = str(opts.pop("beaten")).split(",")
             opts["refund_half"] = "refund_half" in beaten

@@ -108,6 +108,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "ev_first_turn": ("first_turn", True),
     "ev_not_last_turn": ("not_last_turn", True),
     "ev_in_a_row": ("in_a_row", True),
+    "outstopped_pays_all": ("outstopped_pays", "first"),
     "ev_wins_round": ("outcome", "wins_round"),
 }
 

@@ -136,6 +136,8 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     elif left == SECOND:  # continuing alone is offered: he continues
         S[P_CONTINUING, p] = 1
         S[P_CONTINUES, p] += 1
+        if S[P_FIRST_GO, p] == 0:
+            S[P_FIRST_GO, p] = S[SC, I_TURN] + 1
     else:
         stop(S, Q, T, F, p)
 
@@ -324,10 +326,30 @@ def at_stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
 @entry
 def stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     S[P_CONTINUING, p] = 0
+    start = S[SC, I_NLEDGER]
     at_stop(S, Q, T, F, p)
+    if Q[PQ, PQ_OUTSTOPPED_PAYS]:
+        first_continuer_pays(S, p, start)
     close_continuations(S, Q, T, F, p)
     S[SC, I_ENDED] = END_YAKU
     finish(S, Q, T, F, p, False)
+
+
+@entry
+def first_continuer_pays(S: Array, p: int, start: int) -> None:
+    """continuation._first_continuer_pays: the first of the others who continued in the round
+    pays, for every payer, what p's stop was paid (the ledger from `start`): go-bak."""
+    liable = -1
+    for k in range(S[SC, I_NORDER]):
+        q = S[P_ORDER, k]
+        if q != p and S[P_FIRST_GO, q] and (liable < 0 or S[P_FIRST_GO, q] < S[P_FIRST_GO, liable]):
+            liable = q
+    if liable < 0:
+        return
+    for k in range(start, S[SC, I_NLEDGER]):
+        if S[LEDGER + 1, k] == p and S[LEDGER, k] != liable and S[LEDGER + 3, k] == R_YAKU:
+            S[LEDGER, k] = liable
+            S[LEDGER + 3, k] = R_LIABILITY
 
 
 @entry

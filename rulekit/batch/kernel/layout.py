@@ -552,3 +552,7 @@ PQ_CANCEL_ALL = 3  # the entries that cancel every yaku at the count (Yaku.cance
 PQ_CANCEL_OTHERS = 4  # ... that cancel the other players' yaku at the count, as bits
 PQ_PLAY_OUT = 5  # 1: the stock is played out when nobody holds a card (Ruleset.play_out_stock)
 PQ_INSTANT_DRAW = 6  # 1: every hand of the round winning at once is a draw (instant_all)
+PQ_OUTSTOPPED_PAYS = 7  # 1: the first other continuer pays a stop for all (outstopped_pays)
+# the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
+P_FIRST_GO = S_ROWS
+S_ROWS += 1

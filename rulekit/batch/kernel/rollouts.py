@@ -40,6 +40,7 @@ def _row_widths() -> Array:
     widths = np.full(S_ROWS, S_WIDTH, dtype=np.int64)
     widths[:P_SIZE] = SEATS
     widths[P_EVENT_FACTOR] = SEATS
+    widths[P_FIRST_GO] = SEATS
     widths[P_EVENT_TIMES] = SEATS * MAX_EVENTS
     widths[P_SKIPS] = SEATS
     for row, width in (

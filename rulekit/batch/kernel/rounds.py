@@ -85,6 +85,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             else:
                 S[P_CONTINUING, s] = 1
                 S[P_CONTINUES, s] += 1
+                if S[P_FIRST_GO, s] == 0:  # (continuation.continue_play)
+                    S[P_FIRST_GO, s] = S[SC, I_TURN] + 1
                 next_turn(S, Q, T, F)
         elif phase == PH_FOLD:
             choose_fold(S, Q, T, F, action == JOIN)
