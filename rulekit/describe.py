@@ -618,7 +618,12 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
     if d.from_each_folder:
         times = " x multiplier" if d.times_multiplier else ""
         stakes.append(f"each player who then folds by choice pays him {d.from_each_folder}{times}")
-    if d.factor > 1:
+    if d.factor > 1 and d.factor_per_month:
+        stakes.append(
+            f"x{d.factor} on every payment to him in the round after it, once for each month of"
+            f" {d.factor_per_month} cards in his hand when he declares"
+        )
+    elif d.factor > 1:
         stakes.append(f"x{d.factor} on every payment to him in the round after it")
     does, must = SUCCESS_WORDS[d.success]
     times = " x multiplier" if d.times_multiplier else ""

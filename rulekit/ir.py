@@ -541,6 +541,13 @@ class Declaration(_Frozen):
     offers: tuple[Offer, ...] = Field(
         (), description="conditions on making it (none: always offered to who may)"
     )
+    factor_per_month: int = Field(
+        0,
+        ge=0,
+        le=4,
+        description="N: the factor counts once for each month of N cards in his hand when he"
+        " declares (at least once: Go-Stop's shaking, x2 per triplet shown); 0: once",
+    )
 
 
 EventKind = Literal["sweep", "stack_left", "stack_taken", "pair_twice", "draw_takes_play", "bomb"]

@@ -439,7 +439,9 @@ def declaration(rng: random.Random) -> str:
          "by any player", f"by a player who holds {condition(rng, CARD_ATOMS)}",
          "after seeing the hand", "before the first play", f"x{rng.randint(1, 4)} on his winnings",
          f"{_number(rng)} from each other player", "he must win the round",
-         "he must make a yaku", f"{_number(rng)} to each other player if he fails"],
+         "he must make a yaku", f"{_number(rng)} to each other player if he fails",
+         # x2 per triplet shown (issue 25, GS 48), the month's size drawn, some wrong
+         f"x{rng.randint(1, 4)} on his winnings for each month of {rng.randint(0, 5)}"],
         rng.randint(0, 5),
     )  # fmt: skip
     label = rng.choice(("", ' "Mizuten"'))

@@ -198,3 +198,33 @@ def test_go_bak_needs_yaku_paid_at_the_stop(tmp_path: Path) -> None:
     assert out.exit_code == 1
     assert "house.rk:2:" in out.output and "add 'paid when stopping'" in out.output
     assert "Traceback" not in out.output
+
+
+# ---------------------------------------------- GS 17, 48: shaking, x2 for each triplet shown
+
+
+def test_shaking_doubles_once_for_each_triplet_in_the_ir_and_in_words(tmp_path: Path) -> None:
+    (shaking,) = load_rules("gostop/gostop").declarations
+    assert (shaking.factor, shaking.factor_per_month) == (2, 3)
+    assert "once for each month of 3 cards in his hand when he declares" in _text(
+        load_rules("gostop/gostop")
+    )
+    house = _house(
+        tmp_path,
+        'declare shaking "Shaking": by a player who holds a month of 3; before the first play;'
+        " x2 on his winnings",
+    )
+    out = CliRunner().invoke(cli, ["diff", "gostop/gostop", str(house)])
+    assert "once for each month of 3 cards" in " ".join(out.output.split())
+
+
+def test_shaking_for_each_month_of_five_is_refused(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        'declare shaking "Shaking": by any player; before the first play;'
+        " x2 on his winnings for each month of 5",
+    )
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 1
+    assert "house.rk:2:" in out.output and "a month has 4 cards, not 5" in out.output
+    assert "Traceback" not in out.output

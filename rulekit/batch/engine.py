@@ -308,6 +308,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_TIMES] = d.times_multiplier
         Q[K.DQ, K.DQ_SEEN] = d.moment != "before_deal"
         Q[K.DQ, K.DQ_FACTOR] = d.factor
+        Q[K.DQ, K.DQ_PER_MONTH] = d.factor_per_month
         Q[K.DQ, K.DQ_WIN_AWARD] = d.award
         Q[K.DQ, K.DQ_PENALTY] = d.penalty
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]

@@ -124,6 +124,19 @@ def _declare(r: RoundState) -> bool:
     return False
 
 
+def months_of(r: RoundState, hand: int, n: int) -> int:
+    """How many months have exactly n cards in `hand`."""
+    count = 0
+    rest = hand
+    while rest:
+        low = rest & -rest
+        month = r.months[low.bit_length() - 1] | low
+        rest &= ~month
+        if (hand & month).bit_count() == n:
+            count += 1
+    return count
+
+
 def choose_declare(r: RoundState, declare: bool) -> None:
     """The declaration made (or not) by the current player: the next may make it, then setup
     goes on."""
@@ -131,6 +144,9 @@ def choose_declare(r: RoundState, declare: bool) -> None:
         r.declared |= 1 << r.current
         if r.declarer < 0:
             r.declarer = r.current
+        per_month = r.rules.declarations[0].factor_per_month
+        if per_month:  # the factor once for each month of that size in his hand
+            r.declared_times[r.current] = max(1, months_of(r, r.hands[r.current], per_month))
     r.declare_at += 1
     r.phase = PLAY
     if not _declare(r):

@@ -1309,6 +1309,14 @@ class Resolver:
                 "say its stake: he must join; 10 from each who folds; x2 on his winnings;"
                 " 5 from each other player; 5 to each other player if he fails",
             )
+        per_month = opts.get("factor_per_month", 0)
+        if per_month and not 1 <= per_month <= 4:
+            self.error(
+                f"declare {opts['name']}: a month has 4 cards, not {per_month}",
+                written["factor_per_month"].loc,
+                "for example: x2 on his winnings for each month of 3",
+            )
+            opts.pop("factor_per_month")
         if opts.get("penalty") and opts.get("success", "none") == "none":
             self.error(
                 f"declare {opts['name']}: a penalty if he fails, but nothing he must do",

@@ -633,6 +633,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Opt("factor", self.loc(meta), int(str(c[0])[1:]))
 
     @v_args(meta=True)
+    def decl_factor_per_month(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        """`x2 on his winnings for each month of 3`: the factor, and the month's size."""
+        return [
+            ast.Opt("factor", self.loc(meta), int(str(c[0])[1:])),
+            ast.Opt("factor_per_month", self.tok_loc(c[1]), int(c[1])),
+        ]
+
+    @v_args(meta=True)
     def decl_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
         """`only if round >= 2`: a condition on declaring, as `offer` (the option, then it)."""
         return ast.Opt("offer", self.loc(meta), "declare:", c[0])

@@ -467,6 +467,8 @@ DQ_AWARD = 3  # paid him by each who folds by choice after it
 DQ_TIMES = 4  # its payments are multiplied by the field
 DQ_SEEN = 5  # 1: made with the hand seen (its condition tested on his hand; 0: on no card)
 DQ_FACTOR = 6  # the factor on the winnings of each who made it (1: none)
+# (P_DECLARER holds the times it counts for him: 1, or his months of DQ_PER_MONTH cards)
+DQ_PER_MONTH = 14  # ir.Declaration.factor_per_month (0: once)
 DQ_WIN_AWARD = 7  # paid him by each other player if he succeeds (scaled at use)
 DQ_PENALTY = 8  # paid by him to each other player if he fails
 DQ_SUCCESS = 9  # what he must do: 0 nothing, 1 win the round, 2 make a yaku (engine.SUCCESS)

@@ -420,6 +420,25 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
 
 
 @entry
+def declared_times(S: Array, Q: Array, s: int) -> int:
+    """setup.choose_declare: the times the declaration's factor counts for s (once, or once
+    for each month of DQ_PER_MONTH cards in his hand, at least once)."""
+    per = Q[DQ, DQ_PER_MONTH]
+    if per == 0:
+        return 1
+    hand = S[P_HAND, s]
+    count = 0
+    rest = hand
+    while rest:
+        b = low_bit(rest)
+        month = Q[MONTHS, b] | (1 << b)
+        rest &= ~month
+        if popcount(hand & month) == per:
+            count += 1
+    return max(1, count)
+
+
+@entry
 def next_declarer(S: Array, Q: Array, T: Array) -> bool:
     """setup._declare: wait for the next who may make the declaration (the dealer, or each
     player of the round from him, from I_DECLARE_AT) and is offered it; False when none is."""
