@@ -228,3 +228,47 @@ def test_shaking_for_each_month_of_five_is_refused(tmp_path: Path) -> None:
     assert out.exit_code == 1
     assert "house.rk:2:" in out.output and "a month has 4 cards, not 5" in out.output
     assert "Traceback" not in out.output
+
+
+# ------------------------------- the jokers: the Korean deck's bonus cards in both engines
+
+
+def test_the_korean_decks_weighed_chaff_count_is_played_by_the_kernel() -> None:
+    """Three jokers and two double chaff in the Chaff yaku's count: written by how many of each
+    weight are held (10 cases, not 64: lang/choice.MAX_HEAVY_BY_CARD), the kernel plays it."""
+    from rulekit.batch import engine as batch
+    from rulekit.engine.tables import CompiledRules
+
+    for name, seats in (("gostop/house/jokers", 3), ("gostop/house/matgo-jokers", 2)):
+        c = CompiledRules(load_rules(name))
+        assert batch.why_not(c, seats, ("random",) * seats) is None, name
+    chaff = next(
+        e for e in load_rules("gostop/house/jokers").yaku.entries if e.name == "ten_plains"
+    )
+    assert isinstance(chaff.condition, ir.Or) and len(chaff.condition.items) == 10
+
+
+def test_rulewise_worlds_keep_unseen_bonus_cards_out_of_the_hands() -> None:
+    """A sampled world deals an unseen joker to the stock, never to a hand (where it would
+    have been captured at once), in both engines: rulewise plays Matgo with the jokers alike."""
+    from rulekit.batch import engine as batch
+    from rulekit.engine.tables import CompiledRules
+    from tests.test_batch_identity import batch_deal, scalar_deal
+
+    c = CompiledRules(load_rules("gostop/house/matgo-jokers"))
+    bots = ("rulewise", "rulewise")
+    plan = batch.make_plan(c, 2, bots, 1)
+    assert batch_deal(plan, 11) == scalar_deal(c, 2, bots, 1, 11)  # (a bomb weighed)
+
+
+def test_without_a_bonus_card_of_the_korean_deck_leaves_its_weight(tmp_path: Path) -> None:
+    path = tmp_path / "two-jokers.rk"
+    path.write_text(
+        'extends "gostop/house/jokers"\nwithout bonus_three\n',
+        encoding="utf-8",
+    )
+    rules = load_rules(str(path))
+    ids = {c.id for c in rules.deck.cards}
+    assert 132 not in ids and {130, 131} <= ids and len(ids) == 50
+    assert rules.deck.bonus == (130, 131)
+    assert all(132 not in w.cards for w in rules.weighted)

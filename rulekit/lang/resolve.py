@@ -358,6 +358,8 @@ class Resolver:
         """`treat lightning as 2 plains`: the cards are of that class, and each weighs as many
         cards of it in every count of the class (lang/choice.weigh rewrites the counts)."""
         for s in self.d.weighted:
+            if isinstance(s.expr, ast.SCard) and s.expr.id in self.left_out:
+                continue  # (a bonus card's own weight, `bonus as 3 plains`, leaves with it)
             cls = self.choice_class(s.cls)
             try:
                 cards = self.cards_of(s.expr, self.default)

@@ -187,6 +187,16 @@ def sample(S: Array, Q: Array, T: Array, d: int) -> None:
                 pool[j] = pool[k]
                 pool[k] = joker
                 break
+    bonus = Q[HW, W_BONUS]
+    if bonus:  # an unseen bonus card is in the stock, never in a hand (Observation.sample)
+        for k in range(dealt):
+            if bonus >> pool[k] & 1:
+                for j in range(dealt, n):
+                    if not bonus >> pool[j] & 1:
+                        b = pool[k]
+                        pool[k] = pool[j]
+                        pool[j] = b
+                        break
     i = 0
     for s in range(seated):
         if s != d:
