@@ -317,7 +317,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
     if kind == 5:
         if rng.random() < 0.2:  # every hand winning at once: a draw (GS 12), or its removal
-            return rng.choice(("a draw if every hand wins at once", "remove instant draw"))
+            return rng.choice(("every hand winning at once is a draw", "remove instant draw"))
         cond = condition(rng, CARD_ATOMS + ROUND_ATOMS)
         return f"instant win {n(rng)}{_unit(rng)} if a hand has {cond}"
     if kind == 6:

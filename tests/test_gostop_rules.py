@@ -144,7 +144,7 @@ def test_a_draw_if_every_hand_wins_at_once_is_in_the_ir_and_said_in_words(
 def test_a_draw_if_every_hand_wins_at_once_needs_an_instant_win(tmp_path: Path) -> None:
     path = tmp_path / "nowin.rk"
     path.write_text(
-        'extends "gostop/gostop"\nremove instant wins\na draw if every hand wins at once\n',
+        'extends "gostop/gostop"\nremove instant wins\nevery hand winning at once is a draw\n',
         encoding="utf-8",
     )
     out = CliRunner().invoke(cli, ["check", str(path)])

@@ -631,7 +631,7 @@ STATEMENT_WORDS = {
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
-    "instant_all": "'a draw if every hand wins at once'",
+    "instant_all": "'every hand winning at once is a draw'",
 }
 
 

@@ -1195,7 +1195,8 @@ class Resolver:
             result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
         if result.get("instant_all") == "draw" and not result.get("instant_wins"):
             self.error(
-                "'a draw if every hand wins at once': no dealt hand wins at once in this variant",
+                "'every hand winning at once is a draw': no dealt hand wins at once in this"
+                " variant",
                 self.d.mechanics["instant_all"]["instant_all"].loc,
                 "say first which hand wins: instant win 3 if a hand has a month of 4",
             )

@@ -844,7 +844,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def instant_all_draw(self, meta: Meta, c: list[Token]) -> ast.Stmt:
-        """`a draw if every hand wins at once` (Go-Stop's GS 12)."""
+        """`every hand winning at once is a draw` (Go-Stop's GS 12)."""
         return self.mechanic(meta, "instant_all", [self.opt(meta, "instant_all", "draw")])
 
     @v_args(meta=True)
