@@ -704,6 +704,8 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             continue
         before = step_sentence(a, x) if x is not None else None
         after = step_sentence(b, y) if y is not None else None
+        if before == after and a.deck != b.deck:
+            continue  # the same words over another deck: its cards section says the change
         if before == after:  # the same words, another condition: say the condition's IR
             before, after = str(x), str(y)
         out.append(Change("scoring", f"step {key}", before, after))
