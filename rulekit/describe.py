@@ -58,11 +58,18 @@ def offer_sentences(
     neither, the first of `options`: he stops, he joins)."""
     if not offers:
         return []
-    return [
-        "Offered: " + "; ".join(offer_text(o, rules) for o in offers) + ".",
-        "When one option is not offered the player is not asked: he takes the other (with"
-        f" neither, he {options[0]}s).",
-    ]
+    out = ["Offered: " + "; ".join(offer_text(o, rules) for o in offers) + "."]
+    if any(o.option in options for o in offers):
+        out.append(
+            "When one option is not offered the player is not asked: he takes the other (with"
+            f" neither, he {options[0]}s)."
+        )
+    if any(o.option == "choice" for o in offers):
+        out.append(
+            "When the choice itself is not offered he is not asked and neither stops nor"
+            " continues (no continue counted): play goes on."
+        )
+    return out
 
 
 def single_offer_sentences(
@@ -341,6 +348,8 @@ def instant_win_sentences(rules: ir.Ruleset) -> list[str]:
             "A hand that makes several of them is paid the highest; the first such hand in play"
             " order from the dealer wins."
         )
+    if wins and rules.instant_all == "draw":
+        out.append("If every hand of the round wins at once, the round is a draw: nobody is paid.")
     return out
 
 
@@ -438,6 +447,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             outstopped = {"keep": "keeps what he made", "forfeit": "scores nothing"}
             words.append(
                 f"If another player stops first, the continuer {outstopped[c.if_other_stops]}."
+            )
+        if c.outstopped_pays == "first":
+            words.append(
+                "When a player stops, the first of the others who continued in the round pays"
+                " what each other player owes him, for them all."
             )
         words.append(f"If the round ends with no new yaku, the continuer {unfinished}.")
         if c.multiplier_per_yaku:
@@ -615,7 +629,12 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
     if d.from_each_folder:
         times = " x multiplier" if d.times_multiplier else ""
         stakes.append(f"each player who then folds by choice pays him {d.from_each_folder}{times}")
-    if d.factor > 1:
+    if d.factor > 1 and d.factor_per_month:
+        stakes.append(
+            f"x{d.factor} on every payment to him in the round after it, once for each month of"
+            f" {d.factor_per_month} cards in his hand when he declares"
+        )
+    elif d.factor > 1:
         stakes.append(f"x{d.factor} on every payment to him in the round after it")
     does, must = SUCCESS_WORDS[d.success]
     times = " x multiplier" if d.times_multiplier else ""
@@ -636,6 +655,8 @@ STACKS_SENTENCE = (
     "A drawn card of the month its hand card just took a pair of stays with the pair on the"
     " field: the three are stacked, for whoever takes them later."
 )
+# ir.Event.time -> its word (`only the third time`)
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 # ir.Event.kind -> what happened, in words
 EVENT_WORDS = {
     "sweep": "a player's turn leaves the field empty",
@@ -666,6 +687,13 @@ def event_sentence(e: ir.Event) -> str:
     when = []
     if e.first_turn:
         when.append("on his first turn")
+    if e.in_a_row:
+        when.append(
+            "on his first turns in a row: his first, then each next while it happened on"
+            " every turn of his before"
+        )
+    if e.time:
+        when.append(f"only the {ORDINALS[e.time]} time it happens to him in the round")
     if e.not_last_turn:
         when.append("not on the round's last turn")
     effects = []
@@ -674,9 +702,16 @@ def event_sentence(e: ir.Event) -> str:
             f"each opponent gives him a {e.give} from his pile (the one with the fewest points)"
         )
     if e.steal:
-        effects.append(f"each opponent pays him {e.steal} at once")
+        doubled = (
+            ", doubled for each time it happened to him before"
+            if e.steal_grows == "doubling"
+            else ""
+        )
+        effects.append(f"each opponent pays him {e.steal} at once{doubled}")
     if e.factor > 1:
         effects.append(f"x{e.factor} on his winnings in the round")
+    if e.outcome == "wins_round":
+        effects.append("he wins the round at once (nothing else is paid)")
     at = f" ({', '.join(when)})" if when else ""
     return (
         f"{e.label or e.name}: when {EVENT_WORDS[e.kind]}{at}, "

@@ -32,6 +32,7 @@ from rulekit.describe import (
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
     "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb", "play_out_stock",
+    "instant_all",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -502,6 +503,8 @@ LABELS = {
     "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
     "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
     " in turn",
+    "instant_all": "when every hand of the round wins at once",
+    "continuation.outstopped_pays": "who pays a stop's yaku for every payer",
     "wild": "a wild card",
     "wild.card": "the wild card",
     "wild.any_target": "played from the hand, the wild card captures any field card",
@@ -522,6 +525,14 @@ LABELS = {
 }
 
 WORDS = {
+    "continuation.outstopped_pays": {
+        "nobody": "nobody: each payer his own",
+        "first": "the first of the others who continued in the round",
+    },
+    "instant_all": {
+        "first": "the first from the dealer is paid",
+        "draw": "the round is a draw, nobody paid",
+    },
     "table.policy": {"best": "only a player's highest", "all": "every one made (they add up)"},
     "table.between_players": {"highest": "only the highest", "all": "all of them"},
     "fold.start": {"dealer": "the dealer", "after_dealer": "the player after the dealer"},
@@ -707,6 +718,8 @@ def _scoring(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
             continue
         before = step_sentence(a, x) if x is not None else None
         after = step_sentence(b, y) if y is not None else None
+        if before == after and a.deck != b.deck:
+            continue  # the same words over another deck: its cards section says the change
         if before == after:  # the same words, another condition: say the condition's IR
             before, after = str(x), str(y)
         out.append(Change("scoring", f"step {key}", before, after))

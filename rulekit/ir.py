@@ -481,10 +481,14 @@ class Offer(_Frozen):
     he folds, a forced fold); with neither left, he stops, or joins. The swap, a hiki or a
     declaration not offered is not taken: he keeps his hand, plays a card, or passes.
 
+    The stop-or-continue choice as a whole (`choice`, a minimum to stop: Go-Stop's) not offered
+    is not asked and taken by nobody: he neither stops nor continues (no continue counted), and
+    play goes on as if he had made no yaku; a later rise of his yaku tests it again.
+
     limits: `once_per_round`: only if he has not continued this round; `hand_not_empty`: only
     while he holds a card."""
 
-    option: Literal["stop", "continue", "join", "fold", "swap", "hiki", "declare"]
+    option: Literal["stop", "continue", "choice", "join", "fold", "swap", "hiki", "declare"]
     condition: Condition | None = None
     limits: tuple[Literal["once_per_round", "hand_not_empty"], ...] = ()
 
@@ -553,6 +557,13 @@ class Declaration(_Frozen):
     offers: tuple[Offer, ...] = Field(
         (), description="conditions on making it (none: always offered to who may)"
     )
+    factor_per_month: int = Field(
+        0,
+        ge=0,
+        le=4,
+        description="N: the factor counts once for each month of N cards in his hand when he"
+        " declares (at least once: Go-Stop's shaking, x2 per triplet shown); 0: once",
+    )
 
 
 EventKind = Literal["sweep", "stack_left", "stack_taken", "pair_twice", "draw_takes_play", "bomb"]
@@ -586,6 +597,27 @@ class Event(_Frozen):
     steal: int = Field(0, ge=0, description="paid to him by each opponent at once, as written")
     factor: int = Field(
         1, ge=1, description="every payment of his winnings in the round is multiplied, per time"
+    )
+    time: int = Field(
+        0,
+        ge=0,
+        description="only the time-th time it happens to him in the round (each time it"
+        " happened counts, whatever else it needs); 0: every time",
+    )
+    in_a_row: bool = Field(
+        False,
+        description="only on his first turns in a row: his first turn, then each next turn of"
+        " his as long as it happened to him on every turn of his before",
+    )
+    steal_grows: Literal["flat", "doubling"] = Field(
+        "flat",
+        description="the steal as written (flat), or doubled for each time it happened to him"
+        " before in the round (doubling: 3, 6, 12...)",
+    )
+    outcome: Literal["plays_on", "wins_round"] = Field(
+        "plays_on",
+        description="after its effects the round plays on, or he wins it at once (the round"
+        " ends as an instant win: nothing else is paid)",
     )
 
 
@@ -638,6 +670,12 @@ class Continuation(_Frozen):
     pay_for_all: bool = False
     beaten_forfeit: bool = False
     if_other_stops: Literal["keep", "forfeit"] | None = None
+    outstopped_pays: Literal["nobody", "first"] = Field(
+        "nobody",
+        description="when a player stops, who pays his stop's yaku payments for every payer:"
+        " nobody (each pays his own), or the first of the others who continued in the round"
+        " (Go-Stop's go-bak: each payment he is owed is paid by that continuer instead)",
+    )
     if_unfinished: Literal["keep", "pay_half", "earn_half", "forfeit"] = "keep"
     multiplier_per_yaku: bool = False
     per_continue: int = Field(
@@ -916,6 +954,11 @@ class Ruleset(_Frozen):
         False,
         description="when nobody holds a card and the stock is not empty, the players go on in"
         " turn, each drawing the top card and playing it (Hana-Awase and Bakappana at two)",
+    )
+    instant_all: Literal["first", "draw"] = Field(
+        "first",
+        description="when every hand of the round wins at once: the first from the dealer wins"
+        " (first), or the round is a draw, nobody paid (draw: Go-Stop's chongtong in every hand)",
     )
     lone: LoneCards | None = Field(
         None, description="cards that go to whoever plays or draws them (never to the field)"

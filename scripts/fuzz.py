@@ -317,6 +317,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             return f"void if a hand has {condition(rng, CARD_ATOMS + ROUND_ATOMS)}"
         return f"void if the field has {condition(rng, CARD_ATOMS + ROUND_ATOMS[:3])}"
     if kind == 5:
+        if rng.random() < 0.2:  # every hand winning at once: a draw (GS 12), or its removal
+            return rng.choice(("every hand winning at once is a draw", "remove instant draw"))
         cond = condition(rng, CARD_ATOMS + ROUND_ATOMS)
         return f"instant win {n(rng)}{_unit(rng)} if a hand has {cond}"
     if kind == 6:
@@ -384,10 +386,13 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "if beaten forfeit", "if unfinished keep", "if unfinished pay half to each",
              "if unfinished earn half", "if unfinished forfeit",
              "if another stops first forfeit", "if another stops first keep",
+             "if another stops first the first continuer pays for all",  # go-bak (issue 25)
              # conditions on the choice (issue 23)
              f"stop only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + END_ATOMS)}",
              f"continue only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
              "continue at most once per round", "continue not with an empty hand",
+             # the choice as a whole, a stop minimum (issue 25)
+             f"choice only if {condition(rng, CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS)}",
              "after a lost yaku, a stop needs more than what is left",
              "after a lost yaku, a stop needs more than the value declared",
              f"paid when stopping; +{n(rng)}{_unit(rng)} per continue"],
@@ -455,7 +460,9 @@ def declaration(rng: random.Random) -> str:
          "by any player", f"by a player who holds {condition(rng, CARD_ATOMS)}",
          "after seeing the hand", "before the first play", f"x{rng.randint(1, 4)} on his winnings",
          f"{_number(rng)} from each other player", "he must win the round",
-         "he must make a yaku", f"{_number(rng)} to each other player if he fails"],
+         "he must make a yaku", f"{_number(rng)} to each other player if he fails",
+         # x2 per triplet shown (issue 25, GS 48), the month's size drawn, some wrong
+         f"x{rng.randint(1, 4)} on his winnings for each month of {rng.randint(0, 5)}"],
         rng.randint(0, 5),
     )  # fmt: skip
     label = rng.choice(("", ' "Mizuten"'))
@@ -482,6 +489,9 @@ EVENT_KINDS = (
 )  # fmt: skip
 
 
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "first")  # the last two refused
+
+
 def event_statement(rng: random.Random) -> str:
     """An event during play (issue 25), the stacking draw, or their removal: kinds, classes
     and numbers drawn, some of them wrong."""
@@ -496,7 +506,10 @@ def event_statement(rng: random.Random) -> str:
     opts = rng.sample(
         [f"each opponent gives a {rng.choice(CHOICE_CLASSES)}",
          f"each opponent pays {_number(rng)}{_unit(rng)}", f"x{rng.randint(1, 4)} on his winnings",
-         "on his first turn", "not on the last turn"],
+         "on his first turn", "not on the last turn",
+         # GS 42-43: a streak from the first turn, the Nth time, a doubling steal, a win
+         "on his first turns in a row", f"only the {rng.choice(ORDINALS)} time",
+         f"each opponent pays {_number(rng)}, doubled each time", "he wins the round"],
         rng.randint(0, 4),
     )  # fmt: skip
     name = rng.choice(("jjok", "sseul", "ppeok", "ttadak"))

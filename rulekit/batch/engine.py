@@ -116,6 +116,10 @@ EVENT_KINDS = {
     "draw_takes_play": K.EK_DRAW_TAKES_PLAY,
     "bomb": K.EK_BOMB,
 }
+OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -> PQ row
+INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
+EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
+EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -307,6 +311,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_TIMES] = d.times_multiplier
         Q[K.DQ, K.DQ_SEEN] = d.moment != "before_deal"
         Q[K.DQ, K.DQ_FACTOR] = d.factor
+        Q[K.DQ, K.DQ_PER_MONTH] = d.factor_per_month
         Q[K.DQ, K.DQ_WIN_AWARD] = d.award
         Q[K.DQ, K.DQ_PENALTY] = d.penalty
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
@@ -326,6 +331,10 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.EV + k, K.EV_GIVE] = give
         Q[K.EV + k, K.EV_STEAL] = e.steal
         Q[K.EV + k, K.EV_FACTOR] = e.factor
+        Q[K.EV + k, K.EV_TIME] = e.time
+        Q[K.EV + k, K.EV_IN_A_ROW] = e.in_a_row
+        Q[K.EV + k, K.EV_DOUBLING] = EVENT_STEALS[e.steal_grows]
+        Q[K.EV + k, K.EV_WINS] = EVENT_OUTCOMES[e.outcome]
     payments_row(Q, r, compiled.index)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]
@@ -389,6 +398,8 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> N
         Q[K.PQ, at] = ROUND_KEYS[k.key]
         for w, m in enumerate(key_masks(index.mask, k.cards)):
             Q[K.PQ, at + 1 + w] = m
+    Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
+    Q[K.PQ, K.PQ_OUTSTOPPED_PAYS] = OUTSTOPPED_PAYS[r.continuation.outstopped_pays]
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

@@ -16,6 +16,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): engine.PAID,
     (ir.Continuation, "if_other_stops"): engine.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): engine.UNFINISHED,
+    (ir.Continuation, "outstopped_pays"): engine.OUTSTOPPED_PAYS,
     (ir.Continuation, "after_loss"): engine.AFTER_LOSS,
     (ir.Offer, "option"): tables.OFFER_OPTIONS,
     (ir.Offer, "limits"): tables.OFFER_LIMITS,
@@ -40,6 +41,9 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): engine.MOMENTS,
     (ir.Declaration, "success"): engine.SUCCESS,
     (ir.Event, "kind"): engine.EVENT_KINDS,
+    (ir.Ruleset, "instant_all"): engine.INSTANT_ALL,
+    (ir.Event, "steal_grows"): engine.EVENT_STEALS,
+    (ir.Event, "outcome"): engine.EVENT_OUTCOMES,
 }
 # options of whole games, not of a round: the kernel plays the rounds it is given (their dealer
 # from the deal's number), so choosing the first dealer is a games driver's

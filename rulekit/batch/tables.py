@@ -215,6 +215,7 @@ STEP_KINDS: dict[type, int] = {ir.Factor: STEP_FACTOR, ir.Award: STEP_AWARD}
 # whose first, what is done instead, no offer names: kernel.offers.is_offered)
 OFFER_OPTIONS: dict[str, int] = {
     "stop": 0, "continue": 1, "join": 2, "fold": 3, "swap": 5, "declare": 7, "hiki": 9,
+    "choice": 11,
 }  # fmt: skip
 OFFER_LIMITS: dict[str, int] = {"once_per_round": 0, "hand_not_empty": 1}
 OFFER_WORDS = 3

@@ -35,7 +35,7 @@ from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
-from rulekit.engine.state import COUNT, DECIDE, PLAY, RoundState
+from rulekit.engine.state import COUNT, DECIDE, DONE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
 from rulekit.engine.state import FOLD as FOLD_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
@@ -519,6 +519,8 @@ def turn_checks(r: RoundState) -> bool:
     table = r.c.yaku
     if r.c.events:  # (cards given to him count in his yaku check)
         r.turn_got |= at_turn_end(r)
+        if r.phase == DONE:  # an event won the round
+            return True
     if r.turn_got and table is not None and not r.forfeited[p]:
         x = r.captured[p]
         hits = table.match_play(x, RoundView(r, p)) if table.sees_round else table.match_play(x)

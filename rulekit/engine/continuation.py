@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
 from rulekit.engine import asking, ledger
 from rulekit.engine.ledger import half, share
-from rulekit.engine.offers import BOTH, compile_offers, offered
+from rulekit.engine.offers import BOTH, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import DECIDE, RoundState
 
@@ -41,6 +42,7 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         else []  # (listed only: a stop's list ignores it)
     )
     pl.paid.listed(r, p, counted, new)
+    maker = r.last_maker
     r.last_maker = p
     if r.continuing[p]:
         r.continue_wins[p] += 1
@@ -56,6 +58,11 @@ def made(r: RoundState, p: int, counted: tuple[int, ...], value: int) -> None:
         _settle_made(r, p, pl, new, delta)
     if pl.wins and not pl.wins.isdisjoint(counted):  # a yaku that wins the round at once
         stop(r, p)
+        return
+    if pl.choice and not is_offered(r, p, r.captured[p], "choice", pl.choice):
+        # below the choice's condition: he neither stops nor continues, play goes on, and the
+        # hands running out give him no win (the last maker stays who was last offered it)
+        r.last_maker = maker
         return
     if pl.allowed:
         hands = r.hands
@@ -79,6 +86,7 @@ def _continue_alone(r: RoundState, p: int) -> None:
     """Continuing is all p is offered: he continues (play goes on, as after a continue)."""
     r.continuing[p] = True
     r.continues[p] += 1
+    r.first_continue.setdefault(p, r.turn)
 
 
 def _settle_made(r: RoundState, p: int, pl: Plan, new: list[int], delta: int) -> None:
@@ -112,6 +120,7 @@ class Plan:
         "allowed",
         "bar",
         "beats",
+        "choice",
         "details",
         "ends_round",
         "liable",
@@ -154,7 +163,9 @@ class Plan:
         self.details: dict[tuple[int, ...], str] = {}
         # the conditions on the choice's options, each with its compiled test (None: none)
         self.bar = AFTER_LOSS[cont.after_loss]
-        self.offers = compile_offers(cont.offers, c.index)
+        # (the choice as a whole, `choice only if`: tested apart, before them)
+        self.offers = compile_offers([o for o in cont.offers if o.option != "choice"], c.index)
+        self.choice = tuple(o for o in cont.offers if o.option == "choice")
 
 
 def plan(r: RoundState) -> Plan:
@@ -341,6 +352,7 @@ def continue_play(r: RoundState) -> None:
     p = r.current
     r.continuing[p] = True
     r.continues[p] += 1
+    r.first_continue.setdefault(p, r.turn)
 
 
 def stop(r: RoundState, p: int) -> None:
@@ -350,7 +362,9 @@ def stop(r: RoundState, p: int) -> None:
         return
     continuing = r.continuing
     continuing[p] = False
+    start = len(r.ledger)
     plan(r).paid.at_stop(r, p)
+    OUTSTOPPED_PAYS[r.rules.continuation.outstopped_pays](r, p, start)
     if True in continuing:  # (close_continuations has nobody to settle otherwise)
         close_continuations(r, stopper=p)
     r.ended_by = "yaku"
@@ -542,6 +556,32 @@ OTHER_STOPS: dict[str | None, Callable[[RoundState, int], None] | None] = {
     None: None,
     "keep": _keep,
     "forfeit": _forfeit,
+}
+
+
+def _each_his_own(r: RoundState, p: int, start: int) -> None:
+    return None
+
+
+def _first_continuer_pays(r: RoundState, p: int, start: int) -> None:
+    """The first of the others who continued in the round pays, for every payer, what p's
+    stop was paid (the ledger's entries from `start`): Go-Stop's go-bak."""
+    firsts = [(turn, q) for q, turn in r.first_continue.items() if q != p]
+    if not firsts:
+        return
+    liable = min(firsts)[1]
+    entries = r.ledger
+    for k in range(start, len(entries)):
+        e = entries[k]
+        if e.payee == p and e.payer != liable and e.reason == "yaku":
+            entries[k] = dc_replace(e, payer=liable, reason="liability")
+
+
+# ir.Continuation.outstopped_pays -> who pays a stop's yaku for the others (from the ledger's
+# entry it starts at)
+OUTSTOPPED_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
+    "nobody": _each_his_own,
+    "first": _first_continuer_pays,
 }
 # ir.Continuation.if_unfinished -> a continuer when the round ends without his new yaku
 UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {

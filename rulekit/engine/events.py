@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rulekit import ir
 from rulekit.engine import ledger
+from rulekit.engine.scoring import finish
 
 if TYPE_CHECKING:
     from rulekit.engine.state import RoundState
@@ -63,26 +64,57 @@ HAPPENED: dict[str, Callable[[RoundState], int]] = {
 
 def at_turn_end(r: RoundState) -> int:
     """The events of the current player's turn, in the rule file's order, each applied as
-    often as it happened; the cards he was given (for the yaku check)."""
+    often as it happened (and its time, its streak allow: ir.Event.time, in_a_row); the cards
+    he was given (for the yaku check). An event that wins the round ends it here."""
     p = r.current
     gained = 0
     first = r.turn < len(r.order)
+    his_turn = r.turn // len(r.order)  # (his turns before this one)
     for i, e in enumerate(r.c.events):
         times = HAPPENED[e.kind](r)
         if not times or (e.first_turn and not first):
             continue
         if e.not_last_turn and not any(r.hands[s] or r.skips[s] for s in r.order):
             continue  # the turn after which nobody has a turn left is the round's last
-        r.events_happened += times
+        counted = e.time or e.in_a_row or e.steal_grows != "flat"
         for _ in range(times):
-            gained |= _apply(r, p, e, r.c.event_gives[i])
+            before = 0
+            if counted:  # the times it happened to him before, in the round
+                before = r.event_times.get((p, i), 0)
+                r.event_times[(p, i)] = before + 1
+                if (e.time and before + 1 != e.time) or (e.in_a_row and before != his_turn):
+                    continue
+            r.events_happened += 1
+            gained |= _apply(r, p, e, r.c.event_gives[i], STEALS[e.steal_grows](e.steal, before))
+            if e.outcome != "plays_on":
+                OUTCOMES[e.outcome](r, p)
+                return gained
     return gained
 
 
-def _apply(r: RoundState, p: int, e: ir.Event, give: int) -> int:
+def _wins_round(r: RoundState, p: int) -> None:
+    """He wins the round at once, as an instant win: nothing else is paid (no yaku, no bet)."""
+    r.ended_by = "instant"
+    finish(r, p)
+
+
+# ir.Event.outcome -> what follows its effects (plays_on: nothing, the turn goes on)
+OUTCOMES: dict[str, Callable[[RoundState, int], None]] = {
+    "plays_on": lambda r, p: None,
+    "wins_round": _wins_round,
+}
+# ir.Event.steal_grows -> the steal paid, from the one written and the times it happened to
+# him before in the round
+STEALS: dict[str, Callable[[int, int], int]] = {
+    "flat": lambda steal, before: steal,
+    "doubling": lambda steal, before: steal << before,
+}
+
+
+def _apply(r: RoundState, p: int, e: ir.Event, give: int, steal: int) -> int:
     """One time of the event: each other player of the round, in play order, gives p the card
     of `give` with the fewest points (the first in the deck's order among them) and pays him
-    its points; p's winnings take its factor. Returns the cards given."""
+    `steal`; p's winnings take its factor. Returns the cards given."""
     gained = 0
     for q in r.order:
         if q == p:
@@ -93,8 +125,8 @@ def _apply(r: RoundState, p: int, e: ir.Event, give: int) -> int:
             r.captured[q] ^= card
             r.captured[p] |= card
             gained |= card
-        if e.steal:
-            ledger.record(r, q, p, e.steal, "event", e.label or e.name)
+        if steal:
+            ledger.record(r, q, p, steal, "event", e.label or e.name)
     r.event_factor[p] *= e.factor
     return gained
 

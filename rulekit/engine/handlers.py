@@ -16,6 +16,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
     (ir.Continuation, "if_other_stops"): continuation.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): continuation.UNFINISHED,
+    (ir.Continuation, "outstopped_pays"): continuation.OUTSTOPPED_PAYS,
     (ir.Continuation, "after_loss"): continuation.AFTER_LOSS,
     (ir.Offer, "option"): {**continuation.ALONE, **setup.ALONE, **offers.INSTEAD},
     (ir.Offer, "limits"): offers.LIMITS,
@@ -41,6 +42,9 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Declaration, "moment"): setup.MOMENTS,
     (ir.Declaration, "success"): scoring.SUCCESS,
     (ir.Event, "kind"): events.HAPPENED,
+    (ir.Ruleset, "instant_all"): setup.INSTANT_ALL,
+    (ir.Event, "steal_grows"): events.STEALS,
+    (ir.Event, "outcome"): events.OUTCOMES,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

@@ -109,6 +109,14 @@ class Observation:
         if joker >= 0 and joker in pool[dealt:]:  # trade places with a card dealt to a hand
             j, k = pool.index(joker), draw(dealt)
             pool[j], pool[k] = pool[k], pool[j]
+        bonus = rnd.c.bonus
+        if bonus:  # an unseen bonus card is in the stock, never in a hand (captured when dealt):
+            for i in range(dealt):  # traded with the first stock card that is not one
+                if bonus >> pool[i] & 1:
+                    for j in range(dealt, len(pool)):
+                        if not bonus >> pool[j] & 1:
+                            pool[i], pool[j] = pool[j], pool[i]
+                            break
         i = 0
         for s, need in zip(self.hidden, needs, strict=True):
             for b in pool[i : i + need]:

@@ -27,9 +27,9 @@ LIMITS: dict[str, Callable[[RoundState, int], bool]] = {
 }
 
 
-# ir.Offer.option of a choice with one option (the swap, a hiki, a declaration) -> what the
-# player does when it is not offered (he is not asked)
-INSTEAD: dict[str, str] = {"swap": "keep", "hiki": "play", "declare": "pass"}
+# ir.Offer.option of a choice with one option (the swap, a hiki, a declaration, the stop or
+# continue choice as a whole) -> what the player does when it is not offered (he is not asked)
+INSTEAD: dict[str, str] = {"swap": "keep", "hiki": "play", "declare": "pass", "choice": "play on"}
 
 
 def is_offered(

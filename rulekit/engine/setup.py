@@ -126,6 +126,19 @@ def _declare(r: RoundState) -> bool:
     return False
 
 
+def months_of(r: RoundState, hand: int, n: int) -> int:
+    """How many months have exactly n cards in `hand`."""
+    count = 0
+    rest = hand
+    while rest:
+        low = rest & -rest
+        month = r.months[low.bit_length() - 1] | low
+        rest &= ~month
+        if (hand & month).bit_count() == n:
+            count += 1
+    return count
+
+
 def choose_declare(r: RoundState, declare: bool) -> None:
     """The declaration made (or not) by the current player: the next may make it, then setup
     goes on."""
@@ -133,6 +146,9 @@ def choose_declare(r: RoundState, declare: bool) -> None:
         r.declared |= 1 << r.current
         if r.declarer < 0:
             r.declarer = r.current
+        per_month = r.rules.declarations[0].factor_per_month
+        if per_month:  # the factor once for each month of that size in his hand
+            r.declared_times[r.current] = max(1, months_of(r, r.hands[r.current], per_month))
     r.declare_at += 1
     r.phase = PLAY
     if not _declare(r):
@@ -381,8 +397,9 @@ def _flat_part(r: RoundState, table: CompiledTable, s: int) -> int:
 
 def _instant_win(r: RoundState) -> bool:
     """A dealt hand that wins at once: the first in play order from the dealer whose hand makes
-    an entry of the table is paid its value (its highest entry's, if it makes several) by each
-    other player, flat, and the round is over."""
+    an entry of the table is paid its value (its first entry's, if it makes several) by each
+    other player, flat, and the round is over; with every hand of the round making one, as
+    ir.Ruleset.instant_all says (INSTANT_ALL: the first is paid, or the round is a draw)."""
     c = r.c
     wins = c.instant_wins
     if not wins:
@@ -392,17 +409,55 @@ def _instant_win(r: RoundState) -> bool:
     full = r.ix.full
     folded = r.folded
     hands = r.hands
+    first: tuple[int, ir.InstantWin] | None = None  # the first hand from the dealer that wins
+    every = True  # ... and whether every hand of the round does
+    draws = r.rules.instant_all == "draw"
     for s in seats:
         if folded[s]:
             continue
         if ctx is not None:
             ctx.look_from(s)
         hand = hands[s] & full
-        for w, test in wins:
-            if test(hand, ctx):
-                _win_at_once(r, s, w, seats)
-                return True
-    return False
+        won = next((w for w, test in wins if test(hand, ctx)), None)
+        if won is None:
+            every = False
+        elif first is None:
+            first = (s, won)
+        if first is not None and not (every and draws):
+            break
+    if first is None:
+        return False
+    INSTANT_ALL[r.rules.instant_all](r, first, seats, every)
+    return True
+
+
+def _first_wins(
+    r: RoundState, first: tuple[int, ir.InstantWin], seats: tuple[int, ...], every: bool
+) -> None:
+    """The first hand from the dealer that wins at once is paid, whoever else's would."""
+    _win_at_once(r, first[0], first[1], seats)
+
+
+def _all_draw(
+    r: RoundState, first: tuple[int, ir.InstantWin], seats: tuple[int, ...], every: bool
+) -> None:
+    """Every hand of the round wins at once: the round is a draw, nobody paid (else the
+    first is paid)."""
+    if not every:
+        _win_at_once(r, first[0], first[1], seats)
+        return
+    r.order = [q for q in seats if not r.folded[q]]
+    r.ended_by = "draw"
+    finish(r, None)
+
+
+# ir.Ruleset.instant_all -> who wins when hands win at once (every one of them, or not)
+INSTANT_ALL: dict[
+    str, Callable[[RoundState, tuple[int, ir.InstantWin], tuple[int, ...], bool], None]
+] = {
+    "first": _first_wins,
+    "draw": _all_draw,
+}
 
 
 def _win_at_once(r: RoundState, s: int, w: ir.InstantWin, seats: tuple[int, ...]) -> None:

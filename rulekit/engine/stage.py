@@ -69,7 +69,10 @@ def declared(r: RoundState, payee: int, reason: str) -> int:
         return 1
     times = r.event_factor[payee] if r.c.event_factor else 1
     if r.declared >> payee & 1:
-        times *= r.c.declared_factor
+        if r.declared_times:  # (once per month of N, ir.Declaration.factor_per_month)
+            times *= r.c.declared_factor ** r.declared_times[payee]
+        else:
+            times *= r.c.declared_factor
     return times
 
 

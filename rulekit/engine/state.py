@@ -136,6 +136,12 @@ class RoundState:
     turn_whole: int = 0  # the month the play took whole (a hiki or a bomb), or 0
     skips: list[int] = dc.field(default_factory=list)  # plays each seat may still skip (bomb)
     event_factor: list[int] = dc.field(default_factory=list)  # each seat's events' factors
+    # seat -> the times the declaration's factor counts for him (ir.Declaration.factor_per_month)
+    declared_times: dict[int, int] = dc.field(default_factory=dict)
+    # seat -> the turn of his first continue in the round (ir.Continuation.outstopped_pays)
+    first_continue: dict[int, int] = dc.field(default_factory=dict)
+    # (seat, event index) -> the times it happened to him (ir.Event.time, in_a_row, doubling)
+    event_times: dict[tuple[int, int], int] = dc.field(default_factory=dict)
     events_happened: int = 0  # times an event of the rule file happened (sim.exercise)
     wild_owner: int = -1
     wild_month: int = 0  # the month mask of the card the wild card took

@@ -10,7 +10,7 @@ count with the conditions they already have.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations
+from itertools import combinations, product
 
 from rulekit import ir
 
@@ -36,9 +36,18 @@ def weigh(
     return ir.rewrite(cond, leaf)
 
 
+# more heavy cards than this in one count are written by how many of each weight are held,
+# not by which: the Korean deck's jokers and double chaff (six) make 64 cases, too many for
+# the batch kernel's stack, and 10 this way
+MAX_HEAVY_BY_CARD = 4
+
+
 def _split(count: ir.Count, heavy: list[int], weights: Mapping[int, int]) -> ir.Condition:
-    """The count written case by case: which of the heavy cards are held."""
+    """The count written case by case: which of the heavy cards are held (or, past
+    MAX_HEAVY_BY_CARD of them, how many of each weight)."""
     light = tuple(c for c in count.cards if c not in heavy)
+    if len(heavy) > MAX_HEAVY_BY_CARD:
+        return _split_by_weight(count, light, heavy, weights)
     branches: list[ir.Condition] = []
     for k in range(len(heavy) + 1):
         for held in combinations(heavy, k):
@@ -54,6 +63,34 @@ def _split(count: ir.Count, heavy: list[int], weights: Mapping[int, int]) -> ir.
             if rest is not ALWAYS:
                 parts.append(rest)
             branches.append(parts[0] if len(parts) == 1 else ir.And(items=tuple(parts)))
+    if not branches:
+        return NEVER
+    return branches[0] if len(branches) == 1 else ir.Or(items=tuple(branches))
+
+
+def _split_by_weight(
+    count: ir.Count, light: tuple[int, ...], heavy: list[int], weights: Mapping[int, int]
+) -> ir.Condition:
+    """_split's cases by how many cards of each weight are held: the cards of one weight are
+    interchangeable in the count."""
+    groups = [
+        tuple(c for c in heavy if weights[c] == w) for w in sorted({weights[c] for c in heavy})
+    ]
+    branches: list[ir.Condition] = []
+    for held in product(*(range(len(g) + 1) for g in groups)):
+        extra = sum(weights[g[0]] * k for g, k in zip(groups, held, strict=True))
+        rest = _shifted(light, count.op, count.n - extra, count.label)
+        if rest is NEVER:
+            continue
+        parts: list[ir.Condition] = []
+        for g, k in zip(groups, held, strict=True):
+            if k == len(g):
+                parts.append(ir.AllOf(cards=g))
+            else:
+                parts.append(ir.Count(cards=g, op="=", n=k))
+        if rest is not ALWAYS:
+            parts.append(rest)
+        branches.append(parts[0] if len(parts) == 1 else ir.And(items=tuple(parts)))
     if not branches:
         return NEVER
     return branches[0] if len(branches) == 1 else ir.Or(items=tuple(branches))

@@ -631,6 +631,7 @@ STATEMENT_WORDS = {
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
+    "instant_all": "'every hand winning at once is a draw'",
 }
 
 
@@ -713,6 +714,7 @@ def _drop_instant_wins(d: Draft) -> bool:
     had = d.instant_win is not None or bool(d.tables.get("instant_wins"))
     d.instant_win = None
     d.tables.pop("instant_wins", None)
+    d.mechanics.pop("instant_all", None)  # (what every hand winning at once does, with them)
     return had
 
 
@@ -745,6 +747,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
     "play out the stock": _drop_mechanic("stock"),
+    "instant draw": _drop_mechanic("instant_all"),
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "fold": _drop_mechanic("fold"),
     "sit out": _drop_mechanic("sit_out"),

@@ -368,6 +368,8 @@ class Resolver:
         """`treat lightning as 2 plains`: the cards are of that class, and each weighs as many
         cards of it in every count of the class (lang/choice.weigh rewrites the counts)."""
         for s in self.d.weighted:
+            if isinstance(s.expr, ast.SCard) and s.expr.id in self.left_out:
+                continue  # (a bonus card's own weight, `bonus as 3 plains`, leaves with it)
             cls = self.choice_class(s.cls)
             try:
                 cards = self.cards_of(s.expr, self.default)
@@ -1196,6 +1198,8 @@ class Resolver:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
         if "stock" in self.d.mechanics:
             result["play_out_stock"] = self.options("stock")["played_out"]
+        if "instant_all" in self.d.mechanics:
+            result["instant_all"] = self.options("instant_all")["instant_all"]
         if "hiki" in self.d.mechanics:
             result["hiki"] = self.options("hiki")["enabled"]
         for kind in ("hiki_offer", "swap_offer"):
@@ -1222,6 +1226,14 @@ class Resolver:
             )
         if "instant_wins" in self.d.tables:
             result["instant_wins"] = self.instant_wins(self.d.tables["instant_wins"])
+        if result.get("instant_all") == "draw" and not result.get("instant_wins"):
+            self.error(
+                "'every hand winning at once is a draw': no dealt hand wins at once in this"
+                " variant",
+                self.d.mechanics["instant_all"]["instant_all"].loc,
+                "say first which hand wins: instant win 3 if a hand has a month of 4",
+            )
+            result.pop("instant_all")
         if self.d.wild is not None:
             result["wild"] = self.wild(self.d.wild)
         if self.d.lone is not None:
@@ -1367,6 +1379,14 @@ class Resolver:
         seen = opts.get("moment", "before_deal") != "before_deal"
         opts["offers"] = self.offers(opts, "declare", "declaration seen" if seen else "declaration")
         about_fold = opts.get("must_join") or opts.get("from_each_folder")
+        per_month = opts.get("factor_per_month", 0)
+        if per_month and not 1 <= per_month <= 4:
+            self.error(
+                f"declare {opts['name']}: a month has 4 cards, not {per_month}",
+                written["factor_per_month"].loc,
+                "for example: x2 on his winnings for each month of 3",
+            )
+            opts.pop("factor_per_month")
         if opts.get("penalty") and opts.get("success", "none") == "none":
             self.error(
                 f"declare {opts['name']}: a penalty if he fails, but nothing he must do",
@@ -1438,12 +1458,21 @@ class Resolver:
                     )
                     continue
                 opts["give"] = cls
-            if not give and not opts.get("steal") and opts.get("factor", 1) == 1:
+            wins = opts.get("outcome") == "wins_round"
+            if not give and not opts.get("steal") and opts.get("factor", 1) == 1 and not wins:
                 self.error(
                     f"event {name}: the event changes nothing",
                     at,
                     "say its effect: each opponent gives a plain; each opponent pays 3;"
-                    " x2 on his winnings",
+                    " x2 on his winnings; he wins the round",
+                )
+                continue
+            if opts.get("first_turn") and opts.get("in_a_row"):
+                self.error(
+                    f"event {name}: 'on his first turn' and 'on his first turns in a row' say"
+                    " the same first turn twice",
+                    written["in_a_row"].loc,
+                    "keep one: 'on his first turns in a row' counts from his first turn",
                 )
                 continue
             if opts["kind"] == "stack_left" and not stacks:
@@ -1590,6 +1619,14 @@ class Resolver:
     def continuation(self) -> ir.Continuation:
         opts = self.scaled_options("continuation", ("per_continue",))
         self.per_continue_at_the_stop(opts)
+        if opts.get("outstopped_pays") == "first" and opts.get("paid", "made") != "stop":
+            self.error(
+                "'the first continuer pays for all' pays for the yaku paid at a stop, but here"
+                " they are not paid when stopping",
+                self.d.mechanics["continuation"]["outstopped_pays"].loc,
+                "add 'paid when stopping' to the continue statement",
+            )
+            opts.pop("outstopped_pays")
         if "beaten" in opts:  # the whole `if beaten` clause, replaced as one option
             beaten = str(opts.pop("beaten")).split(",")
             opts["refund_half"] = "refund_half" in beaten

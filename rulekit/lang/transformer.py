@@ -109,6 +109,9 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "ev_steal": ("steal", None),
     "ev_first_turn": ("first_turn", True),
     "ev_not_last_turn": ("not_last_turn", True),
+    "ev_in_a_row": ("in_a_row", True),
+    "outstopped_pays_all": ("outstopped_pays", "first"),
+    "ev_wins_round": ("outcome", "wins_round"),
 }
 
 # Table header options (`best only`) and entry options without an argument (`at count`).
@@ -636,6 +639,14 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return ast.Opt("factor", self.loc(meta), int(str(c[0])[1:]))
 
     @v_args(meta=True)
+    def decl_factor_per_month(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        """`x2 on his winnings for each month of 3`: the factor, and the month's size."""
+        return [
+            ast.Opt("factor", self.loc(meta), int(str(c[0])[1:])),
+            ast.Opt("factor_per_month", self.tok_loc(c[1]), int(c[1])),
+        ]
+
+    @v_args(meta=True)
     def decl_offer(self, meta: Meta, c: list[Any]) -> ast.Opt:
         """`only if round >= 2`: a condition on declaring, as `offer` (the option, then it)."""
         return ast.Opt("offer", self.loc(meta), "declare:", c[0])
@@ -657,6 +668,8 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c[1:]:
             if isinstance(item, Token):
                 opts.append(ast.Opt("label", self.tok_loc(item), _strip(item)))
+            elif isinstance(item, list):  # (a steal and how it grows)
+                opts.extend(item)
             else:
                 opts.append(item)
         return self.mechanic(meta, "event", opts)
@@ -665,6 +678,31 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def ev_give(self, meta: Meta, c: list[Token]) -> ast.Opt:
         """`each opponent gives a plain`: the class, located at its name."""
         return ast.Opt("give", self.tok_loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def ev_steal_doubling(self, meta: Meta, c: list[Any]) -> list[ast.Opt]:
+        """`each opponent pays 3, doubled each time`: the steal, and how it grows."""
+        return [
+            self.opt(meta, "steal", _number_or_amount(c[0])),
+            self.opt(meta, "steal_grows", "doubling"),
+        ]
+
+    @v_args(meta=True)
+    def ev_time(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`only the third time`: the time, as a number."""
+        return self.opt(meta, "time", int(c[0]))
+
+    def ord_2(self, c: list[Any]) -> int:
+        return 2
+
+    def ord_3(self, c: list[Any]) -> int:
+        return 3
+
+    def ord_4(self, c: list[Any]) -> int:
+        return 4
+
+    def ord_5(self, c: list[Any]) -> int:
+        return 5
 
     @v_args(meta=True)
     def ev_factor(self, meta: Meta, c: list[Any]) -> ast.Opt:
@@ -734,6 +772,9 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     def offer_continue(self, c: list[Any]) -> str:
         return "continue"
+
+    def offer_choice(self, c: list[Any]) -> str:
+        return "choice"
 
     def offer_if(self, c: list[Any]) -> ast.Cond:
         return cast(ast.Cond, c[0])
@@ -825,6 +866,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def play_out_stock(self, meta: Meta, c: list[Token]) -> ast.Stmt:
         return self.mechanic(meta, "stock", [self.opt(meta, "played_out", True)])
+
+    @v_args(meta=True)
+    def instant_all_draw(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        """`every hand winning at once is a draw` (Go-Stop's GS 12)."""
+        return self.mechanic(meta, "instant_all", [self.opt(meta, "instant_all", "draw")])
 
     @v_args(meta=True)
     def dealer_captures(self, meta: Meta, c: list[Token]) -> ast.Stmt:

@@ -8,7 +8,7 @@ from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.context import look_as_player
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import flat_value, others_of, pay, pay_parts, share
-from rulekit.batch.kernel.offers import BOTH, SECOND, offered
+from rulekit.batch.kernel.offers import BOTH, SECOND, is_offered, offered
 from rulekit.batch.kernel.scoring import finish
 from rulekit.batch.tables import OFFER_OPTIONS
 from rulekit.batch.tables import counted as t_counted
@@ -16,6 +16,7 @@ from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
 
 STOP_CODE = OFFER_OPTIONS["stop"]  # the stop-or-continue choice's offers (continue: + 1)
+CHOICE_CODE = OFFER_OPTIONS["choice"]  # the choice as a whole (`choice only if`)
 
 
 @inline
@@ -89,6 +90,7 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
         while m:
             S[YC + p, low_bit(m)] += 1
             m &= m - 1
+    maker = S[SC, I_LAST_MAKER]
     S[SC, I_LAST_MAKER] = p
     if S[P_CONTINUING, p]:
         S[P_CONTINUE_WINS, p] += 1
@@ -128,12 +130,17 @@ def made(S: Array, Q: Array, T: Array, F: Floats, p: int, counted: int, value: i
     left = offered(S, Q, T, p, S[P_CAPTURED, p], STOP_CODE) if Q[CFG, C_ALLOWED] and holding else 0
     if counted & Q[PQ, PQ_WINS_ROUND]:  # a yaku that wins the round at once: he stops
         left = 0
+    elif not is_offered(S, Q, T, p, S[P_CAPTURED, p], CHOICE_CODE):
+        S[SC, I_LAST_MAKER] = maker  # below the choice's condition: no stop, no continue,
+        return  # and no win when the hands run out (as continuation.made)
     if left == BOTH:
         S[SC, I_PHASE] = PH_DECIDE
         S[SC, I_CURRENT] = p
     elif left == SECOND:  # continuing alone is offered: he continues
         S[P_CONTINUING, p] = 1
         S[P_CONTINUES, p] += 1
+        if S[P_FIRST_GO, p] == 0:
+            S[P_FIRST_GO, p] = S[SC, I_TURN] + 1
     else:
         stop(S, Q, T, F, p)
 
@@ -322,10 +329,30 @@ def at_stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
 @entry
 def stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     S[P_CONTINUING, p] = 0
+    start = S[SC, I_NLEDGER]
     at_stop(S, Q, T, F, p)
+    if Q[PQ, PQ_OUTSTOPPED_PAYS]:
+        first_continuer_pays(S, p, start)
     close_continuations(S, Q, T, F, p)
     S[SC, I_ENDED] = END_YAKU
     finish(S, Q, T, F, p, False)
+
+
+@entry
+def first_continuer_pays(S: Array, p: int, start: int) -> None:
+    """continuation._first_continuer_pays: the first of the others who continued in the round
+    pays, for every payer, what p's stop was paid (the ledger from `start`): go-bak."""
+    liable = -1
+    for k in range(S[SC, I_NORDER]):
+        q = S[P_ORDER, k]
+        if q != p and S[P_FIRST_GO, q] and (liable < 0 or S[P_FIRST_GO, q] < S[P_FIRST_GO, liable]):
+            liable = q
+    if liable < 0:
+        return
+    for k in range(start, S[SC, I_NLEDGER]):
+        if S[LEDGER + 1, k] == p and S[LEDGER, k] != liable and S[LEDGER + 3, k] == R_YAKU:
+            S[LEDGER, k] = liable
+            S[LEDGER + 3, k] = R_LIABILITY
 
 
 @entry

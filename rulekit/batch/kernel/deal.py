@@ -74,6 +74,8 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     number, dealer, voids = S[SC, I_NUMBER], S[SC, I_DEALER], S[SC, I_VOIDS]
     S[:SC, :SEATS] = 0
     S[P_EVENT_FACTOR, :SEATS] = 1
+    S[P_FIRST_GO, :SEATS] = 0
+    S[P_EVENT_TIMES, : SEATS * MAX_EVENTS] = 0
     S[P_SKIPS, :SEATS] = 0
     S[SC, :I_SIZE] = 0
     S[SC, I_NUMBER] = number

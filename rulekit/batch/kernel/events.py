@@ -7,6 +7,7 @@ from rulekit.batch.bits import low_bit, popcount
 from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import record
+from rulekit.batch.kernel.scoring import finish
 
 
 @inline
@@ -43,13 +44,15 @@ def lowest(Q: Array, pile: int) -> int:
 
 
 @entry
-def at_turn_end(S: Array, Q: Array, T: Array, p: int) -> int:
+def at_turn_end(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
     """events.at_turn_end: the events of p's turn in the rule file's order, each applied as
-    often as it happened (each other player, in play order, gives him a card of the class and
-    pays him the steal; his winnings take the factor); the cards he was given."""
+    often as it happened and its time and streak allow (each other player, in play order,
+    gives him a card of the class and pays him the steal; his winnings take the factor); the
+    cards he was given. An event that wins the round ends it here."""
     gained = 0
     n = S[SC, I_NORDER]
     first = S[SC, I_TURN] < n
+    his_turn = S[SC, I_TURN] // n  # (his turns before this one)
     last = True
     for k in range(n):
         q = S[P_ORDER, k]
@@ -60,9 +63,20 @@ def at_turn_end(S: Array, Q: Array, T: Array, p: int) -> int:
         times = happened(S, Q, Q[row, EV_KIND])
         if times == 0 or (Q[row, EV_FIRST] and not first) or (Q[row, EV_NOT_LAST] and last):
             continue
-        S[CHOICES, CH_EVENT_OFFERED] += times  # (sim.exercise.count_events)
-        S[CHOICES, CH_EVENT] += times
+        time = Q[row, EV_TIME]
+        in_a_row = Q[row, EV_IN_A_ROW]
+        counted = time or in_a_row or Q[row, EV_DOUBLING]
+        col = p * MAX_EVENTS + i
         for _ in range(times):
+            before = 0
+            if counted:  # the times it happened to him before, in the round
+                before = S[P_EVENT_TIMES, col]
+                S[P_EVENT_TIMES, col] = before + 1
+                if (time and before + 1 != time) or (in_a_row and before != his_turn):
+                    continue
+            S[CHOICES, CH_EVENT_OFFERED] += 1  # (sim.exercise.count_events)
+            S[CHOICES, CH_EVENT] += 1
+            steal = Q[row, EV_STEAL] << before if Q[row, EV_DOUBLING] else Q[row, EV_STEAL]
             for k in range(n):
                 q = S[P_ORDER, k]
                 if q == p:
@@ -73,8 +87,12 @@ def at_turn_end(S: Array, Q: Array, T: Array, p: int) -> int:
                     S[P_CAPTURED, q] ^= card
                     S[P_CAPTURED, p] |= card
                     gained |= card
-                if Q[row, EV_STEAL]:
-                    amount = Q[row, EV_STEAL] * S[SC, I_SCALE]
+                if steal:
+                    amount = steal * S[SC, I_SCALE]
                     record(S, Q, T, q, p, amount, R_EVENT, i, 1, amount)
             S[P_EVENT_FACTOR, p] *= Q[row, EV_FACTOR]
+            if Q[row, EV_WINS]:  # events._wins_round: an instant win, nothing else paid
+                S[SC, I_ENDED] = END_INSTANT
+                finish(S, Q, T, F, p, False)
+                return gained
     return gained

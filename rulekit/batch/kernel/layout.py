@@ -469,6 +469,8 @@ DQ_AWARD = 3  # paid him by each who folds by choice after it
 DQ_TIMES = 4  # its payments are multiplied by the field
 DQ_SEEN = 5  # 1: made with the hand seen (its condition tested on his hand; 0: on no card)
 DQ_FACTOR = 6  # the factor on the winnings of each who made it (1: none)
+# (P_DECLARER holds the times it counts for him: 1, or his months of DQ_PER_MONTH cards)
+DQ_PER_MONTH = 14  # ir.Declaration.factor_per_month (0: once)
 DQ_WIN_AWARD = 7  # paid him by each other player if he succeeds (scaled at use)
 DQ_PENALTY = 8  # paid by him to each other player if he fails
 DQ_SUCCESS = 9  # what he must do: 0 nothing, 1 win the round, 2 make a yaku (engine.SUCCESS)
@@ -510,6 +512,14 @@ EV_NOT_LAST = 2  # not on the round's last turn
 EV_GIVE = 3  # the cards of the class each opponent gives (a mask), or 0
 EV_STEAL = 4  # paid by each opponent (unscaled)
 EV_FACTOR = 5  # on his winnings, per time
+# (issue 25, Go-Stop's three ppeok and consecutive first-turn steals) the times each event
+# happened to each seat (the P_EVENT_TIMES row, column seat * MAX_EVENTS + k; 0 from the reset)
+EV_TIME = 6  # only the time-th time it happens to him (0: every time)
+EV_IN_A_ROW = 7  # only on his first turns in a row
+EV_DOUBLING = 8  # the steal doubled per time it happened to him before
+EV_WINS = 9  # he wins the round at once
+P_EVENT_TIMES = S_ROWS
+S_ROWS += 1
 EK_SWEEP = 0
 EK_STACK_LEFT = 1
 EK_STACK_TAKEN = 2
@@ -557,3 +567,9 @@ RK_YAKU = 0  # RoundKey.key: the side's yaku points at the count
 RK_POINTS = 1  # its card points
 RK_CARDS = 2  # how many of the criterion's cards it holds
 I_WON_AT_ONCE = I_SIZE + 29  # SC row: 1 + the maker of a yaku that won the round at once, or 0
+# (after the criteria's words)
+PQ_INSTANT_DRAW = PQ_KEYS + MAX_KEYS * KEY_WORDS  # 1: every hand winning at once: a draw
+PQ_OUTSTOPPED_PAYS = PQ_INSTANT_DRAW + 1  # 1: the first other continuer pays a stop for all
+# the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
+P_FIRST_GO = S_ROWS
+S_ROWS += 1

@@ -162,7 +162,7 @@ def declared(S: Array, Q: Array, payee: int, reason: int) -> int:
         return 1
     times = int(S[P_EVENT_FACTOR, payee]) if Q[EVQ, EVQ_FACTOR] else 1
     if Q[DQ, DQ_FACTOR] > 1 and S[P_DECLARER, payee]:
-        times *= int(Q[DQ, DQ_FACTOR])
+        times *= int(Q[DQ, DQ_FACTOR]) ** int(S[P_DECLARER, payee])  # (P_DECLARER: the times)
     return times
 
 

@@ -40,6 +40,8 @@ def _row_widths() -> Array:
     widths = np.full(S_ROWS, S_WIDTH, dtype=np.int64)
     widths[:P_SIZE] = SEATS
     widths[P_EVENT_FACTOR] = SEATS
+    widths[P_FIRST_GO] = SEATS
+    widths[P_EVENT_TIMES] = SEATS * MAX_EVENTS
     widths[P_SKIPS] = SEATS
     for row, width in (
         (STOCK, BY_STOCK),
@@ -185,6 +187,16 @@ def sample(S: Array, Q: Array, T: Array, d: int) -> None:
                 pool[j] = pool[k]
                 pool[k] = joker
                 break
+    bonus = Q[HW, W_BONUS]
+    if bonus:  # an unseen bonus card is in the stock, never in a hand (Observation.sample)
+        for k in range(dealt):
+            if bonus >> pool[k] & 1:
+                for j in range(dealt, n):
+                    if not bonus >> pool[j] & 1:
+                        b = pool[k]
+                        pool[k] = pool[j]
+                        pool[j] = b
+                        break
     i = 0
     for s in range(seated):
         if s != d:

@@ -9,7 +9,13 @@ from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
-from rulekit.batch.kernel.setup import choose_fold, next_declarer, run_setup, swap_pair
+from rulekit.batch.kernel.setup import (
+    choose_fold,
+    declared_times,
+    next_declarer,
+    run_setup,
+    swap_pair,
+)
 from rulekit.batch.kernel.turn import (
     legal_plays,
     next_turn,
@@ -95,6 +101,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             else:
                 S[P_CONTINUING, s] = 1
                 S[P_CONTINUES, s] += 1
+                if S[P_FIRST_GO, s] == 0:  # (continuation.continue_play)
+                    S[P_FIRST_GO, s] = S[SC, I_TURN] + 1
                 next_turn(S, Q, T, F)
         elif phase == PH_FOLD:
             choose_fold(S, Q, T, F, action == JOIN)
@@ -102,7 +110,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 S[SC, I_STEP] += 1
                 run_setup(S, Q, T, F)
         elif phase == PH_DECLARE:  # setup.choose_declare: the next may make it, then on
-            S[P_DECLARER, s] = action == DECLARE
+            S[P_DECLARER, s] = 0
+            if action == DECLARE:  # the times its factor counts (ir.Declaration.factor_per_month)
+                S[P_DECLARER, s] = declared_times(S, Q, s)
             S[SC, I_DECLARE_AT] += 1
             S[SC, I_PHASE] = PH_PLAY
             if not next_declarer(S, Q, T):

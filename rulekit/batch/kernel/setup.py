@@ -371,7 +371,8 @@ def pay_teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
 
 @entry
 def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
-    """setup._instant_win: the first dealt hand from the dealer that wins at once."""
+    """setup._instant_win: the first dealt hand from the dealer that wins at once (every hand
+    of the round winning: a draw, where the rules say so)."""
     nwins = Q[CFG, C_N_INSTANT]
     if nwins == 0:
         return False
@@ -379,32 +380,66 @@ def instant_win(S: Array, Q: Array, T: Array, F: Floats) -> bool:
     full = full_mask(Q)
     dealer = S[SC, I_DEALER]
     scale = Q[CFG, C_SCALE]
+    iarr = T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]]
+    draws = Q[PQ, PQ_INSTANT_DRAW] != 0
+    s = -1  # the first hand from the dealer that wins at once, its entry, and whether every
+    won = -1  # hand of the round does (setup.INSTANT_ALL)
+    every = True
     for i in range(seated):
-        s = (dealer + i) % seated
-        if S[P_FOLDED, s]:
+        q = (dealer + i) % seated
+        if S[P_FOLDED, q]:
             continue
-        hand = S[P_HAND, s] & full
-        npiles = look_as_player(S, Q, s) if Q[STAGE, G_INSTANT_SEES] else 0
-        iarr = T[Q[CFG, C_T_INSTANT] : Q[CFG, C_T_INSTANT + 1]]
-        won = first_instant_win(iarr, hand, S[PILES], npiles)
-        if won < 0:
-            continue
+        hand = S[P_HAND, q] & full
+        npiles = look_as_player(S, Q, q) if Q[STAGE, G_INSTANT_SEES] else 0
+        w = first_instant_win(iarr, hand, S[PILES], npiles)
+        if w < 0:
+            every = False
+        elif s < 0:
+            s = q
+            won = w
+        if s >= 0 and not (every and draws):
+            break
+    if s < 0:
+        return False
+    if not (every and draws):  # setup._first_wins: each other player pays him
         for j in range(seated):
             q = (dealer + j) % seated
             if q != s and not S[P_FOLDED, q]:
                 v = instant_value(iarr, won) * scale
                 record(S, Q, T, q, s, v, R_INSTANT, won, 1, v)
-        n = 0
-        for j in range(seated):
-            q = (dealer + j) % seated
-            if not S[P_FOLDED, q]:
-                S[P_ORDER, n] = q
-                n += 1
-        S[SC, I_NORDER] = n
+    n = 0
+    for j in range(seated):
+        q = (dealer + j) % seated
+        if not S[P_FOLDED, q]:
+            S[P_ORDER, n] = q
+            n += 1
+    S[SC, I_NORDER] = n
+    if every and draws:  # setup._all_draw: a draw, nobody paid
+        S[SC, I_ENDED] = END_DRAW
+        finish(S, Q, T, F, -1, False)
+    else:
         S[SC, I_ENDED] = END_INSTANT
         finish(S, Q, T, F, s, False)
-        return True
-    return False
+    return True
+
+
+@entry
+def declared_times(S: Array, Q: Array, s: int) -> int:
+    """setup.choose_declare: the times the declaration's factor counts for s (once, or once
+    for each month of DQ_PER_MONTH cards in his hand, at least once)."""
+    per = Q[DQ, DQ_PER_MONTH]
+    if per == 0:
+        return 1
+    hand = S[P_HAND, s]
+    count = 0
+    rest = hand
+    while rest:
+        b = low_bit(rest)
+        month = Q[MONTHS, b] | (1 << b)
+        rest &= ~month
+        if popcount(hand & month) == per:
+            count += 1
+    return max(1, count)
 
 
 @entry

@@ -257,8 +257,10 @@ def turn_checks(S: Array, Q: Array, T: Array, F: Floats, p: int) -> bool:
     check), then his yaku check when he captured; True when that left the play phase."""
     got = S[SC, I_TURN_GOT]
     if Q[EVQ, EVQ_N]:
-        got |= at_turn_end(S, Q, T, p)
+        got |= at_turn_end(S, Q, T, F, p)
         S[SC, I_TURN_GOT] = got
+        if S[SC, I_PHASE] != PH_PLAY:  # an event won the round
+            return True
     if got:
         check_yaku(S, Q, T, F, p)
         return bool(S[SC, I_PHASE] != PH_PLAY)
