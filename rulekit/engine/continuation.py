@@ -565,7 +565,8 @@ def _each_his_own(r: RoundState, p: int, start: int) -> None:
 
 def _first_continuer_pays(r: RoundState, p: int, start: int) -> None:
     """The first of the others who continued in the round pays, for every payer, what p's
-    stop was paid (the ledger's entries from `start`): Go-Stop's go-bak."""
+    stop was paid (the ledger's entries from `start`): `if another stops first the first
+    continuer pays for all`."""
     firsts = [(turn, q) for q, turn in r.first_continue.items() if q != p]
     if not firsts:
         return
