@@ -77,7 +77,7 @@ def _entry(rules: ir.Ruleset, e: ir.Yaku) -> str:
 
 def _options(e: ir.Yaku) -> str:
     """The options of an entry, as the rulebook says them (exclusive groups are diffed apart)."""
-    return "; ".join(entry_options(e)) or "no option"
+    return "; ".join(entry_options(e)) or "none"
 
 
 def _entry_changes(kind: str, a: ir.Ruleset, b: ir.Ruleset, x: ir.Yaku, y: ir.Yaku) -> list[Change]:
