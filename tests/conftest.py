@@ -60,21 +60,6 @@ def kirisame() -> CompiledRules:
     return compiled("hachihachi/kirisame")
 
 
-# the tests that run the Dask backend on a local cluster (a second's start and its worker
-# processes' imports each): one cluster for all of them, in one test process
-DASK = pytest.mark.xdist_group("dask cluster")
-
-
-@pytest.fixture(scope="session")
-def dask_scheduler() -> Iterator[str]:
-    """The address of a local Dask cluster of two single-threaded worker processes."""
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        yield str(cluster.scheduler_address)
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """The test run's processes (its workers, and the `python -m rulekit` the CLI tests start)
     keep Python's byte code as a user's installation does: without it (PYTHONDONTWRITEBYTECODE,

@@ -21,7 +21,7 @@ from rulekit.errors import UsageError
 from rulekit.lang import load_rules
 from rulekit.odds import teyaku_odds
 from rulekit.sim.compare import compare
-from tests.conftest import DASK, compiled, rules
+from tests.conftest import compiled, rules
 
 HOUSE = 'extends "hachihachi/fudawiki"\nteyaku\n  triple 12\n  red: ribbons = 2 and plains = 5\n'
 
@@ -236,13 +236,21 @@ def test_odds_command() -> None:
     assert CliRunner().invoke(cli, ["odds", "koikoi"]).exit_code == 2  # no teyaku in Koi-Koi
 
 
-@DASK
-def test_the_dask_backend_gives_the_local_numbers(dask_scheduler: str) -> None:
+def test_the_dask_backend_gives_the_local_numbers() -> None:
+    distributed = pytest.importorskip("dask.distributed")
     variants = [rules("hachihachi"), rules("hachihachi/kirisame")]
     local = compare(variants, ["a", "b"], rounds=400, seed=2)
-    remote = compare(
-        variants, ["a", "b"], rounds=400, seed=2, backend="dask", scheduler=dask_scheduler
-    )
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = compare(
+            variants,
+            ["a", "b"],
+            rounds=400,
+            seed=2,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+        )
     local.pop("seconds")
     remote.pop("seconds")
     assert remote == local

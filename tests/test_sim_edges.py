@@ -33,7 +33,7 @@ from rulekit.sim.backends import run_chunks
 from rulekit.sim.simulate import Plan, run_part, simulate
 from rulekit.stats.moments import Moments, t95
 from rulekit.stats.tally import Tally
-from tests.conftest import DASK, compiled, rules
+from tests.conftest import compiled, rules
 
 ROOT = Path(__file__).parent.parent
 ALWAYS_VOID = (
@@ -185,11 +185,16 @@ def test_simulate_has_the_dask_backend() -> None:
         simulate(rules("koikoi/sloper"), rounds=10, backend="dask")
 
 
-@DASK
-def test_simulate_on_a_dask_cluster_gives_the_local_numbers(dask_scheduler: str) -> None:
+def test_simulate_on_a_dask_cluster_gives_the_local_numbers() -> None:
+    distributed = pytest.importorskip("dask.distributed")
     r = rules("koikoi/sloper")
     local = simulate(r, rounds=600, seed=2)
-    remote = simulate(r, rounds=600, seed=2, backend="dask", scheduler=dask_scheduler)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = simulate(
+            r, rounds=600, seed=2, backend="dask", scheduler=cluster.scheduler_address
+        )
     for report in (local, remote):
         report.pop("seconds")
         report.pop("rounds_per_second")
