@@ -411,10 +411,13 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             " (each hand of the round, once the field is laid): redealt by the same dealer."
         )
     c = rules.continuation
+    ranks = any(k.key == "yaku" for k in rules.count.round_by)
     if not c.ends_round:
         out.append(
             "Yaku do not end the round; each is paid as soon as made, the round playing on."
             if c.paid_in_play
+            else "Yaku do not end the round; at the count their points rank the players."
+            if ranks
             else "Yaku do not end the round; they are scored at the count."
         )
     elif not c.allowed:

@@ -126,7 +126,7 @@ def test_an_ordinal_past_the_fifth_time_is_refused_with_the_words_allowed(
 EVERY_HAND_PAIRS = 'extends "gostop/gostop"\ninstant win 3 if a hand has a month of 2\n'
 
 
-def test_a_draw_if_every_hand_wins_at_once_is_in_the_ir_and_said_in_words(
+def test_every_hand_winning_at_once_is_a_draw_is_in_the_ir_and_said_in_words(
     tmp_path: Path,
 ) -> None:
     assert load_rules("gostop/gostop").instant_all == "draw"
@@ -141,7 +141,7 @@ def test_a_draw_if_every_hand_wins_at_once_is_in_the_ir_and_said_in_words(
     )
 
 
-def test_a_draw_if_every_hand_wins_at_once_needs_an_instant_win(tmp_path: Path) -> None:
+def test_every_hand_winning_at_once_is_a_draw_needs_an_instant_win(tmp_path: Path) -> None:
     path = tmp_path / "nowin.rk"
     path.write_text(
         'extends "gostop/gostop"\nremove instant wins\nevery hand winning at once is a draw\n',

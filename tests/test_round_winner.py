@@ -122,3 +122,11 @@ def test_both_engines_play_the_round_winner_fixtures_alike(path: Path) -> None:
     c = CompiledRules(load_rules(path))
     for seats in seat_range(c):
         assert_same_rounds(c, path.stem, seats, deals=5)
+
+
+def test_yaku_that_only_rank_the_round_are_not_said_to_be_scored() -> None:
+    """Where the round goes to the most yaku points, describe says the yaku rank the players
+    at the count, not that they are scored there."""
+    said = to_markdown(rulebook(load_rules("tensho")))
+    assert "at the count their points rank the players" in said
+    assert "they are scored at the count" not in said
