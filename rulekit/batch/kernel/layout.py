@@ -512,7 +512,7 @@ EV_NOT_LAST = 2  # not on the round's last turn
 EV_GIVE = 3  # the cards of the class each opponent gives (a mask), or 0
 EV_STEAL = 4  # paid by each opponent (unscaled)
 EV_FACTOR = 5  # on his winnings, per time
-# (issue 25, Go-Stop's three ppeok and consecutive first-turn steals) the times each event
+# (issue 25, `only the third time`, `on his first turns in a row`) the times each event
 # happened to each seat (the P_EVENT_TIMES row, column seat * MAX_EVENTS + k; 0 from the reset)
 EV_TIME = 6  # only the time-th time it happens to him (0: every time)
 EV_IN_A_ROW = 7  # only on his first turns in a row

@@ -457,11 +457,7 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
         while rest:  # (scoring._unit_yaku) each member's pile, or the side's piles together
             if pooled:
                 seat = -1
-                x = 0
-                m = members
-                while m:
-                    x |= S[P_CAPTURED, low_bit(m)]
-                    m &= m - 1
+                x = side_pile(S, members)
                 rest = 0
             else:
                 seat = low_bit(rest)
@@ -577,11 +573,7 @@ def key_value(S: Array, Q: Array, members: int, made: int, points: Array, j: int
             if members >> S[P_ORDER, k] & 1:
                 total += points[k]
         return total
-    pile = 0
-    m = members
-    while m:
-        pile |= S[P_CAPTURED, low_bit(m)]
-        m &= m - 1
+    pile = side_pile(S, members)
     held = 0
     for w in range(1, KEY_WORDS):
         held += popcount(pile & Q[PQ, at + w])
@@ -608,6 +600,17 @@ def score_cards(
             record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
     for c in range(ncharges):
         record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+
+
+@inline
+def side_pile(S: Array, members: int) -> int:
+    """The cards the members of a side captured, together (their piles pooled)."""
+    pile = 0
+    m = members
+    while m:
+        pile |= S[P_CAPTURED, low_bit(m)]
+        m &= m - 1
+    return pile
 
 
 @inline
