@@ -62,10 +62,8 @@ def _split(count: ir.Count, heavy: list[int], weights: Mapping[int, int]) -> ir.
                 parts.append(ir.Count(cards=missing, op="=", n=0))
             if rest is not ALWAYS:
                 parts.append(rest)
-            branches.append(parts[0] if len(parts) == 1 else ir.And(items=tuple(parts)))
-    if not branches:
-        return NEVER
-    return branches[0] if len(branches) == 1 else ir.Or(items=tuple(branches))
+            branches.append(_all(parts))
+    return _any(branches)
 
 
 def _split_by_weight(
@@ -90,7 +88,17 @@ def _split_by_weight(
                 parts.append(ir.Count(cards=g, op="=", n=k))
         if rest is not ALWAYS:
             parts.append(rest)
-        branches.append(parts[0] if len(parts) == 1 else ir.And(items=tuple(parts)))
+        branches.append(_all(parts))
+    return _any(branches)
+
+
+def _all(parts: list[ir.Condition]) -> ir.Condition:
+    """Every one of the parts (one part as it is)."""
+    return parts[0] if len(parts) == 1 else ir.And(items=tuple(parts))
+
+
+def _any(branches: list[ir.Condition]) -> ir.Condition:
+    """Any one of the branches: NEVER for none, one branch as it is."""
     if not branches:
         return NEVER
     return branches[0] if len(branches) == 1 else ir.Or(items=tuple(branches))
