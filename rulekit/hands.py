@@ -268,6 +268,28 @@ class HandSpace:
     def holds(self, cond: ir.Condition, state: tuple[int, ...], t: _Terms) -> bool:
         return self._holds(cond, state, t)
 
+    def terms(self, conditions: Sequence[ir.Condition]) -> _Terms:
+        """The quantities `conditions` look at, for `state_of`."""
+        t = _Terms()
+        for cond in conditions:
+            self._collect(cond, t)
+        return t
+
+    def state_of(self, cards: Iterable[int], t: _Terms) -> tuple[int, ...]:
+        """The state of one hand (card ids), as `count` groups the hands: its size, the cards
+        of each mask held, the months of each shape, its points, each capped where `count`
+        caps it."""
+        ids = frozenset(cards)
+        caps = self._caps(t, None)
+        held = {m: sum(1 for c in self.cards_by_month[m] if c.id in ids) for m in self.months}
+        values = [
+            len(ids),
+            *(len(ids & m) for m, _ in t.masks),
+            *(sum(1 for m in ms if held.get(m) == s) for s, ms, _ in t.shapes),
+            sum(self.card_points.get(i, 0) for i in ids),
+        ]
+        return (values[0], *(min(v, c) for v, c in zip(values[1:], caps[1:], strict=True)))
+
     def find(self, conditions: Sequence[ir.Condition], size: int | None = None) -> list[int] | None:
         """Card ids of one hand (of exactly `size` cards, or any size) satisfying every
         condition, or None if no hand can. A condition too large to search in full (more than

@@ -85,3 +85,13 @@ def test_a_hand_void_rule_that_every_dealer_makes_is_an_error() -> None:
     with pytest.raises(RuleErrors, match=r"no deal can be played"):
         load('extends "sakura/hawaii"\nvoid if a hand has dealer\n')
     assert load('extends "sakura/hawaii"\nvoid if a hand has dealer and a month of 3\n')
+
+
+def test_a_hand_void_rule_that_the_hands_of_one_deck_cannot_all_escape_is_an_error() -> None:
+    """Every hand must hold the one sake cup: taken hand by hand a deal would play about 1 time
+    in 36, but two hands dealt from one deck never both hold it (found by the fuzzer)."""
+    with pytest.raises(RuleErrors, match="none of 1,000 deals drawn at random") as e:
+        load('extends "koikoi/sloper"\nvoid if a hand has none of sake\n')
+    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+    # three cards to share between two hands: about one deal in five plays
+    assert load('extends "koikoi/sloper"\nvoid if a hand has none of sake, curtain, moon\n')
