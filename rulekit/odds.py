@@ -1,5 +1,6 @@
 """Exact odds of the dealt hands: the probability that one seat's hand counts each teyaku, and
-what the teyaku pay per round, by counting hands month by month (no sampling).
+what the teyaku pay per round, and that it makes each instant win (a dealt hand that wins the
+round at once), by counting hands month by month (no sampling).
 
 The field multiplier is counted exactly too: given the light cards a hand holds, the field is
 any 6 of the other cards, so its expected multiplier follows from hypergeometric counts.
@@ -67,12 +68,71 @@ def left_out(rules: ir.Ruleset, seats: int) -> list[str]:
     return out
 
 
+# what a hand alone decides: an instant win asking anything else (the field, the dealer, the
+# round, every hand) depends on more than one seat's cards, and is not counted
+_HAND_ONLY = (ir.AllOf, ir.AnyOf, ir.Count, ir.Shape, ir.PointsCmp, ir.And, ir.Or, ir.Not)
+
+
+def instant_win_odds(rules: ir.Ruleset, hand: int) -> dict[str, Any]:
+    """Per instant win: the probability that one seat's dealt hand of `hand` cards makes it
+    (each alone: a hand may make two), and that it makes any of them. The hands are dealt from
+    the deck without its bonus cards (one dealt is replaced at once). An instant win whose
+    condition asks more than the hand is listed with no probability, and said to be left out."""
+    bonus = set(rules.deck.bonus)
+    deck = rules.deck.model_copy(
+        update={"cards": tuple(c for c in rules.deck.cards if c.id not in bonus)}
+    )
+    space = HandSpace(deck, rules.points)
+    total = comb(len(deck.cards), hand)
+    countable = [
+        w
+        for w in rules.instant_wins
+        if all(isinstance(c, _HAND_ONLY) for c in ir.parts_of(w.condition))
+    ]
+    made: dict[str, int] = {}
+    none = total
+    if countable:
+        terms, states = space.count([w.condition for w in countable], hand)
+        none = 0
+        for state, ways in states.items():
+            hit = [w.name for w in countable if space.holds(w.condition, state, terms)]
+            for name in hit:
+                made[name] = made.get(name, 0) + ways
+            none += 0 if hit else ways
+    entries = []
+    for w in rules.instant_wins:
+        counted = w in countable
+        hands = made.get(w.name, 0)
+        entries.append(
+            {
+                "name": w.name,
+                "label": w.label,
+                "value": w.value,
+                "probability": float(Fraction(hands, total)) if counted else None,
+                "one_in": float(Fraction(total, hands)) if hands else None,
+                "hands": hands if counted else None,
+            }
+        )
+    left = [
+        f"{w.label} ({w.text or w.name}): it asks more than the hand (the field, the dealer,"
+        " the round or every hand), which one seat's odds cannot count"
+        for w in rules.instant_wins
+        if w not in countable
+    ]
+    return {
+        "instant_wins": entries,
+        "any_instant_win": float(1 - Fraction(none, total)) if countable else None,
+        "leaves_out": left,
+    }
+
+
 def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     """Per teyaku: the probability that a seat's dealt hand counts it, and its value; the chance
     of no teyaku; the expected teyaku value and payment per round for one seat, at a table of
-    `seats` (its deal sizes and the number who play)."""
-    if rules.teyaku is None:
-        raise UsageError(f"{rules.title} has no teyaku (dealt hands)")
+    `seats` (its deal sizes and the number who play); and the odds of each instant win
+    (instant_win_odds). A variant with neither has no odds to count."""
+    if rules.teyaku is None and not rules.instant_wins:
+        raise UsageError(f"{rules.title} has no teyaku or instant wins (dealt hands)")
     seats = rules.seats.min if seats is None else seats
     refusal = rules.seats.refusal(rules.title, seats)
     if refusal:
@@ -82,6 +142,25 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
         )
     deal = rules.deal_for(seats)
     playing = rules.seats.playing(seats)
+    wins = instant_win_odds(rules, deal.hand)
+    if rules.teyaku is None:
+        return {
+            "rules": rules.title,
+            "seats": seats,
+            "hand": deal.hand,
+            "field": deal.field,
+            "players": playing,
+            "hands": comb(len(rules.deck.cards) - len(rules.deck.bonus), deal.hand),
+            "teyaku": [],
+            "no_teyaku": 1.0,
+            "any_teyaku": 0.0,
+            "expected_value": 0.0,
+            "expected_payment": 0.0,
+            "expected_payment_table": 0.0,
+            "instant_wins": wins["instant_wins"],
+            "any_instant_win": wins["any_instant_win"],
+            "leaves_out": left_out(rules, seats) + wins["leaves_out"],
+        }
     compiled = CompiledRules(rules)
     table = compiled.teyaku
     assert table is not None
@@ -151,5 +230,7 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
         "expected_value": float(expected_value),
         "expected_payment": float(payment),
         "expected_payment_table": float(payment * playing),
-        "leaves_out": left_out(rules, seats),
+        "instant_wins": wins["instant_wins"],
+        "any_instant_win": wins["any_instant_win"],
+        "leaves_out": left_out(rules, seats) + wins["leaves_out"],
     }

@@ -47,7 +47,7 @@ OUT_OF_RANGE = [
     # odds
     (["odds", "hachihachi", "--seats", "9"], "seats 3 to 6 players, not 9"),
     (["odds", "hachihachi", "--seats", "-5"], "seats 3 to 6 players, not -5"),
-    (["odds", "koikoi"], "has no teyaku"),
+    (["odds", "minhwatu"], "has no teyaku or instant wins"),
     # play
     (["play", "koikoi", "--seats", "3"], "seats 2 players, not 3"),
     (["play", "hachihachi", "--seat", "7"], "--seat is from 0 to 2"),

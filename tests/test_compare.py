@@ -227,13 +227,53 @@ def test_odds_agree_with_simulation(name: str) -> None:
     assert abs(mean - odds["expected_payment"]) < 4 * sd / math.sqrt(hands)
 
 
+def test_odds_count_the_instant_wins_exactly() -> None:
+    """Go-Stop's chongtong is four of a month among 7 cards of 48: 12 x C(44, 3) hands."""
+    odds = teyaku_odds(rules("gostop"))
+    (win,) = odds["instant_wins"]
+    assert odds["teyaku"] == [] and win["hands"] == 12 * math.comb(44, 3)
+    assert win["probability"] == pytest.approx(12 * math.comb(44, 3) / math.comb(48, 7))
+    assert odds["any_instant_win"] == win["probability"]
+    text = " ".join(CliRunner().invoke(cli, ["odds", "gostop"]).stdout.split())
+    assert "instant win" in text and "a hand that wins at once: 0.0022" in text
+
+
+def test_instant_win_odds_agree_with_dealt_hands() -> None:
+    """Koi-Koi's four of a month or four pairs, counted, against 20,000 hands the engine deals."""
+    from rulekit.engine.tables import condition_test
+
+    odds = teyaku_odds(rules("koikoi"))
+    c = compiled("koikoi")
+    test = condition_test(c.rules.instant_wins[0].condition, c.index)
+    hands = made = 0
+    for i in range(10_000):
+        rnd = Round(c, 2, 0, seed="odds", deal_no=i)
+        for hand in rnd.initial_hands:
+            hands += 1
+            made += bool(test(hand & c.index.full, None))
+    p = odds["instant_wins"][0]["probability"]
+    assert abs(made - p * hands) < 4 * math.sqrt(hands * p * (1 - p))
+
+
+def test_an_instant_win_that_asks_about_the_field_is_listed_not_counted(tmp_path: Path) -> None:
+    house = tmp_path / "house.rk"
+    house.write_text(
+        'extends "gostop"\ninstant win 3 if a hand has a month of 4 and the field had any of'
+        " crane\n"
+    )
+    odds = teyaku_odds(load_rules(house))
+    assert odds["instant_wins"][0]["probability"] is None and odds["any_instant_win"] is None
+    assert "asks more than the hand" in " ".join(odds["leaves_out"])
+
+
 def test_odds_command() -> None:
     result = CliRunner().invoke(cli, ["odds", "hachihachi", "--json"])
     data = json.loads(result.stdout)
     assert data["hands"] == math.comb(48, 7)
     triple = next(e for e in data["teyaku"] if e["name"] == "triple")
     assert triple["probability"] == pytest.approx(0.0549, abs=0.0005)
-    assert CliRunner().invoke(cli, ["odds", "koikoi"]).exit_code == 2  # no teyaku in Koi-Koi
+    # Min-Hwatu deals no hand that scores or wins as dealt
+    assert CliRunner().invoke(cli, ["odds", "minhwatu"]).exit_code == 2
 
 
 def test_the_dask_backend_gives_the_local_numbers() -> None:

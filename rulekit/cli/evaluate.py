@@ -128,19 +128,22 @@ def _told(result: dict[str, Any]) -> str:
 )
 @json_option()
 def odds(rules: str, seats: int | None, as_json: bool) -> None:
-    """The exact odds of each teyaku for one seat, and what teyaku pay per round.
+    """The exact odds of each teyaku and instant win for one seat, and what teyaku pay.
 
     Counted over every possible hand, month by month (not sampled), at the table --seats sets
     (its deal and how many play); the expected payment includes the field multiplier, itself
-    counted exactly from the cards the hand leaves. It leaves out, and says so, what depends on
-    other rounds or on play: a multiplier carried over from the round before, redeals of a
-    void field, folding.
+    counted exactly from the cards the hand leaves. An instant win (a dealt hand that wins the
+    round at once: Koi-Koi's four of a month, Go-Stop's chongtong) is counted from the hand
+    alone. It leaves out, and says so, what depends on other rounds or on play: a multiplier
+    carried over from the round before, redeals of a void field, folding, an instant win that
+    asks about the field or the dealer.
 
     \b
     Examples:
       rulekit odds hachihachi
       rulekit odds hachihachi --seats 5
       rulekit odds hachihachi/kirisame --json
+      rulekit odds gostop
     """
     from rulekit.odds import teyaku_odds
 
@@ -162,17 +165,36 @@ def odds(rules: str, seats: int | None, as_json: bool) -> None:
             f" {table_of}, {result['field']} cards to the field",
         )
     )
-    table = RichTable("teyaku", "name", "value", "probability", "one hand in", header_style="bold")
-    for e in result["teyaku"]:
-        one_in = f"{e['one_in']:,.1f}" if e["one_in"] else "never"
-        table.add_row(e["label"], e["name"], str(e["value"]), f"{e['probability']:.5f}", one_in)
-    console.print(table)
-    console.print(f"a hand with a teyaku: {result['any_teyaku']:.4f}")
-    console.print(f"expected teyaku value per seat and round: {result['expected_value']:.3f}")
-    console.print(
-        f"expected teyaku payment received per seat and round: {result['expected_payment']:.3f}"
-        f" (x the field multiplier, from each of the {result['players'] - 1} others);"
-        f" paid at the table per round: {result['expected_payment_table']:.3f}"
-    )
+    if result["teyaku"]:
+        table = RichTable(
+            "teyaku", "name", "value", "probability", "one hand in", header_style="bold"
+        )
+        for e in result["teyaku"]:
+            one_in = f"{e['one_in']:,.1f}" if e["one_in"] else "never"
+            table.add_row(e["label"], e["name"], str(e["value"]), f"{e['probability']:.5f}", one_in)
+        console.print(table)
+        console.print(f"a hand with a teyaku: {result['any_teyaku']:.4f}")
+        console.print(f"expected teyaku value per seat and round: {result['expected_value']:.3f}")
+        console.print(
+            "expected teyaku payment received per seat and round:"
+            f" {result['expected_payment']:.3f} (x the field multiplier, from each of the"
+            f" {result['players'] - 1} others); paid at the table per round:"
+            f" {result['expected_payment_table']:.3f}"
+        )
+    if result["instant_wins"]:
+        wins = RichTable(
+            "instant win", "name", "value", "probability", "one hand in", header_style="bold"
+        )
+        for e in result["instant_wins"]:
+            counted = e["probability"] is not None
+            one_in = f"{e['one_in']:,.1f}" if e["one_in"] else ("never" if counted else "-")
+            chance = f"{e['probability']:.5f}" if counted else "not counted"
+            wins.add_row(e["label"], e["name"], str(e["value"]), chance, one_in)
+        console.print(wins)
+        if result["any_instant_win"] is not None:
+            console.print(
+                f"a hand that wins at once: {result['any_instant_win']:.4f} (paid by each of"
+                f" the {result['players'] - 1} others)"
+            )
     if result["leaves_out"]:
         console.print("not counted: " + "; ".join(result["leaves_out"]))
