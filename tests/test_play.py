@@ -147,6 +147,18 @@ def test_watching_bots_play(tmp_path: Path) -> None:
     assert result.stdout.count("round over") >= 12 and "game over" in result.stdout
 
 
+def test_watching_a_game_with_bonus_cards_shows_them_captured_and_replays(tmp_path: Path) -> None:
+    """Go-Stop with the Korean deck's three jokers: a joker dealt or drawn is captured at once
+    and shown in its taker's pile; the saved game replays as a scenario."""
+    saved = tmp_path / "jokers.scenario.toml"
+    args = ["play", "gostop/house/jokers", "--watch", "--bots", "greedy", "--delay", "0"]
+    result = rulekit([*args, "--seed", "3", "--save", str(saved)], [], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "bonus_two_1" in result.stdout and "bonus_three" in result.stdout
+    assert "game over" in result.stdout
+    assert run_scenario(saved).passed
+
+
 def test_bad_arguments(tmp_path: Path) -> None:
     for args, message in [
         (["play", "hachihachi", "--seats", "9"], "seats 3 to 6 players, not 9"),

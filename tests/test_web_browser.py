@@ -53,6 +53,20 @@ def test_cards_show_their_faces_and_hidden_hands_their_backs(server: str, browse
     assert browser.find_elements(By.CSS_SELECTOR, "#field .fresh, #players .fresh")  # bots' last
 
 
+def test_a_bonus_card_dealt_to_you_shows_in_your_pile_with_a_drawn_face(
+    server: str, browser: Any
+) -> None:
+    """Go-Stop with the jokers, seed 1: the three-chaff joker dealt to you is captured at once;
+    your pile shows it, a card beyond the 48 drawn in the deck's frame and said to be a bonus
+    card (no art of its own)."""
+    start_game(browser, server, "gostop/house/jokers", 1)
+    joker = browser.find_element(By.CSS_SELECTOR, "#players .player.you .card[data-card='132']")
+    assert "drawn-face" in joker.get_attribute("class")
+    assert not joker.find_elements(By.TAG_NAME, "img")
+    assert "bonus card" in joker.get_attribute("aria-label")
+    assert "Bonus card (three chaff)" in joker.text
+
+
 def test_the_games_end_shows_every_round_and_plays_again(server: str, browser: Any) -> None:
     """A one-round game from the editor's text: at its end the final piles stay, the rounds'
     table gives each round and the totals, and "Play again" starts the same rules anew."""
