@@ -147,14 +147,17 @@ def load_draft(ref: str | Path) -> Draft:
 def load_rules(ref: str | Path, *, check: bool = True) -> ir.Ruleset:
     """The IR of a rule file (path or bundled name), or RuleErrors with every problem found.
     A load of the same files by this rulekit is read back (rulekit.lang.kept)."""
-    path = find_rules(str(ref)) if not isinstance(ref, Path) else ref
+    from rulekit.lang import load_rules as load
+
+    return load(ref, check=check)
+
+
+def load_unkept(path: Path, check: bool) -> ir.Ruleset:
+    """A rule file loaded from its text (none of its loads is kept, or none may be), then kept
+    when it loads without errors."""
     if path.suffix == ".json":
         return load_json_rules(path)
     keeping = not reach_limited()  # (rule text from a page finds files within its reach only)
-    if keeping:
-        rules = kept.read_back(path, check)
-        if rules is not None:
-            return rules
     loader = Loader()
     loader.load(path)
     rules = _resolve(loader.draft, check)
