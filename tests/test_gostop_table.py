@@ -116,3 +116,14 @@ def test_compensation_of_the_dropout_is_played_alike_by_both_engines() -> None:
         assert batch_deal(plan, number) == want, number
         paid += sum(p.reason == "compensation" for p in want["ledger"])
     assert paid  # (three forced out at six: some hold a bright)
+
+
+def test_tune_varies_the_compensation_per_card() -> None:
+    from rulekit.sim.tune import knobs
+
+    rules = load_rules("gostop/house/four-to-six")
+    (knob,) = [k for k in knobs(rules) if k.name == "compensation.per_card"]
+    assert (knob.value, knob.low) == (2, 1)
+    varied = knob.apply(rules, 3).compensation
+    assert varied is not None and varied.per_card == 3
+    assert not [k for k in knobs(load_rules("gostop/gostop")) if k.name.startswith("compens")]
