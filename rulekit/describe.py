@@ -389,6 +389,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out.append("Setup: " + ", ".join(rules.setup) + ".")
     if s.active is not None and s.max > s.active:
         out.append(_sit_out_sentence(rules))
+    if rules.compensation is not None:
+        out.append(compensation_sentence(rules, rules.compensation))
     out.extend(declaration_sentence(d, rules) for d in rules.declarations)
     if rules.bomb is not None:
         out.append(bomb_sentence(rules.bomb))
@@ -720,6 +722,27 @@ def event_sentence(e: ir.Event) -> str:
         f"{e.label or e.name}: when {EVENT_WORDS[e.kind]}{at}, "
         + " and ".join(effects or ["nothing happens"])
         + "."
+    )
+
+
+# ir.Compensation.payers -> who pays a forced folder's compensation
+COMPENSATION_PAYERS = {
+    "players": "each player of the round",
+    "non_dealers": "each player of the round but the dealer",
+}
+
+
+def compensation_sentence(rules: ir.Ruleset, comp: ir.Compensation) -> str:
+    """`compensation: 2 per card of lights; x2 if he holds a month of 3; ...`, in words."""
+    factor = (
+        f", x{comp.factor} if he holds {condition_text(comp.condition, rules)}"
+        if comp.condition is not None
+        else ""
+    )
+    return (
+        f"A player forced to fold is paid {comp.per_card} for each card of"
+        f" {card_names(rules, comp.cards)} in the hand he folds{factor}, by"
+        f" {COMPENSATION_PAYERS[comp.payers]} (flat, at the round's end)."
     )
 
 

@@ -21,6 +21,7 @@ from rulekit.describe import (
     STACKS_SENTENCE,
     TIE_BREAK_WORDS,
     card_names,
+    compensation_sentence,
     condition_text,
     declaration_sentence,
     entry_options,
@@ -393,7 +394,18 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
     out += _single_offers(a, b)
     out += _declarations(a, b)
     out += _events(a, b)
+    out += _compensation(a, b)
     return out
+
+
+def _compensation(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
+    """A forced folder's compensation added, removed or changed: said whole, in words."""
+    if a.compensation == b.compensation:
+        return []
+    x = compensation_sentence(a, a.compensation).rstrip(".") if a.compensation else None
+    y = compensation_sentence(b, b.compensation).rstrip(".") if b.compensation else None
+    words = _said_whole("the compensation of a forced fold", x, y)
+    return [Change("round", "compensation", x, y, words)]
 
 
 def _events(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:

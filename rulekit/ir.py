@@ -511,6 +511,26 @@ class Fold(_Frozen):
     )
 
 
+class Compensation(_Frozen):
+    """What a player forced to fold is paid for the hand he folds (Go-Stop's dropout: "Players
+    who are forced not to play may claim compensation for their hand"): `per_card` for each
+    of its `cards`, times `factor` when `condition` holds for that hand (tested with the round
+    as he sees it), paid him by each player of the round (`payers` "players"), or each but
+    the dealer ("non_dealers"). A forced fold is one the rules make (enough have joined, or
+    joining is not offered him), never a fold by choice. Paid flat (it is settled at the fold,
+    before the field sets a multiplier), at the round's end after the fold fees, in the order
+    the players folded; a void deal pays nothing (it is dealt again, fold and all)."""
+
+    per_card: int = Field(ge=1)
+    cards: tuple[int, ...] = Field(min_length=1)
+    factor: int = Field(1, ge=1)
+    condition: Condition | None = None
+    payers: Literal["players", "non_dealers"] = Field(
+        "players",
+        description="who pays him: each player of the round, or each but the dealer",
+    )
+
+
 class Declaration(_Frozen):
     """A declaration a player may make at a stated moment, with its stake: who may make it,
     when, and what it changes (BGA's mizuten: the dealer, before the deal, commits to play the
@@ -962,6 +982,9 @@ class Ruleset(_Frozen):
     )
     lone: LoneCards | None = Field(
         None, description="cards that go to whoever plays or draws them (never to the field)"
+    )
+    compensation: Compensation | None = Field(
+        None, description="what a player forced to fold is paid for the hand he folds"
     )
     hiki: bool = False
     hiki_offers: tuple[Offer, ...] = Field(

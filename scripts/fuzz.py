@@ -564,7 +564,24 @@ def house_file(rng: random.Random) -> str:
         lines.extend(event_statement(rng) for _ in range(rng.randint(1, 3)))
     if rng.random() < 0.2:  # special cards (after the events' draws)
         lines.append(special_cards(rng))
+    if rng.random() < 0.2:  # a forced folder's compensation (after the special cards' draws)
+        lines.append(compensation(rng))
     return "\n".join(lines) + "\n"
+
+
+def compensation(rng: random.Random) -> str:
+    """What a player forced to fold is paid (issue 25, GS 61), or its removal: amounts, sets,
+    conditions and payers drawn, some of them wrong."""
+    if rng.random() < 0.15:
+        return "remove compensation"
+    cards = rng.choice(("lights", "lights + sake + lightning", "month 12", "boar", "lihgts", "113"))
+    opts = rng.sample(
+        [f"x{rng.randint(1, 4)} if he holds {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+         "paid by each player of the round", "paid by each player of the round but the dealer"],
+        rng.randint(0, 2),
+    )  # fmt: skip
+    amount = f"{rng.choice((0, 1, 2, 3, 10**6))}{_unit(rng)}"
+    return f"compensation: {amount} per card of {cards}" + "".join(f"; {o}" for o in opts)
 
 
 def vary_spec(rng: random.Random) -> str:

@@ -374,6 +374,7 @@ def test_mechanic_options_are_named_as_the_fields_of_the_ir() -> None:
             ir.Declaration,
             ir.Event,
             ir.Bomb,
+            ir.Compensation,
         )
         for f in model.model_fields
     }

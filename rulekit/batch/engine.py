@@ -43,6 +43,7 @@ from rulekit.batch.tables import (
     FACTOR_ON,
     Unsupported,
     batch_tables,
+    condition_program,
     shown_array,
     void_hand_at,
 )
@@ -104,6 +105,7 @@ PAID = {"made": 0, "stop": 1}  # ir.Continuation.paid -> cfg C_PAID_STOP
 FOLD_START = {"dealer": 0, "after_dealer": 1}  # ir.Fold.start -> cfg C_FOLD_START
 BETWEEN_PLAYERS = {"all": 0, "highest": 1}  # ir.YakuTable.between_players -> C_TEYAKU_HIGHEST
 FOLD_PAYEES = {"winner": 0, "active": 1, "dealer": 2, "bank": 3}
+COMPENSATION_PAYERS = {"players": 0, "non_dealers": 1}  # ir.Compensation.payers -> CQ row
 OTHER_STOPS = {None: -1, "keep": 0, "forfeit": 1}
 UNFINISHED = {"keep": 0, "pay_half": 1, "earn_half": 2, "forfeit": 3}
 AFTER_LOSS = {"declared": 0, "left": 1}  # ir.Continuation.after_loss -> stage G_AFTER_LOSS
@@ -374,6 +376,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     F = np.zeros(K.F_SIZE, dtype=np.float64)
     F[: len(ix.ids)] = card_worth(compiled)
     F[K.FPARAMS : K.FPARAMS + 3] = [COMPLETE_BONUS, DISCARD_COST, points_per_card(compiled)]
+    T = compensation_row(compiled, Q, T)
     T = _rulewise(compiled, seats, bots, Q, T, F)
     # the round's rows, then the copies a rulewise bot's rollouts play in (kernel/rollouts.py)
     S = np.zeros((K.S_ROWS * K.S_COPIES, K.S_WIDTH), dtype=np.int64)
@@ -406,6 +409,26 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> N
         column = CANCELS_YAKU[e.cancels_yaku]
         if column is not None:
             Q[K.PQ, column] |= 1 << i
+
+
+def compensation_row(compiled: CompiledRules, Q: Any, T: Any) -> Any:
+    """The Q row CQ: what a forced folder is paid (ir.Compensation); T with its condition's
+    program appended."""
+    comp = compiled.rules.compensation
+    if comp is None:
+        return T
+    Q[K.CQ, K.CQ_HAS] = 1
+    Q[K.CQ, K.CQ_PER_CARD] = comp.per_card
+    Q[K.CQ, K.CQ_MASK] = compiled.index.mask(comp.cards)
+    Q[K.CQ, K.CQ_FACTOR] = comp.factor
+    Q[K.CQ, K.CQ_NON_DEALERS] = COMPENSATION_PAYERS[comp.payers]
+    if comp.condition is None:
+        return T
+    prog = np.asarray(condition_program(comp.condition, compiled.index), dtype=np.int64)
+    Q[K.CQ, K.CQ_HAS_COND] = 1
+    Q[K.CQ, K.CQ_T] = len(T)
+    Q[K.CQ, K.CQ_T + 1] = len(T) + len(prog)
+    return np.concatenate([T, prog]).astype(np.int64)
 
 
 def _rulewise(

@@ -30,6 +30,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Ruleset, "setup"): engine.STEPS,
     (ir.Fold, "start"): engine.FOLD_START,
     (ir.Fold, "payee"): engine.FOLD_PAYEES,
+    (ir.Compensation, "payers"): engine.COMPENSATION_PAYERS,
     (ir.Seats, "sit_out"): engine.SIT_OUT,
     (ir.Length, "tie_break"): engine.TIE_BREAKS,
     (ir.YakuTable, "between_players"): engine.BETWEEN_PLAYERS,

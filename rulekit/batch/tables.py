@@ -564,6 +564,8 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
     for k, offer in enumerate(offers_of(rules)):
         if offer.condition is not None:
             out.append((f"the condition on {offer.option} ({k + 1})", offer.condition))
+    if rules.compensation is not None and rules.compensation.condition is not None:
+        out.append(("the compensation's condition", rules.compensation.condition))
     return out
 
 

@@ -100,8 +100,9 @@ def tune(
     difference from the file as it is, with a significant / not significant flag. Then the best
     candidate, played against the runner-up on the same deals: the verdict says plainly when
     the best is not significantly better. What can be varied: the value of a teyaku, yaku or
-    instant-win entry, a scoring step, the fold fees, the par, the unit's size, a multiplier
-    (`--list`); a name shared by two tables takes its table: teyaku.NAME, yaku.NAME.
+    instant-win entry, a scoring step, the fold fees, a forced folder's compensation, the par,
+    the unit's size, a multiplier (`--list`); a name shared by two tables takes its table:
+    teyaku.NAME, yaku.NAME.
 
     \b
     Examples:

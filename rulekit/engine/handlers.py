@@ -30,6 +30,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Ruleset, "setup"): setup.STEPS,
     (ir.Fold, "start"): setup.FOLD_START,
     (ir.Fold, "payee"): scoring.FEE_PAYEES,
+    (ir.Compensation, "payers"): scoring.COMPENSATION_PAYERS,
     (ir.Seats, "sit_out"): setup.SIT_OUT,
     (ir.YakuTable, "between_players"): setup.BETWEEN_PLAYERS,
     (ir.YakuTable, "policy"): tables.POLICIES,

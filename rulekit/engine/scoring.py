@@ -401,8 +401,6 @@ def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
         _declaration_payments(r)
     if r.declared and r.c.declared_stakes:
         _declaration_stakes(r)
-    if not r.fold_fees:
-        return
     fold = r.rules.fold
     for payer, base, voluntary in r.fold_fees:
         reason = "fold fee" if voluntary else "forced fold"
@@ -411,6 +409,26 @@ def _fold_step(r: RoundState, step: object, end: RoundEnd) -> None:
         for payee in payees:
             each = share(base, len(payees))
             ledger.record(r, payer, payee, each * mult, reason, "", mult, each)
+    if r.compensations:
+        _compensations(r)
+
+
+def _compensations(r: RoundState) -> None:
+    """Each player forced to fold, in the order they folded, is paid his hand's compensation
+    (setup.compensation) by each payer of ir.Compensation.payers, in play order; flat."""
+    comp = r.rules.compensation
+    assert comp is not None
+    payers = [q for q in r.order if COMPENSATION_PAYERS[comp.payers](r, q)]
+    for folder, amount in r.compensations:
+        for payer in payers:
+            ledger.record(r, payer, folder, amount, "compensation", "", 1, amount)
+
+
+# ir.Compensation.payers -> whether a player of the round pays a forced folder's compensation
+COMPENSATION_PAYERS: dict[str, Callable[[RoundState, int], bool]] = {
+    "players": lambda r, q: True,
+    "non_dealers": lambda r, q: q != r.dealer,
+}
 
 
 def _declaration_payments(r: RoundState) -> None:

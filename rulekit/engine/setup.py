@@ -20,7 +20,7 @@ from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offer
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import DECLARE, FOLD, PLAY, SWAP, RoundState
-from rulekit.engine.tables import CompiledTable
+from rulekit.engine.tables import CompiledTable, condition_test
 from rulekit.errors import UsageError
 
 
@@ -254,6 +254,27 @@ def _fold(r: RoundState, seat: int, voluntary: bool) -> None:
     fee = r.rules.fold.fee if voluntary else r.rules.fold.forced_fee
     if fee:
         r.fold_fees.append((seat, fee, voluntary))
+    if not voluntary and r.rules.compensation is not None:
+        amount = compensation(r, seat)
+        if amount:
+            r.compensations.append((seat, amount))
+
+
+def compensation(r: RoundState, seat: int) -> int:
+    """What `seat`, forced to fold, is paid by each payer for the hand he folds
+    (ir.Compensation): so much per card of its set, times its factor when he holds what it
+    asks (tested on his hand, with the round as he sees it)."""
+    comp = r.rules.compensation
+    assert comp is not None
+    hand = r.hands[seat]
+    amount = comp.per_card * (hand & r.ix.mask(comp.cards)).bit_count()
+    if amount and comp.condition is not None:
+        test = r.c.compensation_test
+        if test is None:
+            test = r.c.compensation_test = condition_test(comp.condition, r.c.index)
+        if test(hand & r.ix.full, RoundView(r, seat)):
+            amount *= comp.factor
+    return amount
 
 
 def _end_fold(r: RoundState) -> None:

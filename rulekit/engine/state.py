@@ -105,6 +105,7 @@ class RoundState:
     fold_fees: list[tuple[int, int, bool]] = dc.field(
         default_factory=list
     )  # payer, base, voluntary
+    compensations: list[tuple[int, int]] = dc.field(default_factory=list)  # folder, amount
     declarer: int = -1  # who made the rule file's declaration (-1: nobody), the first of them
     declared: int = 0  # every seat that made it, as bits (several: `by any player`)
     declare_at: int = 0  # the next of those who may make it to be asked (setup._declare)

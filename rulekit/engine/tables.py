@@ -890,6 +890,7 @@ class CompiledRules:
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
+        self.compensation_test: Any = None  # engine.setup's compensation's, on first use
         self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
 
     def _step_test(

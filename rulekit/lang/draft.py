@@ -100,6 +100,7 @@ class Draft:
     instant_win: ast.Mechanic | None = None
     wild: ast.Mechanic | None = None
     lone: ast.Mechanic | None = None  # `lone phoenix: goes to whoever plays or draws it`
+    compensation: ast.Mechanic | None = None  # `compensation: 2 per card of lights; ...`
     teams: dict[int, ast.Mechanic] = field(default_factory=dict)
     events: dict[str, dict[str, ast.Opt]] = field(default_factory=dict)  # by name, in order
     errors: list[RulekitError] = field(default_factory=list)
@@ -520,6 +521,8 @@ class Applier:
             self.d.wild = s
         elif s.kind == "lone":
             self.d.lone = s
+        elif s.kind == "compensation":
+            self.d.compensation = s
         elif s.kind == "teams":
             self.d.teams[s.number("seats")] = s
         elif s.kind == "event":  # a named event: an extending file replaces it by name
@@ -762,6 +765,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "liable": _drop_attr("liable"),
     "wild": _drop_attr("wild"),
     "lone": _drop_attr("lone"),
+    "compensation": _drop_attr("compensation"),
     "void": _drop_voids,
     "void field": _drop_attr("void"),
     "void hand": _drop_attr("void_hand"),

@@ -63,18 +63,19 @@ _WHERE = {
     "hiki": "a condition on a hiki",
     "declaration": "a condition on a declaration",
     "declaration seen": "a condition on a declaration made with the hand seen",
+    "compensation": "a condition on a folder's compensation",
     "the field had": "'the field had ...'",
     "the payer has": "'the payer has ...'",
     "everyone has": "'everyone has ...'",
 }
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-    "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen",
+    "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen", "compensation",
 )  # fmt: skip
 # a player is tested
 _PLAYERS = (
     "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
-    "join or fold", "swap", "hiki", "declaration", "declaration seen",
+    "join or fold", "swap", "hiki", "declaration", "declaration seen", "compensation",
 )  # fmt: skip
 # places whose player has seen no card of his: a test of his cards means nothing there (why)
 _UNSEEN = {
@@ -1239,6 +1240,8 @@ class Resolver:
         if self.d.lone is not None:
             result["lone"] = self.lone(self.d.lone)
         result["teams"] = self.teams()
+        if self.d.compensation is not None:
+            result["compensation"] = self.compensation(self.d.compensation, result)
         if "declare" in self.d.mechanics:
             result["declarations"] = self.declarations(result)
         if "stacks" in self.d.mechanics:
@@ -1820,6 +1823,52 @@ class Resolver:
             self.error("the wild card cannot be a lone card", stmt.loc)
             return None
         return ir.LoneCards(cards=tuple(sorted(cards)))
+
+    def compensation(self, stmt: ast.Mechanic, mechanics: dict[str, Any]) -> ir.Compensation | None:
+        """`compensation: 2 per card of SET; x2 if he holds COND; paid by ...`: paid to a player
+        forced to fold, so a variant whose players choose to fold (more seated than play)."""
+        at = stmt.loc
+        seats = mechanics["seats"]
+        folds = "fold" in mechanics["setup"] and seats.sit_out == "fold"
+        if not folds or seats.active is None:
+            self.error(
+                "compensation: nobody is forced to fold in this variant, so nobody is paid it",
+                at,
+                "seat more than play (seats 4 to 6, 3 play) with a fold step in the setup and"
+                " 'sit out: by folding'",
+            )
+            return None
+        try:
+            cards = self.union(stmt.cards, self.default)
+        except _Unresolved:
+            return None  # the unknown name is reported already
+        if not cards:
+            self.error(
+                "compensation: the set names no card",
+                at,
+                "for example: compensation: 2 per card of lights",
+            )
+            return None
+        opts: dict[str, Any] = {o.kind: o.value for o in stmt.opts}
+        written = next(o for o in stmt.opts if o.kind == "per_card")
+        value = written.value if isinstance(written.value, int | ast.Amount) else 0
+        opts["per_card"] = self.amount(value, at.file, written.loc)
+        opts["cards"] = tuple(sorted(cards))
+        if stmt.cond is not None:
+            try:
+                if not self.usable(stmt.cond, "compensation"):
+                    return None
+                opts["condition"] = self.top_cond(stmt.cond, self.default)
+            except _Unresolved:
+                return None  # the unknown name is reported already
+        if opts["per_card"] == 0:
+            self.error(
+                "compensation: 0 per card pays nothing",
+                written.loc,
+                "for example: compensation: 2 per card of lights",
+            )
+            return None
+        return ir.Compensation(**opts)
 
     def teams(self) -> tuple[ir.Teams, ...]:
         teams = []

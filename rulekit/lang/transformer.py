@@ -71,6 +71,8 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "wild_drawn_any": ("drawn_any_target", True),
     "wild_last_to_holder": ("last_to_holder", True),
     # seats and roles: who sits out, who takes the fold fees, when the fold is decided
+    "comp_by_players": ("payers", "players"),
+    "comp_by_non_dealers": ("payers", "non_dealers"),
     "sit_out_fold": ("sit_out", "fold"),
     "sit_out_after_dealer": ("sit_out", "after_dealer"),
     "sit_out_dealer": ("sit_out", "dealer"),
@@ -862,6 +864,20 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         text = self.source_text(meta).split(" has ", 1)[-1]
         opts = (self.opt(meta, "value", _number_or_amount(c[0])),)
         return ast.Mechanic(self.loc(meta), "instant_win", opts, cond=c[1], text=text)
+
+    @v_args(meta=True)
+    def compensation(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`compensation: 2 per card of lights + sake; x2 if he holds a month of 3; ...`: the
+        amount an option, the cards the statement's set, the factor's condition its own."""
+        opts = [self.opt(meta, "per_card", _number_or_amount(c[0])), *c[2:]]
+        factor = next((o for o in opts if o.kind == "factor"), None)
+        cond = factor.cond if factor is not None else None
+        return ast.Mechanic(self.loc(meta), "compensation", tuple(opts), cards=(c[1],), cond=cond)
+
+    @v_args(meta=True)
+    def comp_factor(self, meta: Meta, c: list[Any]) -> ast.Opt:
+        """`x2 if he holds a month of 3`: the factor, as a number, with its condition."""
+        return ast.Opt("factor", self.loc(meta), int(str(c[0])[1:]), c[1])
 
     @v_args(meta=True)
     def play_out_stock(self, meta: Meta, c: list[Token]) -> ast.Stmt:

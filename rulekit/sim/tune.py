@@ -4,8 +4,9 @@ figure of the comparison, each with its 95% interval and its paired difference f
 
 What can be varied is a *named number* of the rule file, set on the IR and re-validated (never
 by editing engine code): the value of a teyaku, yaku (dekiyaku) or instant-win entry, a scoring
-step's factor or award, the fold fees, the par of the count, the size of the unit (every value
-in that unit follows), a field multiplier tier's factor.
+step's factor or award, the fold fees, a forced folder's compensation per card, the par of the
+count, the size of the unit (every value in that unit follows), a field multiplier tier's
+factor.
 """
 
 from __future__ import annotations
@@ -180,8 +181,12 @@ def _set_unit(rules: ir.Ruleset, v: int) -> ir.Ruleset:
     fold = rules.fold.model_copy(
         update={"fee": scale(rules.fold.fee), "forced_fee": scale(rules.fold.forced_fee)}
     )
+    comp = rules.compensation
+    if comp is not None:
+        comp = comp.model_copy(update={"per_card": scale(comp.per_card)})
     return rules.model_copy(
         update={
+            "compensation": comp,
             "unit": rules.unit.model_copy(update={"points": v}),
             "teyaku": table(rules.teyaku),
             "yaku": table(rules.yaku),
@@ -235,6 +240,16 @@ def knobs(rules: ir.Ruleset) -> list[Knob]:
                 rules.fold.forced_fee,
                 0,
                 _set_field("fold", "forced_fee"),
+            )
+        )
+    if rules.compensation is not None:
+        out.append(
+            Knob(
+                "compensation.per_card",
+                "a forced folder's compensation per card",
+                rules.compensation.per_card,
+                1,
+                _set_field("compensation", "per_card"),
             )
         )
     if rules.count.method == "par":

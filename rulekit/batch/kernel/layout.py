@@ -573,3 +573,19 @@ PQ_OUTSTOPPED_PAYS = PQ_INSTANT_DRAW + 1  # 1: the first other continuer pays a 
 # the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
 P_FIRST_GO = S_ROWS
 S_ROWS += 1
+# ---------------------------------------------------------------- compensation (issue 25)
+# What a player forced to fold is paid for his hand (ir.Compensation; setup.compensation): the
+# fold records it as a FEES column with FEES + 2 = FEE_COMPENSATION (its amount, unscaled),
+# paid after the fold fees by each payer (scoring._compensations). The CQ row holds its options.
+FEE_COMPENSATION = 3
+R_COMPENSATION = 17
+REASONS = (*REASONS, "compensation")
+CQ = Q_ROWS
+Q_ROWS += 1
+CQ_HAS = 0  # 1: the rule file pays a forced folder compensation
+CQ_PER_CARD = 1  # per card of CQ_MASK in the hand he folds
+CQ_MASK = 2
+CQ_FACTOR = 3  # times this when its condition holds for his hand
+CQ_HAS_COND = 4
+CQ_NON_DEALERS = 5  # 1: the dealer does not pay it (Compensation.payers "non_dealers")
+CQ_T = 6  # its condition's program in T, to CQ_T + 1

@@ -76,7 +76,7 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
         if Q[DQ, DQ_WIN_AWARD] or Q[DQ, DQ_PENALTY]:
             declaration_stakes(S, Q, T)
     for k in range(S[SC, I_NFEES]):
-        if S[FEES + 2, k] == FEE_DECLARED:
+        if S[FEES + 2, k] == FEE_DECLARED or S[FEES + 2, k] == FEE_COMPENSATION:
             continue
         payer = S[FEES + 0, k]
         base = S[FEES + 1, k] * scale
@@ -104,9 +104,26 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
         for j in range(n):
             each = share(S, base, n)
             record(S, Q, T, payer, payees[j], each * mult, reason, -1, mult, each)
+    if Q[CQ, CQ_HAS]:
+        pay_compensations(S, Q, T)
     if Q[STAGE, G_NAWARDS]:
         awards(S, Q, T, F)
     S[SC, I_PHASE] = PH_DONE
+
+
+@entry
+def pay_compensations(S: Array, Q: Array, T: Array) -> None:
+    """scoring._compensations: each forced folder, in the order they folded, is paid his
+    compensation by each player of the round (but the dealer, with CQ_NON_DEALERS), flat."""
+    for k in range(S[SC, I_NFEES]):
+        if S[FEES + 2, k] != FEE_COMPENSATION:
+            continue
+        base = S[FEES + 1, k] * Q[CFG, C_SCALE]
+        for j in range(S[SC, I_NORDER]):
+            q = S[P_ORDER, j]
+            if Q[CQ, CQ_NON_DEALERS] and q == S[SC, I_DEALER]:
+                continue
+            record(S, Q, T, q, S[FEES + 0, k], base, R_COMPENSATION, -1, 1, base)
 
 
 @entry

@@ -213,6 +213,27 @@ def fold(S: Array, Q: Array, T: Array, F: Floats, seat: int, voluntary: bool) ->
         S[FEES + 1, n] = fee
         S[FEES + 2, n] = 1 if voluntary else 0
         S[SC, I_NFEES] = n + 1
+    if not voluntary and Q[CQ, CQ_HAS]:
+        amount = compensation(S, Q, T, seat)
+        if amount:
+            n = S[SC, I_NFEES]
+            S[FEES + 0, n] = seat
+            S[FEES + 1, n] = amount
+            S[FEES + 2, n] = FEE_COMPENSATION
+            S[SC, I_NFEES] = n + 1
+
+
+@entry
+def compensation(S: Array, Q: Array, T: Array, seat: int) -> int:
+    """setup.compensation: what `seat`, forced to fold, is paid by each payer for his hand."""
+    hand = S[P_HAND, seat]
+    amount = Q[CQ, CQ_PER_CARD] * popcount(hand & Q[CQ, CQ_MASK])
+    if amount and Q[CQ, CQ_HAS_COND]:
+        npiles = look_as_player(S, Q, seat)
+        prog = T[Q[CQ, CQ_T] : Q[CQ, CQ_T + 1]]
+        if holds(prog, 0, hand & full_mask(Q), S[PILES], npiles):
+            amount *= Q[CQ, CQ_FACTOR]
+    return int(amount)
 
 
 @entry
