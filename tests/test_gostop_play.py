@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from rulekit.batch import engine as batch
 from rulekit.cli import cli
 from rulekit.describe import event_sentence
+from rulekit.engine.game import FIRST_DEALER
+from rulekit.engine.round import Round
 from rulekit.engine.tables import CompiledRules
 from rulekit.lang import load_rules
 from tests.test_batch_identity import batch_deal, scalar_deal
@@ -102,3 +104,51 @@ def test_a_ppeok_after_a_first_turn_ddadak_is_paid_double_in_both_engines(
     ppeok = [a for d, a in steals if "cheodppeok" in d]
     assert ddadak and set(ppeok) == {doubled}, steals
     assert batch_deal(batch.make_plan(c, seats, bots, 1), number) == want
+
+
+# ------------------------------------------------------------ GS 5, 6, 8, 9: deck, dealer, deal
+# (the scenario format names the dealer and stacks the deal as written: these are pinned here)
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "hand", "field"), [("gostop/gostop", 3, 7, 6), ("gostop/matgo", 2, 10, 8)]
+)
+def test_the_deal_at_three_is_seven_and_six_and_at_two_ten_and_eight(
+    name: str, seats: int, hand: int, field: int
+) -> None:
+    """GS 9: '7 cards are dealt to each player, and 6 to the field'; GS 8: '10 cards are dealt
+    to each player, and 8 to the table'; the rest is the draw pile."""
+    c = CompiledRules(load_rules(name))
+    for number in range(20):
+        rnd = Round(c, seats, number % seats, seed="gs-deal", deal_no=number)
+        assert [h.bit_count() for h in rnd.initial_hands] == [hand] * seats
+        assert len(rnd.initial_stock) == 48 - seats * hand  # (the field is dealt from it)
+        if not rnd.void:  # (a field of four of a month is redealt, GS 15)
+            assert rnd.field.bit_count() == field
+            assert len(rnd.stock) == 48 - seats * hand - field
+
+
+class _Drawn:
+    """A first-dealer draw whose cards are given: each candidate's in turn."""
+
+    def __init__(self, cards: list[int]) -> None:
+        self.cards = cards
+
+    def sample(self, population: list[int], k: int) -> list[int]:
+        assert set(self.cards) <= set(population) and k == len(self.cards)
+        return self.cards
+
+
+@pytest.mark.parametrize("name", ["gostop/gostop", "gostop/matgo"])
+def test_the_first_dealer_draw_reads_the_willow_before_the_paulownia(name: str) -> None:
+    """GS 5, 6: 'the player who drew a suit from the earliest month becomes the dealer'. The
+    files' reading: the deck's months as numbered (the willow 11, the paulownia 12), not the
+    Korean deck's swap ('Paulownia is associated with November, and Willow with December'),
+    which changes nothing else a file plays (no `round month`)."""
+    c = CompiledRules(load_rules(name))
+    draw = FIRST_DEALER[c.rules.first_dealer.method]
+    assert c.index.card(113).month < c.index.card(120).month  # the lightning, the phoenix
+    assert draw(c, _Drawn([120, 113]), [0, 1]) == [1]  # type: ignore[arg-type]
+    # the same month: both draw again (no better card breaks the tie)
+    assert draw(c, _Drawn([120, 121]), [0, 1]) == [0, 1]  # type: ignore[arg-type]
+    assert "round month" not in Path(f"rules/{name}.rk").read_text(encoding="utf-8")
