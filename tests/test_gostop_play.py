@@ -52,14 +52,14 @@ def test_turns_of_first_ddadak_count_in_the_row_of_first_ppeok() -> None:
         (
             "on his first turns in a row; each opponent pays 3;"
             " turns of first_dadak count in the row",
-            "turns of first_dadak count in the row: no such event",
+            "turns of first_dadak count in the row: the variant has no event first_dadak",
             "did you mean 'first_ddadak'?",
         ),
         (
             "on his first turns in a row; each opponent pays 3;"
             " turns of first_ppeok count in the row",
             "its own turns count in it already",
-            "the file's other events:",
+            "the variant's other events:",
         ),
     ],
 )
@@ -152,3 +152,13 @@ def test_the_first_dealer_draw_reads_the_willow_before_the_paulownia(name: str) 
     # the same month: both draw again (no better card breaks the tie)
     assert draw(c, _Drawn([120, 121]), [0, 1]) == [0, 1]  # type: ignore[arg-type]
     assert "round month" not in Path(f"rules/{name}.rk").read_text(encoding="utf-8")
+
+
+def test_a_house_file_that_removes_the_joined_event_is_told_what_to_write(
+    tmp_path: Path,
+) -> None:
+    house = _house(tmp_path, "remove event first_ddadak")
+    out = CliRunner().invoke(cli, ["check", str(house)])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "the variant has no event first_ddadak" in out.output
+    assert "a file that removes first_ddadak writes first_ppeok again without it" in out.output

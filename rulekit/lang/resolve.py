@@ -1503,12 +1503,18 @@ class Resolver:
         for other in names:
             if other == name or other not in self.d.events:
                 known = [e for e in self.d.events if e != name]
-                what = "its own turns count in it already" if other == name else "no such event"
+                what = (
+                    "its own turns count in it already"
+                    if other == name
+                    else f"the variant has no event {other}"
+                )
+                hint = "the variant's other events: " + ", ".join(known) if known else ""
+                if other != name:
+                    hint += f" (a file that removes {other} writes {name} again without it)"
                 self.error(
                     f"event {name}: turns of {other} count in the row: {what}",
                     written.loc,
-                    did_you_mean(other, known)
-                    or ("the file's other events: " + ", ".join(known) if known else None),
+                    did_you_mean(other, known) or hint.strip() or None,
                 )
                 return False
         opts["row_with"] = names
