@@ -697,6 +697,8 @@ def event_sentence(e: ir.Event) -> str:
             "on his first turns in a row: his first, then each next while it happened on"
             " every turn of his before"
         )
+    if e.row_with:
+        when.append(f"a turn on which {' or '.join(e.row_with)} happened to him counts in the row")
     if e.time:
         when.append(f"only the {ORDINALS[e.time]} time it happens to him in the round")
     if e.not_last_turn:

@@ -629,6 +629,12 @@ class Event(_Frozen):
         description="only on his first turns in a row: his first turn, then each next turn of"
         " his as long as it happened to him on every turn of his before",
     )
+    row_with: tuple[str, ...] = Field(
+        (),
+        description="with in_a_row: the file's other events whose turns count in his row too"
+        " (a turn on which one of them happened to him keeps the row going: Go-Stop's"
+        " cheodddadak, a first turn that opens the row of ppeok doubling its steal)",
+    )
     steal_grows: Literal["flat", "doubling"] = Field(
         "flat",
         description="the steal as written (flat), or doubled for each time it happened to him"

@@ -509,7 +509,9 @@ def event_statement(rng: random.Random) -> str:
          "on his first turn", "not on the last turn",
          # GS 42-43: a streak from the first turn, the Nth time, a doubling steal, a win
          "on his first turns in a row", f"only the {rng.choice(ORDINALS)} time",
-         f"each opponent pays {_number(rng)}, doubled each time", "he wins the round"],
+         f"each opponent pays {_number(rng)}, doubled each time", "he wins the round",
+         # cheodddadak: another event's turns in the row (a name of the file's, or not)
+         f"turns of {rng.choice(('ttadak', 'jjok', 'sseul, ppeok', 'tadak'))} count in the row"],
         rng.randint(0, 4),
     )  # fmt: skip
     name = rng.choice(("jjok", "sseul", "ppeok", "ttadak"))

@@ -337,6 +337,8 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.EV + k, K.EV_IN_A_ROW] = e.in_a_row
         Q[K.EV + k, K.EV_DOUBLING] = EVENT_STEALS[e.steal_grows]
         Q[K.EV + k, K.EV_WINS] = EVENT_OUTCOMES[e.outcome]
+        names = [x.name for x in r.events]
+        Q[K.EV + k, K.EV_ROW_WITH] = sum(1 << names.index(n) for n in e.row_with)
     payments_row(Q, r, compiled.index)
     for kind, code in FACTOR_ON.items():  # the payment reasons each kind of factor multiplies
         reasons = FACTOR_REASONS[kind]

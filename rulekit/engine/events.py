@@ -68,6 +68,7 @@ def at_turn_end(r: RoundState) -> int:
     he was given (for the yaku check). An event that wins the round ends it here."""
     p = r.current
     gained = 0
+    applied = 0  # the events applied to him this turn (a bit each, for the rows they join)
     first = r.turn < len(r.order)
     his_turn = r.turn // len(r.order)  # (his turns before this one)
     for i, e in enumerate(r.c.events):
@@ -76,7 +77,7 @@ def at_turn_end(r: RoundState) -> int:
             continue
         if e.not_last_turn and not any(r.hands[s] or r.skips[s] for s in r.order):
             continue  # the turn after which nobody has a turn left is the round's last
-        counted = e.time or e.in_a_row or e.steal_grows != "flat"
+        counted = e.time or e.in_a_row or e.steal_grows != "flat"  # (row_with needs in_a_row)
         for _ in range(times):
             before = 0
             if counted:  # the times it happened to him before, in the round
@@ -85,11 +86,25 @@ def at_turn_end(r: RoundState) -> int:
                 if (e.time and before + 1 != e.time) or (e.in_a_row and before != his_turn):
                     continue
             r.events_happened += 1
+            applied |= 1 << i
             gained |= _apply(r, p, e, r.c.event_gives[i], STEALS[e.steal_grows](e.steal, before))
             if e.outcome != "plays_on":
                 OUTCOMES[e.outcome](r, p)
                 return gained
+    if applied:
+        _join_rows(r, p, his_turn, applied)
     return gained
+
+
+def _join_rows(r: RoundState, p: int, his_turn: int, applied: int) -> None:
+    """ir.Event.row_with: a turn on which a joined event happened to him counts in the row of
+    each event that names it, if that row is whole so far and the event did not count the
+    turn itself (a turn counts once)."""
+    names = [e.name for e in r.c.events]
+    for i, e in enumerate(r.c.events):
+        joined = any(applied >> names.index(n) & 1 for n in e.row_with)
+        if joined and r.event_times.get((p, i), 0) == his_turn:
+            r.event_times[(p, i)] = his_turn + 1
 
 
 def _wins_round(r: RoundState, p: int) -> None:

@@ -1478,6 +1478,9 @@ class Resolver:
                     "keep one: 'on his first turns in a row' counts from his first turn",
                 )
                 continue
+            row_with = written.get("row_with")
+            if row_with is not None and not self.row_with(name, opts, row_with):
+                continue
             if opts["kind"] == "stack_left" and not stacks:
                 self.error(
                     f"event {name}: a stack is left only where the draw stacks on the pair just"
@@ -1488,6 +1491,37 @@ class Resolver:
                 continue
             out.append(ir.Event(**opts))
         return tuple(out)
+
+    def row_with(self, name: str, opts: dict[str, Any], written: ast.Opt) -> bool:
+        """`turns of first_ddadak count in the row`: other events of the file, for a row
+        (`on his first turns in a row`); their names become the option's tuple."""
+        names = tuple(str(written.value).split(","))
+        if not opts.get("in_a_row"):
+            self.error(
+                f"event {name}: turns of {names[0]} count in a row, and the event has none",
+                written.loc,
+                "say the row first: on his first turns in a row",
+            )
+            return False
+        for other in names:
+            if other == name or other not in self.d.events:
+                known = [e for e in self.d.events if e != name]
+                what = (
+                    "its own turns count in it already"
+                    if other == name
+                    else f"the variant has no event {other}"
+                )
+                hint = "the variant's other events: " + ", ".join(known) if known else ""
+                if other != name:
+                    hint += f" (a file that removes {other} writes {name} again without it)"
+                self.error(
+                    f"event {name}: turns of {other} count in the row: {what}",
+                    written.loc,
+                    did_you_mean(other, known) or hint.strip() or None,
+                )
+                return False
+        opts["row_with"] = names
+        return True
 
     def fold_stakes(self, opts: dict[str, Any], mechanics: dict[str, Any], written: Any) -> None:
         """A stake about the fold is the dealer's, made before the fold, where players choose

@@ -690,6 +690,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         ]
 
     @v_args(meta=True)
+    def ev_row_with(self, meta: Meta, c: list[Token]) -> ast.Opt:
+        """`turns of first_ddadak count in the row`: the events' names, located at the first."""
+        return ast.Opt("row_with", self.tok_loc(c[0]), ",".join(str(t) for t in c))
+
+    @v_args(meta=True)
     def ev_time(self, meta: Meta, c: list[Any]) -> ast.Opt:
         """`only the third time`: the time, as a number."""
         return self.opt(meta, "time", int(c[0]))

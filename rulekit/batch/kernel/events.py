@@ -50,6 +50,7 @@ def at_turn_end(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
     gives him a card of the class and pays him the steal; his winnings take the factor); the
     cards he was given. An event that wins the round ends it here."""
     gained = 0
+    applied = 0  # the events applied to him this turn (a bit each, for the rows they join)
     n = S[SC, I_NORDER]
     first = S[SC, I_TURN] < n
     his_turn = S[SC, I_TURN] // n  # (his turns before this one)
@@ -76,6 +77,7 @@ def at_turn_end(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
                     continue
             S[CHOICES, CH_EVENT_OFFERED] += 1  # (sim.exercise.count_events)
             S[CHOICES, CH_EVENT] += 1
+            applied |= 1 << i
             steal = Q[row, EV_STEAL] << before if Q[row, EV_DOUBLING] else Q[row, EV_STEAL]
             for k in range(n):
                 q = S[P_ORDER, k]
@@ -95,4 +97,9 @@ def at_turn_end(S: Array, Q: Array, T: Array, F: Floats, p: int) -> int:
                 S[SC, I_ENDED] = END_INSTANT
                 finish(S, Q, T, F, p, False)
                 return gained
+    if applied:  # events._join_rows: a joined event's turn counts once in each row it joins
+        for i in range(Q[EVQ, EVQ_N]):
+            col = p * MAX_EVENTS + i
+            if Q[EV + i, EV_ROW_WITH] & applied and S[P_EVENT_TIMES, col] == his_turn:
+                S[P_EVENT_TIMES, col] = his_turn + 1
     return gained

@@ -518,6 +518,7 @@ EV_TIME = 6  # only the time-th time it happens to him (0: every time)
 EV_IN_A_ROW = 7  # only on his first turns in a row
 EV_DOUBLING = 8  # the steal doubled per time it happened to him before
 EV_WINS = 9  # he wins the round at once
+EV_ROW_WITH = 10  # the events (a bit each) whose turns count in its row (ir.Event.row_with)
 P_EVENT_TIMES = S_ROWS
 S_ROWS += 1
 EK_SWEEP = 0
