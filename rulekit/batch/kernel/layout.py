@@ -573,3 +573,19 @@ PQ_OUTSTOPPED_PAYS = PQ_INSTANT_DRAW + 1  # 1: the first other continuer pays a 
 # the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
 P_FIRST_GO = S_ROWS
 S_ROWS += 1
+# ---------------------------------------------------------------- the dealer's claim (issue 25)
+# ir.DealerClaim (`the dealer may take 2 of a month of 3 on the field and play second`): a
+# setup step last of all (engine.round.setup_steps), its chooser's phase and moves, its options
+# (the CLQ row), whether he took it (the SC row: play starts with the next player), its choices
+# counted (info's columns 29, 30)
+ST_CLAIM = 9
+PH_CLAIM = 7
+CLAIM = actions.CLAIM
+CLQ = Q_ROWS
+Q_ROWS += 1
+CLQ_TAKE = 0  # the cards of the month he takes (0: no claim in the rule file)
+CLQ_SIZE = 1  # the cards of a month on the field that offer it
+I_CLAIMED = I_SIZE + 40  # SC row: 1, the dealer took his claim (reset for each try)
+CH_CLAIM_OFFERED = CH_N
+CH_CLAIM = CH_N + 1
+CH_N += 2
