@@ -867,6 +867,7 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 # An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
 WHOLE_NAMES = {
     "wild": "the wild card", "liability": "liability", "joker": "the joker", "bomb": "the bomb",
+    "dealer_claim": "the dealer's claim of the field",
 }  # fmt: skip
 
 
