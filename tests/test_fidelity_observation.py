@@ -47,7 +47,7 @@ NO_CARDS = frozenset(
     seated stake stake_flat step steps teams teyaku_counted total_turns track_feeders turn void
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
     sitters_in declared declare_at asked count_ending count_offer readings to_ask event_factor
-    events_happened skips won_at_once event_times declared_times first_continue""".split()
+    events_happened skips won_at_once event_times declared_times first_continue claimed""".split()
 )
 
 
