@@ -488,6 +488,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(
             f"A month of {rules.dealer_captures} dealt to the field is captured by the dealer."
         )
+    if rules.dealer_claim is not None:
+        out.append(dealer_claim_sentence(rules.dealer_claim))
     out.extend(instant_win_sentences(rules))
     if "swap" in rules.setup:
         out.append("Before looking, the player after the dealer may swap hands with the dealer.")
@@ -671,6 +673,15 @@ EVENT_WORDS = {
     "draw_takes_play": "a player's drawn card takes the hand card he just laid on the field",
     "bomb": "a player bombs (his play takes a month whole)",
 }
+
+
+def dealer_claim_sentence(claim: ir.DealerClaim) -> str:
+    """`the dealer may take 2 of a month of 3 on the field and play second` in words."""
+    return (
+        f"Where the field is laid with {claim.size} cards of a month, the dealer may take"
+        f" {claim.take} of them (the most valuable; of each such month) and play second:"
+        " the other player leads the round. He is asked before the first play."
+    )
 
 
 def bomb_sentence(b: ir.Bomb) -> str:

@@ -32,8 +32,8 @@ from rulekit.describe import (
 
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
-    "count", "length", "dealer_captures", "wild", "hiki", "teams", "bomb", "play_out_stock",
-    "instant_all",
+    "count", "length", "dealer_captures", "dealer_claim", "wild", "hiki", "teams", "bomb",
+    "play_out_stock", "instant_all",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -513,6 +513,10 @@ LABELS = {
     "instant_win.value": "a hand that wins at once is paid by each other player",
     "instant_win.text": "a dealt hand that wins the round at once",
     "dealer_captures": "the dealer captures a month dealt to the field whole, of this many cards",
+    "dealer_claim": "the dealer's option to take cards of a month laid on the field and play"
+    " second",
+    "dealer_claim.take": "the cards the dealer may take of a month laid on the field",
+    "dealer_claim.size": "the cards of a month laid on the field that offer the dealer his take",
     "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
     " in turn",
     "instant_all": "when every hand of the round wins at once",
@@ -875,6 +879,7 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 # An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
 WHOLE_NAMES = {
     "wild": "the wild card", "liability": "liability", "joker": "the joker", "bomb": "the bomb",
+    "dealer_claim": "the dealer's claim of the field",
 }  # fmt: skip
 
 
@@ -892,6 +897,10 @@ def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
         )
     if isinstance(v, ir.Joker):
         return f"at {v.seats} seats a joker is added to the deck"
+    if isinstance(v, ir.DealerClaim):
+        from rulekit.describe import dealer_claim_sentence
+
+        return dealer_claim_sentence(v).rstrip(".")
     if isinstance(v, ir.Bomb):
         from rulekit.describe import bomb_sentence
 

@@ -785,6 +785,24 @@ class LoneCards(_Frozen):
     cards: tuple[int, ...] = Field(min_length=1)
 
 
+class DealerClaim(_Frozen):
+    """The dealer's option when the field is laid (`the dealer may take 2 of a month of 3 on
+    the field and play second`: Tensho's TE 10): where the field holds exactly `size` cards of
+    a month, he may take `take` of them (its most valuable, the deck's order: the lowest ids),
+    of each such month, into his pile, the rest staying on the field; he then plays second
+    (the other player of the round leads). Asked last of the setup, before the first play;
+    declined, play starts with him as usual. Only where two play each round."""
+
+    take: int = Field(2, ge=1, le=3, description="the cards of the month he takes")
+    size: int = Field(3, ge=2, le=4, description="the cards of the month on the field")
+
+    @model_validator(mode="after")
+    def _fewer(self) -> DealerClaim:
+        if self.take >= self.size:
+            raise ValueError(f"take ({self.take}) must be less than size ({self.size})")
+        return self
+
+
 class Teams(_Frozen):
     """At `seats` players, teams of `size`: partners of a pair sit opposite, of a three
     alternate (seat s is in team s mod seats/size)."""
@@ -976,6 +994,10 @@ class Ruleset(_Frozen):
         None, description="the dealer captures a month of N on the field"
     )
     wild: WildCard | None = None
+    dealer_claim: DealerClaim | None = Field(
+        None,
+        description="the dealer may take some of a month laid on the field, and play second",
+    )
     play_out_stock: bool = Field(
         False,
         description="when nobody holds a card and the stock is not empty, the players go on in"

@@ -232,6 +232,7 @@ REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
     "teams at 6 seats", "void hand", "show scores", "declare", "tie break", "play out the stock",
+    "the dealer may take",
 )  # fmt: skip
 TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
@@ -424,6 +425,9 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              " end; cannot break a hiki; may be laid on the field when blocked",
              f"the dealer captures a month of {rng.randint(2, 4)} on the field",
              "play out the stock",  # (issue 25)
+             # the dealer's claim of the field (issue 25, Tensho's TE 10), some numbers wrong
+             f"the dealer may take {rng.randint(1, 3)} of a month of {rng.randint(2, 5)} on the"
+             " field and play second",
              "wild lightning: captures any field card from the hand",
              _wild(rng),  # any of the wild card's options (issue 25: Mushi's)
              # conditions on a hiki and on the swap (issue 23)

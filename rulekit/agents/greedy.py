@@ -1,5 +1,7 @@
 """The `greedy` bot: takes the capture worth most, prefers completing or advancing a yaku,
 joins with a teyaku or a hand worth more points than an average one, and stops when ahead.
+As the dealer offered a claim of the field's cards for the lead (ir.DealerClaim), it always
+takes the cards: two cards captured for sure outweigh the first turn.
 
 Card worth is the card's points plus its share of every yaku it belongs to, from the compiled
 rule file: the bot knows no game, only the tables.
@@ -167,6 +169,8 @@ class GreedyAgent(SeededAgent):
             return A.KEEP  # the hands are unseen: nothing to prefer
         if phase == Phase.DECLARE:  # one that cannot cost him; else, a gamble: never
             return A.DECLARE if cannot_cost(view.compiled.rules) else A.PASS
+        if phase == Phase.CLAIM:  # the dealer's claim of the field: cards in hand, always
+            return A.CLAIM
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:

@@ -5,8 +5,9 @@ stops as soon as it is ahead), so a house rule about continuing, folding or swap
 shows in a comparison between greedy bots. This bot takes those choices by expected value
 under the variant being played:
 
-- stop or continue, a hiki (against the best ordinary play), and the card a drawn wild card
-  takes (`captures any field card when drawn`): short rollouts at the
+- stop or continue, a hiki (against the best ordinary play), the card a drawn wild card
+  takes (`captures any field card when drawn`), and the dealer's claim of the field (`the
+  dealer may take 2 of a month of 3 on the field and play second`): short rollouts at the
   decision, in worlds sampled from what the bot has seen (dealt from its own chance), with the
   greedy policy for everyone (rulekit.agents.rollouts). The rollouts follow the rule file, so
   a costlier continuation or a richer one changes the choice. A stop with an empty hand is
@@ -55,6 +56,8 @@ class RulewiseAgent(GreedyAgent):
         if phase == Phase.DECLARE:
             free = cannot_cost(view.compiled.rules)  # (else: as a swap, calibrated)
             return A.DECLARE if free or deal_policy(view.compiled, view.seated).declare else A.PASS
+        if phase == Phase.CLAIM:  # the dealer's claim of the field, against the lead
+            return self._weighed(view, [A.CLAIM, A.PASS])
         if phase == Phase.TAKE and view.wild_drawn:  # which card the drawn wild card takes
             return self._weighed(view, view.legal_actions())
         if phase == Phase.PLAY:

@@ -40,7 +40,8 @@ from rulekit.errors import MoveError
 DEFAULT_ROLLOUTS = 240
 WIDTH = 4  # plays considered: the greedy heuristic's best few
 CONFIDENCE = 0.5  # standard errors by which an option must beat the default to replace it
-RULE_PHASES = (Phase.DECIDE, Phase.SWAP, Phase.DECLARE)  # the rollouts alone decide (no default)
+# the rollouts alone decide (no default)
+RULE_PHASES = (Phase.DECIDE, Phase.SWAP, Phase.DECLARE, Phase.CLAIM)
 
 
 class CalibratedGreedy(GreedyAgent):

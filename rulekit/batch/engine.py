@@ -76,7 +76,8 @@ STEPS = {
     "teyaku": K.ST_TEYAKU,
     "instant_win": K.ST_INSTANT,
 }
-PLAN_STEPS = {"declare": K.ST_DECLARE, **STEPS}  # a declaration's step too (setup_steps)
+# a declaration's step too, and the dealer's claim of the field (setup_steps)
+PLAN_STEPS = {"declare": K.ST_DECLARE, "claim": K.ST_CLAIM, **STEPS}
 DECLARERS = {"dealer": 0, "any": 1}  # ir.Declaration.by -> DQ_BY
 # ir.Declaration.moment -> the step it waits at (placed among the setup's by setup_steps), and
 # whether its condition sees his hand (DQ_SEEN)
@@ -319,6 +320,9 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.DQ, K.DQ_SUCCESS] = SUCCESS[d.success]
         Q[K.DQ, K.DQ_FOLD_ONLY] = only_fold_stakes(r)
         Q[K.DQ, K.DQ_FREE] = cannot_cost(r)
+    if r.dealer_claim is not None:
+        Q[K.CLQ, K.CLQ_TAKE] = r.dealer_claim.take
+        Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
     Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
@@ -488,7 +492,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, 29), dtype=np.int64)
+    info = z((n, I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -601,6 +605,8 @@ I_OWNER_CHOICES = 21
 # a bomb, a play skipped, an event (info's columns 23..28)
 EVENT_CHOICE_KEYS = ("bomb offered", "bomb", "skip offered", "skip", "event offered", "event")
 I_EVENT_CHOICES = 23
+CLAIM_CHOICE_KEYS = ("claim offered", "claim")  # the dealer's claim of the field: 29..30
+I_CLAIM_CHOICES = 29
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -636,6 +642,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(EVENT_CHOICE_KEYS):
             if info[I_EVENT_CHOICES + c]:
                 choices[key] = int(info[I_EVENT_CHOICES + c])
+        for c, key in enumerate(CLAIM_CHOICE_KEYS):
+            if info[I_CLAIM_CHOICES + c]:
+                choices[key] = int(info[I_CLAIM_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -697,7 +706,12 @@ class Deals:
 ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
 REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
 CHOICES = (  # columns
-    CHOICE_KEYS + PLAY_CHOICE_KEYS + DECLARE_CHOICE_KEYS + OWNER_CHOICE_KEYS + EVENT_CHOICE_KEYS
+    CHOICE_KEYS
+    + PLAY_CHOICE_KEYS
+    + DECLARE_CHOICE_KEYS
+    + OWNER_CHOICE_KEYS
+    + EVENT_CHOICE_KEYS
+    + CLAIM_CHOICE_KEYS
 )
 
 
@@ -718,6 +732,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_DECLARE_CHOICES : I_DECLARE_CHOICES + len(DECLARE_CHOICE_KEYS)],
             info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
             info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
+            info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
         ],
         axis=1,
     )

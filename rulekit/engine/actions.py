@@ -7,6 +7,7 @@ skip the play              SKIP                               (after a bomb: dra
 join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
 declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
+claim, pass                CLAIM, PASS                        (the dealer's claim of the field)
 read CARDS as CLASS        READ_FIRST, READ_SECOND            (an owner's choice, at the count)
 """
 
@@ -34,12 +35,13 @@ DECLARE = 8198  # make the rule file's declaration (`declare NAME: ...`)
 PASS = 8199  # do not
 READ_FIRST = 8200  # at the count, the owner's choice's cards in his pile read the first way
 READ_SECOND = 8201  # or the second (`read CARDS as N CLASSES`; engine/asking.py)
+CLAIM = 8202  # the dealer takes his claim of the field and plays second (ir.DealerClaim)
 HIKI = 8320
 SKIP = HIKI + 63  # skip the play, draw only (after a bomb: ir.Bomb.skips); no deck has 64 months
 
 MOVES_HINT = (
     "moves: play CARD [onto CARD], take CARD, hiki MONTH, bomb MONTH, skip, join, fold, stop,"
-    " continue, swap, keep, declare, pass, read CARDS as CLASS"
+    " continue, swap, keep, declare, claim, pass, read CARDS as CLASS"
 )
 
 KEYWORDS = {
@@ -51,6 +53,7 @@ KEYWORDS = {
     "keep": KEEP,
     "declare": DECLARE,
     "pass": PASS,
+    "claim": CLAIM,
     "skip": SKIP,
 }
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from rulekit.cards import bits
 from rulekit.engine.actions import (
     CARD_MASK,
+    CLAIM,
     CONTINUE,
     DECLARE,
     FOLD,
@@ -35,6 +36,7 @@ from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.specialise import compile_turns
+from rulekit.engine.state import CLAIM as CLAIM_PHASE
 from rulekit.engine.state import COUNT, DECIDE, DONE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
 from rulekit.engine.state import FOLD as FOLD_PHASE
@@ -91,6 +93,8 @@ def legal_actions(r: RoundState) -> list[int]:
         return [SWAP, KEEP]
     if phase == DECLARE_PHASE:
         return [DECLARE, PASS]
+    if phase == CLAIM_PHASE:
+        return [CLAIM, PASS]
     if phase == COUNT:
         return list(r.count_offer)  # (engine/asking.py: the better reading first)
     return []

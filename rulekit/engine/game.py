@@ -42,7 +42,14 @@ def _by_draw(compiled: CompiledRules, rng: random.Random, candidates: list[int])
     """Each draws a card: the lowest month stays in (the better card breaks ties if said)."""
     ix = compiled.index
     cards = rng.sample([i for i in ix.ids if ix.card(i).month], len(candidates))  # no bonus
-    drawn = {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)}
+    return stay_in(compiled, {s: ix.card(c) for s, c in zip(candidates, cards, strict=True)})
+
+
+def stay_in(compiled: CompiledRules, drawn: dict[int, ir.Card]) -> list[int]:
+    """Of the seats that drew these cards, those who stay in: the lowest month (the better
+    card of it, if the rule file says so); more than one draw again. A scenario states the
+    cards drawn (`first_dealer_draw`) and reads them here."""
+    candidates = list(drawn)
     low = min(c.month for c in drawn.values())
     candidates = [s for s in candidates if drawn[s].month == low]
     if compiled.rules.first_dealer.best_card_breaks_ties and len(candidates) > 1:

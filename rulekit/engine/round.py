@@ -26,6 +26,7 @@ from rulekit.engine.deal import deal_order, shuffle, stack
 from rulekit.engine.ledger import net
 from rulekit.engine.specialise import compile_fields
 from rulekit.engine.state import (
+    CLAIM,
     COUNT,
     DECIDE,
     DECLARE,
@@ -44,6 +45,7 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
 
 __all__ = [
+    "CLAIM",
     "COUNT",
     "DECIDE",
     "DECLARE",
@@ -164,6 +166,11 @@ class Round(RoundState):
                 why = f"seat {self.current} must declare {self.rules.declarations[0].name} or pass"
                 raise capture.illegal(self, action, why)
             setup.choose_declare(self, action == A.DECLARE)
+        elif phase == CLAIM:
+            if action not in (A.CLAIM, A.PASS):
+                why = f"seat {self.current} must claim the field's cards (and play second) or pass"
+                raise capture.illegal(self, action, why)
+            setup.choose_claim(self, action == A.CLAIM)
         elif phase == FOLD:
             if action not in (A.JOIN, A.FOLD):
                 raise capture.illegal(self, action, f"seat {self.current} must join or fold")
@@ -313,11 +320,13 @@ _GIVEN = (
 def setup_steps(r: ir.Ruleset) -> list[str]:
     """The setup steps in order; a fold declared before the deal comes before them all (the
     hands, dealt already, are not seen until it is over), and a declaration before the deal
-    before that."""
+    before that; the dealer's claim of the field last (ir.DealerClaim)."""
     steps: list[str] = list(r.setup)
     if r.fold.before_deal and "fold" in steps:
         steps.remove("fold")
         steps.insert(0, "fold")
     if r.declarations:
         steps.insert(setup.MOMENTS[r.declarations[0].moment](steps), "declare")
+    if r.dealer_claim is not None:  # last, the field laid: before the first play
+        steps.append("claim")
     return steps

@@ -8,7 +8,7 @@ checks that every option the IR allows has one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from rulekit import ir
@@ -19,7 +19,7 @@ from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
 from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
-from rulekit.engine.state import DECLARE, FOLD, PLAY, SWAP, RoundState
+from rulekit.engine.state import CLAIM, DECLARE, FOLD, PLAY, SWAP, RoundState
 from rulekit.engine.tables import CompiledTable, condition_test
 from rulekit.errors import UsageError
 
@@ -155,6 +155,54 @@ def choose_declare(r: RoundState, declare: bool) -> None:
         r.phase = PLAY
         r.step += 1
         run_setup(r)
+
+
+# ------------------------------------------------------------ the dealer's claim of the field
+def _claim(r: RoundState) -> bool:
+    """The dealer's option before the first play (ir.DealerClaim): asked of the dealer (or
+    who leads in his place) when the field holds a month of its size; False when not."""
+    if not claim_cards(r):
+        return False
+    r.phase = CLAIM
+    r.current = leader(r)
+    return True
+
+
+def claim_cards(r: RoundState) -> int:
+    """The cards the dealer would take now (0: none, or no claim in the rule file)."""
+    claim = r.rules.dealer_claim
+    return 0 if claim is None else claimed(claim, r.field, r.ix.month_masks)
+
+
+def claimed(claim: ir.DealerClaim, field: int, month_masks: Sequence[int]) -> int:
+    """The cards the dealer's claim takes from `field` (ir.DealerClaim): of each month with
+    exactly `size` cards there, its first `take` in the deck's order (its most valuable)."""
+    out = 0
+    for mm in month_masks:
+        month = field & mm
+        if month.bit_count() == claim.size:
+            for _ in range(claim.take):
+                low = month & -month
+                out |= low
+                month ^= low
+    return out
+
+
+def leader(r: RoundState) -> int:
+    """The dealer, or the first player after him who plays the round."""
+    return next(s for s in _rotation(r.seated, r.dealer) if not r.folded[s])
+
+
+def choose_claim(r: RoundState, claim: bool) -> None:
+    """The dealer's claim taken (into his pile: he plays second) or declined; setup goes on."""
+    if claim:
+        cards = claim_cards(r)
+        r.captured[r.current] |= cards
+        r.field &= ~cards
+        r.claimed = True
+    r.phase = PLAY
+    r.step += 1
+    run_setup(r)
 
 
 # ------------------------------------------------------------ the fold phase
@@ -492,13 +540,16 @@ def _win_at_once(r: RoundState, s: int, w: ir.InstantWin, seats: tuple[int, ...]
 
 
 def begin_play(r: RoundState) -> None:
-    """Play starts with the dealer (or the first player after him who plays)."""
+    """Play starts with the dealer (or the first player after him who plays); after his
+    claim of the field (ir.DealerClaim), with the next player."""
     folded = r.folded
     # the seats in play, from the dealer round the table
     rotation = _rotation(r.seated, r.dealer)
     r.order = order = (
         list(rotation) if True not in folded else [s for s in rotation if not folded[s]]
     )
+    if r.claimed:  # the dealer took his claim of the field: he plays second
+        order.append(order.pop(0))
     hands = r.hands
     total = 0
     for s in order:
@@ -540,9 +591,9 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
     "teyaku": _teyaku,
     "instant_win": _instant_win,
 }
-# the steps a round runs: the rule file's, and a declaration's (not a step a file names:
-# engine.round.setup_steps puts it first)
-PLAN_STEPS = {"declare": _declare, **STEPS}
+# the steps a round runs: the rule file's, a declaration's and the dealer's claim of the field
+# (not steps a file names: engine.round.setup_steps places them)
+PLAN_STEPS = {"declare": _declare, "claim": _claim, **STEPS}
 # ir.Declaration.by -> who may declare, in the order they are asked
 DECLARERS: dict[str, Callable[[RoundState], list[int]]] = {
     "dealer": lambda r: [r.dealer],

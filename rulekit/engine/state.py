@@ -32,10 +32,11 @@ class Phase(IntEnum):
     SWAP = 5
     DECLARE = 6
     COUNT = 7  # an asked owner chooses how his pile reads the owner's choice (engine/asking.py)
+    CLAIM = 8  # the dealer may take cards of a month laid on the field and play second
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT, CLAIM = (int(p) for p in Phase)
 
 JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
 
@@ -110,6 +111,9 @@ class RoundState:
     declared: int = 0  # every seat that made it, as bits (several: `by any player`)
     declare_at: int = 0  # the next of those who may make it to be asked (setup._declare)
     declare_payers: list[int] = dc.field(default_factory=list)  # who folded after it, in turn
+    claimed: bool = (
+        False  # the dealer took his claim of the field (ir.DealerClaim): he plays second
+    )
     # payee, payers, value, its flat part, name: paid once the field is laid
     pending_teyaku: list[tuple[int, tuple[int, ...], int, int, str]] = dc.field(
         default_factory=list

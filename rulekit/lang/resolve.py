@@ -1197,6 +1197,10 @@ class Resolver:
                 result["setup"] = (*setup, "bonus")
         if "dealer_captures" in self.d.mechanics:
             result["dealer_captures"] = self.options("dealer_captures")["size"]
+        if "dealer_claim" in self.d.mechanics:
+            claim = self.dealer_claim(result["seats"])
+            if claim is not None:
+                result["dealer_claim"] = claim
         if "stock" in self.d.mechanics:
             result["play_out_stock"] = self.options("stock")["played_out"]
         if "instant_all" in self.d.mechanics:
@@ -1841,6 +1845,34 @@ class Resolver:
             drawn_any_target="drawn_any_target" in flags,
             last_to_holder="last_to_holder" in flags,
         )
+
+    def dealer_claim(self, seats: ir.Seats) -> ir.DealerClaim | None:
+        """`the dealer may take 2 of a month of 3 on the field and play second`: fewer than
+        the month's cards on the field, a month of at most 4, at a table where two play."""
+        opts = self.d.mechanics["dealer_claim"]
+        take, size = opts["take"], opts["size"]
+        n, of = int(str(take.value)), int(str(size.value))  # (numbers as written)
+        example = "for example: the dealer may take 2 of a month of 3 on the field and play second"
+        if not 2 <= of <= 4:
+            self.error(f"a month of {of}: a month on the field has 2 to 4 cards", size.loc, example)
+            return None
+        if not 1 <= n < of:
+            self.error(
+                f"take {n} of a month of {of}: he takes at least one card and leaves at least one",
+                take.loc,
+                example,
+            )
+            return None
+        many = [n for n in range(seats.min, seats.max + 1) if seats.playing(n) != 2]
+        if many:
+            self.error(
+                f"'play second' needs two players in each round, not {seats.playing(many[0])}"
+                f" (at {many[0]} seats)",
+                take.loc,
+                "write it in a file of two players (seats 2)",
+            )
+            return None
+        return ir.DealerClaim(take=n, size=of)
 
     def lone(self, stmt: ast.Mechanic) -> ir.LoneCards | None:
         """`lone phoenix: goes to whoever plays or draws it`."""

@@ -898,6 +898,13 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "dealer_captures", [self.opt(meta, "size", int(c[0]))])
 
     @v_args(meta=True)
+    def dealer_claim(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        """`the dealer may take 2 of a month of 3 on the field and play second` (TE 10)."""
+        return self.mechanic(
+            meta, "dealer_claim", [self.number(c[0], "take"), self.number(c[1], "size")]
+        )
+
+    @v_args(meta=True)
     def wild(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         return ast.Mechanic(self.loc(meta), "wild", tuple(c[1:]), cards=(c[0],))
 

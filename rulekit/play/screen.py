@@ -17,6 +17,7 @@ from rulekit.engine import actions as A
 from rulekit.engine.asking import Reading
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.round import Round
+from rulekit.engine.setup import claimed
 from rulekit.engine.tables import ChoiceTable, CompiledTable
 from rulekit.engine.view import PlayerView
 from rulekit.play.session import Move
@@ -212,6 +213,16 @@ def declare_block(
     return Group(header, scores_line(names, totals), Text(""), Text(said, style="bold"))
 
 
+def claim_line(view: PlayerView, claim: ir.DealerClaim) -> str:
+    """The dealer's claim of the field, as he is asked it: the cards it takes, and its price."""
+    ix = view.compiled.index
+    cards = claimed(claim, view.field, ix.month_masks)
+    return (
+        f"the field holds {claim.size} cards of a month: take {_cards(ix, ix.ids_of(cards))}"
+        " and play second (the other player leads), or pass and lead"
+    )
+
+
 def hand_block(view: PlayerView) -> RenderableType:
     """The player's hand, sorted by month, numbered for picking."""
     rules = view.compiled.rules
@@ -285,6 +296,8 @@ def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
         return call_word(rules)
     if action == A.DECLARE:
         return "declare " + ", ".join(d.label or d.name for d in rules.declarations)
+    if action == A.CLAIM:
+        return "claim: take the field's cards and play second"
     return A.describe(action, ix, rules.owners_choice)
 
 
@@ -317,8 +330,11 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         label = ", ".join(d.label or d.name for d in rules.declarations)
         unseen = rules.declarations[0].moment == "before_deal"
         text = f"{says(name, 'declare')} {label}" + (", unseen" if unseen else "")
+    elif a == A.CLAIM:  # the dealer's claim of the field (ir.DealerClaim)
+        text = f"{says(name, 'take')} {_cards(ix, move.took)} from the field, to play second"
     elif a == A.PASS:
-        text = f"{says(name, 'pass')}: no declaration"
+        claims = rules.dealer_claim is not None
+        text = says(name, "pass") + ("" if claims else ": no declaration")
     elif a in (A.JOIN, A.FOLD, A.STOP):
         text = says(name, A.describe(a, ix))
     elif a in (A.READ_FIRST, A.READ_SECOND):  # asked at the count (engine/asking.py)

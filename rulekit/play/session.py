@@ -293,7 +293,7 @@ def resume(path: Path, save_to: Path | None = None, think_ms: int | None = None)
         except UsageError as err:
             raise run.error(where, err.message, err.hint) from None
         bots[s] = bot
-    dealer = run.seat(sc.dealer, ("dealer",))
+    dealer = run.first_dealer()
     session = Session(
         run.c,
         rules_ref(sc.rules, (save_to or path).parent, relative_to=path),

@@ -15,7 +15,7 @@ from rich.console import Console
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence, rulebook, to_rich
 from rulekit.engine import actions as A
-from rulekit.engine.round import COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
+from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError, RulekitError, UsageError
 from rulekit.output import check_writable, score_text
@@ -252,6 +252,9 @@ class Terminal:
                 rules = view.compiled.rules
                 said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
                 self.console.print(said, style="bold")
+            claim = view.compiled.rules.dealer_claim
+            if view.phase == CLAIM and claim is not None:  # the dealer's claim, in words
+                self.console.print(screen.claim_line(view, claim), style="bold")
             if view.phase == COUNT:  # the owner's choice, asked at the count
                 rules = view.compiled.rules
                 self.console.print("the count: how does your pile read?", style="bold")
@@ -297,6 +300,8 @@ class Terminal:
         if phase == DECLARE:
             d = view.compiled.rules.declarations[0]
             return f"declare {d.label or d.name}, or pass? (declare/pass) "
+        if phase == CLAIM:
+            return "take the field's cards and play second, or pass? (claim/pass) "
         if phase == DECIDE:
             call = screen.call_word(view.compiled.rules)
             return f"{self._stop_value(view)} stop or {call}? (stop/{call}) "
@@ -337,6 +342,10 @@ class Terminal:
                 "declare": A.DECLARE, "d": A.DECLARE, "1": A.DECLARE,
                 "pass": A.PASS, "p": A.PASS, "2": A.PASS,
                 **{n.name.lower(): A.DECLARE for n in view.compiled.rules.declarations},
+            },
+            CLAIM: {
+                "claim": A.CLAIM, "c": A.CLAIM, "take": A.CLAIM, "1": A.CLAIM,
+                "pass": A.PASS, "p": A.PASS, "2": A.PASS,
             },
             DECIDE: {
                 "stop": stop, "s": stop, "1": stop,

@@ -68,6 +68,9 @@ class Expect(_Strict):
     """Any of these; each one given must hold."""
 
     void: bool | None = None
+    dealer: SeatRef | None = Field(
+        None, description="who deals the round (the first dealer drawn, or the game's next)"
+    )
     multiplier: int | None = None
     carry: int | None = Field(None, description="the least multiplier of the next round")
     teyaku: dict[str, list[str]] | None = Field(None, description="seat -> counted teyaku")
@@ -140,7 +143,16 @@ class Scenario(_Strict):
         None, description="rule-language lines applied on top of `rules`"
     )
     seats: list[str] = Field(min_length=2)
-    dealer: SeatRef = 0
+    dealer: SeatRef = Field(
+        0,
+        description="a seat (its name or index), or 'drawn': the rule file's first dealer by"
+        " card draw, with the cards of `first_dealer_draw`",
+    )
+    first_dealer_draw: list[dict[str, CardRef]] | None = Field(
+        None,
+        description="with dealer = 'drawn': the card each seat drew (seat name -> card), then"
+        " the next draw of those who tied, and so on",
+    )
     seed: int = Field(0, description="chance: seeded deals, reshuffles, bots")
     round: int = Field(
         1,

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.agents.base import Agent
 from rulekit.engine import actions as A
-from rulekit.engine.game import Game
+from rulekit.engine.game import Game, stay_in
 from rulekit.engine.ledger import BANK, Amount, Payment
 from rulekit.engine.playout import play_out
 from rulekit.engine.round import COUNT, DONE, Round, RoundResult, StackedDeal
@@ -39,6 +40,8 @@ from rulekit.lang.loader import load_rules_text
 from rulekit.output import amount_text, ledger_lines
 from rulekit.scenario import model as m
 from rulekit.scenario.load import KeyPath, line_of, load_scenario, path_text
+
+DRAWN = "drawn"  # `dealer = "drawn"`: the rule file's card draw chooses the first dealer
 
 JOKER_NAMES = ("joker",)
 
@@ -175,7 +178,7 @@ class ScenarioRun:
     def run(self) -> Outcome:
         specs = self.sc.round_specs()
         game_mode = self.sc.rounds is not None
-        first = self.seat(self.sc.dealer, ("dealer",))
+        first = self.first_dealer()
         game = Game(self.c, self.n, seed=self.sc.seed, dealer=first, round_no=self.sc.round - 1)
         for i, spec in enumerate(specs):
             prefix: KeyPath = ("rounds", i) if game_mode else ()
@@ -226,6 +229,64 @@ class ScenarioRun:
             said = _game_over(game) if game.is_over else "the game goes on"
             self.fail(None, "the game over", "yes" if expect.over else "no", said)
         return self.outcome
+
+    def first_dealer(self) -> int:
+        """The dealer of the first round: the seat named, or (`dealer = "drawn"`) the one the
+        rule file's card draw chooses from the cards written in `first_dealer_draw`."""
+        draws = self.sc.first_dealer_draw
+        if self.sc.dealer != DRAWN or DRAWN in self.seats:
+            if draws is not None:
+                raise self.error(
+                    ("first_dealer_draw",),
+                    "the cards drawn choose no dealer here: the dealer is named",
+                    'to draw for the first dealer: dealer = "drawn"',
+                )
+            return self.seat(self.sc.dealer, ("dealer",))
+        method = self.c.rules.first_dealer.method
+        if method != "draw":
+            raise self.error(
+                ("dealer",),
+                f"{self.c.rules.title} chooses the first dealer by {method}, not by a card draw",
+                f'name the dealer: dealer = "{self.seats[0]}"',
+            )
+        if not draws:
+            example = ", ".join(f'{name} = "..."' for name in self.seats)
+            raise self.error(
+                ("dealer",),
+                'dealer = "drawn" needs the cards drawn',
+                f"first_dealer_draw = [{{ {example} }}]",
+            )
+        candidates = list(range(self.n))
+        for k, draw in enumerate(draws):
+            path: KeyPath = ("first_dealer_draw", k)
+            if len(candidates) == 1:
+                raise self.error(
+                    path, f"{self.seats[candidates[0]]} is the first dealer already: no draw left"
+                )
+            drawn = {
+                self.seat(name, (*path, name)): self.index_card(card, (*path, name))
+                for name, card in draw.items()
+            }
+            if sorted(drawn) != candidates:
+                who = ", ".join(self.seats[s] for s in candidates)
+                raise self.error(path, f"this draw is made by {who}, each drawing one card")
+            self.no_dupes([c.id for c in drawn.values()], path, "drawn twice")
+            candidates = stay_in(self.c, drawn)
+        if len(candidates) > 1:
+            who = ", ".join(self.seats[s] for s in candidates)
+            raise self.error(
+                ("first_dealer_draw",),
+                f"{who} tie: the draw chooses no dealer yet",
+                "write their next draw after it",
+            )
+        return candidates[0]
+
+    def index_card(self, ref: m.CardRef, path: KeyPath) -> ir.Card:
+        """A card drawn for the first dealer: a card of the deck with a month (no bonus)."""
+        card = self.c.index.card(self.card(ref, path))
+        if not card.month:
+            raise self.error(path, f"{card.name} is a bonus card: it is not drawn for the dealer")
+        return card
 
     def stacked(self, d: m.Deal, path: KeyPath) -> StackedDeal:
         hands: list[tuple[int, ...]] = [()] * self.n
@@ -456,6 +517,10 @@ class ScenarioRun:
             self.check_shown(rnd, e.shown, n, (*path, "shown"))
         if e.counted_as is not None:
             self.check_counted_as(rnd, e.counted_as, n, (*path, "counted_as"))
+        if e.dealer is not None:
+            want_dealer = self.seat(e.dealer, (*path, "dealer"))
+            if rnd.dealer != want_dealer:
+                self.fail(n, "dealer", self.seats[want_dealer], self.seats[rnd.dealer])
         if e.sat_out is not None:
             want = sorted({self.seat(x, (*path, "sat_out", k)) for k, x in enumerate(e.sat_out)})
             sitting = [s for s in range(rnd.seated) if rnd.folded[s]]

@@ -44,6 +44,7 @@ MECHANICS = (
     Mechanic("bomb", "a bomb (a month's cards from the hand at once)", "bombs"),
     Mechanic("skip", "a play skipped after a bomb", "skips"),
     Mechanic("event", "an event during play (it happens, no one chooses it)", "events"),
+    Mechanic("claim", "the dealer's claim of the field (take cards, play second)", "claims"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -52,6 +53,7 @@ _PHASE_CHOICE = {
     Phase.FOLD: ("fold", A.FOLD),
     Phase.SWAP: ("swap", A.SWAP),
     Phase.DECLARE: ("declare", A.DECLARE),
+    Phase.CLAIM: ("claim", A.CLAIM),
 }
 
 
@@ -178,6 +180,8 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return rules.bomb.skips if rules.bomb is not None else 0
     if key == "event":
         return (rules.events, rules.stacks)
+    if key == "claim":
+        return rules.dealer_claim
     return rules.wild
 
 

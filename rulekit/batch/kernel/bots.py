@@ -117,6 +117,8 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         return KEEP
     if phase == PH_DECLARE:  # greedy.act: one that cannot cost him (greedy.cannot_cost)
         return DECLARE if Q[DQ, DQ_FREE] else PASS
+    if phase == PH_CLAIM:  # greedy.act: the dealer's claim of the field, always
+        return CLAIM
     return int(legal[0])
 
 
@@ -250,7 +252,8 @@ def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
 def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int:
     """RulewiseAgent.act but for its greedy card play (and its greedy take): stop or continue
     (stop with an empty hand where continuing cannot gain), a hiki against the best
-    ordinary play, or the drawn wild card's targets, set up to be weighed by rollouts (-1:
+    ordinary play, the drawn wild card's targets, or the dealer's claim of the field (claim
+    first, then pass), set up to be weighed by rollouts (-1:
     play_deals weighs it, then plays on); join or fold, swap or keep by the variant's
     calibrated policy."""
     s = S[SC, I_CURRENT]
@@ -267,6 +270,10 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         for k in range(n):
             S[RW, RW_OPT + k] = legal[k]
         S[RW, RW_NOPT] = n
+    elif phase == PH_CLAIM:  # the dealer's claim of the field, or the lead
+        S[RW, RW_OPT] = CLAIM
+        S[RW, RW_OPT + 1] = PASS
+        S[RW, RW_NOPT] = 2
     elif phase != PH_PLAY:  # stop or continue
         if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
             return STOP

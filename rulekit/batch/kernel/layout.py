@@ -590,3 +590,19 @@ CQ_FACTOR = 3  # times this when its condition holds for his hand
 CQ_HAS_COND = 4
 CQ_NON_DEALERS = 5  # 1: the dealer does not pay it (Compensation.payers "non_dealers")
 CQ_T = 6  # its condition's program in T, to CQ_T + 1
+# ---------------------------------------------------------------- the dealer's claim (issue 25)
+# ir.DealerClaim (`the dealer may take 2 of a month of 3 on the field and play second`): a
+# setup step last of all (engine.round.setup_steps), its chooser's phase and moves, its options
+# (the CLQ row), whether he took it (the SC row: play starts with the next player), its choices
+# counted (info's columns 29, 30)
+ST_CLAIM = 9
+PH_CLAIM = 7
+CLAIM = actions.CLAIM
+CLQ = Q_ROWS
+Q_ROWS += 1
+CLQ_TAKE = 0  # the cards of the month he takes (0: no claim in the rule file)
+CLQ_SIZE = 1  # the cards of a month on the field that offer it
+I_CLAIMED = I_SIZE + 40  # SC row: 1, the dealer took his claim (reset for each try)
+CH_CLAIM_OFFERED = CH_N
+CH_CLAIM = CH_N + 1
+CH_N += 2

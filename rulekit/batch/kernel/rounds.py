@@ -10,6 +10,7 @@ from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
 from rulekit.batch.kernel.setup import (
+    choose_claim,
     choose_fold,
     declared_times,
     next_declarer,
@@ -57,6 +58,10 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             legal[0] = DECLARE
             legal[1] = PASS
             n = 2
+        elif phase == PH_CLAIM:
+            legal[0] = CLAIM
+            legal[1] = PASS
+            n = 2
         else:
             legal[0] = SWAP
             legal[1] = KEEP
@@ -76,6 +81,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_DECLARE:
             S[CHOICES, CH_DECLARE_OFFERED] += 1
             S[CHOICES, CH_DECLARE] += action == DECLARE
+        elif phase == PH_CLAIM:
+            S[CHOICES, CH_CLAIM_OFFERED] += 1
+            S[CHOICES, CH_CLAIM] += action == CLAIM
         elif phase == PH_TAKE and wild_drawn(S, Q):  # the drawn wild card's target: a play
             S[CHOICES, CH_WILD_OFFERED] += 1
             S[CHOICES, CH_WILD] += 1
@@ -118,6 +126,11 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if not next_declarer(S, Q, T):
                 S[SC, I_STEP] += 1
                 run_setup(S, Q, T, F)
+        elif phase == PH_CLAIM:  # setup.choose_claim: then setup goes on
+            choose_claim(S, Q, s, action == CLAIM)
+            S[SC, I_STEP] += 1
+            S[SC, I_PHASE] = PH_PLAY
+            run_setup(S, Q, T, F)
         else:
             if action == SWAP:
                 d = swap_pair(S, Q)[0]

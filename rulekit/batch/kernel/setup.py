@@ -42,6 +42,10 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
         asks = not Q[DQ, DQ_FOLD_ONLY] or Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]
         if code == ST_DECLARE and asks and next_declarer(S, Q, T):
             return
+        if code == ST_CLAIM and claim_cards(S, Q):  # setup._claim: the dealer asked
+            S[SC, I_PHASE] = PH_CLAIM
+            S[SC, I_CURRENT] = swap_pair(S, Q)[0]
+            return
         if code == ST_FIELD:
             lay_field(S, Q, T, F)
             if S[SC, I_VOID]:
@@ -500,7 +504,37 @@ def swap_pair(S: Array, Q: Array) -> tuple[int, int]:
 
 
 @entry
+def claim_cards(S: Array, Q: Array) -> int:
+    """setup.claim_cards: of each month with exactly CLQ_SIZE cards on the field, its first
+    CLQ_TAKE (the lowest bits: the deck's order); 0: none, or no claim in the rule file."""
+    take = Q[CLQ, CLQ_TAKE]
+    out = 0
+    if take == 0:
+        return out
+    for j in range(Q[CFG, C_NMONTHS]):
+        month = S[SC, I_FIELD] & Q[MONTH_MASKS, j]
+        if popcount(month) == Q[CLQ, CLQ_SIZE]:
+            for _ in range(take):
+                low = month & -month
+                out |= low
+                month ^= low
+    return out
+
+
+@entry
+def choose_claim(S: Array, Q: Array, s: int, claim: bool) -> None:
+    """setup.choose_claim (the caller runs the next steps): the cards into his pile."""
+    if claim:
+        cards = claim_cards(S, Q)
+        S[P_CAPTURED, s] |= cards
+        S[SC, I_FIELD] &= ~cards
+        S[SC, I_CLAIMED] = 1
+
+
+@entry
 def begin_play(S: Array, Q: Array, T: Array, F: Floats) -> None:
+    """setup.begin_play: from the dealer (or the first after him who plays); after his claim
+    of the field, from the next player, he last."""
     seated = Q[CFG, C_SEATED]
     n = 0
     total = 0
@@ -510,6 +544,11 @@ def begin_play(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[P_ORDER, n] = s
             n += 1
             total += popcount(S[P_HAND, s])
+    if S[SC, I_CLAIMED] and n > 1:
+        first = S[P_ORDER, 0]
+        for k in range(n - 1):
+            S[P_ORDER, k] = S[P_ORDER, k + 1]
+        S[P_ORDER, n - 1] = first
     S[SC, I_NORDER] = n
     S[SC, I_TURN] = 0
     S[SC, I_POS] = 0
