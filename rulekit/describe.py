@@ -410,6 +410,12 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             f"A dealt hand with {rules.void_hand_text or 'the void condition'} voids the deal"
             " (each hand of the round, once the field is laid): redealt by the same dealer."
         )
+    if rules.draw_at_count is not None:
+        out.append(
+            f"When the hands are counted, a player with {rules.draw_at_count_text or 'it'}"
+            " makes the round a draw: every payment of the round is undone, the"
+            " hands are not counted, and nobody wins it."
+        )
     c = rules.continuation
     ranks = any(k.key == "yaku" for k in rules.count.round_by)
     if not c.ends_round:

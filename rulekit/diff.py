@@ -371,6 +371,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
     if a.void_hand_text != b.void_hand_text or a.void_hand != b.void_hand:
         out.append(Change("round", "void hand", a.void_hand_text or None, b.void_hand_text or None))
+    if a.draw_at_count_text != b.draw_at_count_text or a.draw_at_count != b.draw_at_count:
+        drawn = "a draw at the count, when a player has"
+        was, now = a.draw_at_count_text, b.draw_at_count_text
+        out.append(Change("round", drawn, was or None, now or None))
     for name in MECHANICS:
         whole = _whole_change(name, getattr(a, name), getattr(b, name), a, b)
         if whole is not None:

@@ -941,6 +941,12 @@ class Ruleset(_Frozen):
         " each hand of the round",
     )
     void_hand_text: str = ""
+    draw_at_count: Condition | None = Field(
+        None,
+        description="a round that is a draw when the hands are counted: tested for each player"
+        " of the round on his captured pile; every payment of the round is undone, no count",
+    )
+    draw_at_count_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
     instant_win: InstantWin | None = Field(

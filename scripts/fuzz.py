@@ -232,6 +232,7 @@ REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
     "teams at 6 seats", "void hand", "show scores", "declare", "tie break", "play out the stock",
+    "draw",
 )  # fmt: skip
 TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
@@ -339,6 +340,9 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return f"unit kan = {n(rng)} points{show}"
     if kind == 11 and rng.random() < 0.3:
         return "tie break: " + ", then ".join(rng.sample(TIE_BREAKS, rng.randint(1, 2)))
+    if kind == 11 and rng.random() < 0.2:  # a round drawn at the count (issue 25, Dandruff)
+        atoms = CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + COUNT_ATOMS + ("score >= {n}",)
+        return f"the round is a draw if a player has {condition(rng, atoms)}"
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",

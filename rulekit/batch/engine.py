@@ -43,6 +43,7 @@ from rulekit.batch.tables import (
     FACTOR_ON,
     Unsupported,
     batch_tables,
+    draw_at_count_at,
     shown_array,
     void_hand_at,
 )
@@ -275,6 +276,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
         K.G_VOID_HAND_AT: void_hand_at(compiled),
         K.G_VOID_HAND_SEES: compiled.void_hand_sees_round,
+        K.G_DRAW_AT: draw_at_count_at(compiled),
         K.G_AFTER_LOSS: AFTER_LOSS[cont.after_loss],
         K.G_WINNER_BY_NET: WINNERS[r.count.winner],
     }.items():

@@ -367,7 +367,10 @@ def finish(r: RoundState, winner: int | None, counted: bool = False) -> None:
 
 def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
     """The count (when the hands are counted), then the winner is final."""
-    if end.counted:
+    if end.counted and r.c.draw_at_count is not None and drawn_at_count(r):
+        ledger.void(r)  # every payment of the round undone; no count, nobody wins
+        end.winner = None
+    elif end.counted:
         count_winner = count(r)
         if end.winner is None:
             end.winner = count_winner
@@ -375,6 +378,20 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
     r.winner = end.winner
     if not r.winners and end.winner is not None:
         r.winners = [end.winner]
+
+
+def drawn_at_count(r: RoundState) -> bool:
+    """Whether a player of the round makes the round a draw when the hands are counted (`the
+    round is a draw if a player has ...`: Hana-Awase's "Dandruff"), tested on his captured pile
+    with the round as he sees it, in play order."""
+    test = r.c.draw_at_count
+    assert test is not None
+    ctx = RoundView(r)
+    for s in r.order:
+        ctx.look_from(s)
+        if test(r.captured[s], ctx):
+            return True
+    return False
 
 
 def _best_net(r: RoundState, end: RoundEnd) -> None:

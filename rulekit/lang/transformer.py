@@ -734,6 +734,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         text = self.source_text(meta).split(" has ", 1)[-1]
         return ast.Mechanic(self.loc(meta), "void_hand", (), cond=c[0], text=text)
 
+    @v_args(meta=True)
+    def draw_at_count(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        text = self.source_text(meta).split(" has ", 1)[-1]
+        return ast.Mechanic(self.loc(meta), "draw_at_count", (), cond=c[0], text=text)
+
     def refund_half(self, c: list[Any]) -> str:
         return "refund_half"
 

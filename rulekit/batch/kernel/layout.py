@@ -428,7 +428,10 @@ SIT_LOSER = 3
 SIT_WINNER = 4
 SIT_IN_TURN = 5
 G_WINNER_BY_NET = G_SIZE + 14  # the STAGE row: 1, the round's best net wins it (Settlement)
-G_STAGE_END = G_WINNER_BY_NET + 1  # the STAGE row's columns in use
+# a round that is a draw at the count (`the round is a draw if a player has`): its program's
+# start in the void field's piece of T (batch.tables.draw_at_count_at; -1: none)
+G_DRAW_AT = G_SIZE + 15
+G_STAGE_END = G_DRAW_AT + 1  # the STAGE row's columns in use
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1

@@ -18,7 +18,7 @@ from rulekit.batch.kernel.ledger import (
     share,
 )
 from rulekit.batch.kernel.stage import step_hits
-from rulekit.batch.tables import STEP_AWARD, STEP_WORDS
+from rulekit.batch.tables import STEP_AWARD, STEP_WORDS, holds
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
@@ -59,7 +59,10 @@ def best_net(S: Array, Q: Array, winner: int) -> int:
 def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) -> None:
     """scoring.finish: the count when counted (its winner if none yet), the fold fees, then
     the rule file's awards (its factors are applied by the ledger)."""
-    if counted:
+    if counted and Q[STAGE, G_DRAW_AT] >= 0 and drawn_at_count(S, Q, T):
+        S[SC, I_NLEDGER] = 0  # every payment of the round undone; no count, nobody wins
+        winner = -1
+    elif counted:
         cw = count(S, Q, T, F)
         if winner < 0:
             winner = cw
@@ -107,6 +110,20 @@ def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) 
     if Q[STAGE, G_NAWARDS]:
         awards(S, Q, T, F)
     S[SC, I_PHASE] = PH_DONE
+
+
+@entry
+def drawn_at_count(S: Array, Q: Array, T: Array) -> bool:
+    """scoring.drawn_at_count: whether a player of the round, on his captured pile and with the
+    round as he sees it, in play order, makes the round a draw."""
+    varr = T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]]
+    at = Q[STAGE, G_DRAW_AT]
+    for k in range(S[SC, I_NORDER]):
+        s = S[P_ORDER, k]
+        npiles = look_as_player(S, Q, s)
+        if holds(varr, at, S[P_CAPTURED, s], S[PILES], npiles):
+            return True
+    return False
 
 
 @entry

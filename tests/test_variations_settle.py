@@ -1,0 +1,112 @@
+"""Hana-Awase's and Bakappana's variations that needed a statement of their own (issue 25):
+each read from its rule file, refused where it means nothing, said by describe and diff, and
+played alike by both engines (the scenarios beside the house files pin the readings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit import ir
+from rulekit.agents import Agent, make_agent
+from rulekit.batch import engine as batch
+from rulekit.describe import round_paragraphs
+from rulekit.diff import diff
+from rulekit.engine.playout import play_deal
+from rulekit.engine.tables import CompiledRules
+from rulekit.errors import RuleErrors
+from rulekit.lang import load_rules
+from rulekit.lang.loader import load_rules_text
+from tests.test_batch_identity import assert_same_rounds, batch_deal, bot_sets, variant
+
+# a Dandruff that every round makes (a pile of 300 points or fewer: every pile)
+EVERY_ROUND_DRAWN = (
+    'extends "hanaawase/fudawiki"\nthe round is a draw if a player has points <= 300\n'
+)
+
+
+def load(text: str) -> ir.Ruleset:
+    return load_rules_text(text, "house.rk", Path(__file__))
+
+
+# ---------------------------------------------------------------- HA V1: Dandruff
+
+
+def test_dandruff_is_read_as_a_draw_at_the_count() -> None:
+    rules = load_rules("hanaawase/house/dandruff")
+    assert rules.draw_at_count == ir.PointsCmp(op="<=", n=20)
+    assert rules.draw_at_count_text == "points <= 20"
+    assert load_rules("hanaawase/fudawiki").draw_at_count is None
+
+
+def test_dandruff_every_payment_of_a_drawn_round_is_undone() -> None:
+    """Yaku paid as they are made (Hana-Awase) are undone with the count: nobody is paid,
+    nobody wins, and the round ends as a draw."""
+    c = variant(EVERY_ROUND_DRAWN)
+    parent = CompiledRules(load_rules("hanaawase/fudawiki"))
+    paid = 0
+    for number in range(12):
+        _, result, _ = play_deal(c, 3, number, _greedy(3), seed=4)
+        assert (result.ledger, result.winner, result.ended_by) == ([], None, "draw")
+        _, before, _ = play_deal(parent, 3, number, _greedy(3), seed=4)
+        paid += len(before.ledger)
+    assert paid > 0, "the same deals pay something under the file extended"
+
+
+def _greedy(seats: int) -> list[Agent]:
+    return [make_agent("greedy", 0) for _ in range(seats)]
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_dandruff_is_played_alike_by_both_engines(seats: int) -> None:
+    c = CompiledRules(load_rules("hanaawase/house/dandruff"))
+    assert_same_rounds(c, "dandruff", seats, deals=12)
+    every = variant(EVERY_ROUND_DRAWN)
+    plan = batch.make_plan(every, seats, bot_sets(seats)[1], 1)
+    for number in range(5):
+        got = batch_deal(plan, number)
+        assert got is not None and got["ledger"] == [] and got["ended_by"] == "draw"
+
+
+def test_dandruff_announced_reads_the_declaration_in_its_condition() -> None:
+    """A declaration with no stake is refused, unless a condition reads it: the draw's does."""
+    rules = load_rules("hanaawase/house/dandruff-announced")
+    assert rules.declarations[0].name == "fuke"
+    assert isinstance(rules.draw_at_count, ir.And)
+    assert ir.Declared(name="fuke") in rules.draw_at_count.items
+    with pytest.raises(RuleErrors, match="the declaration changes nothing"):
+        load('extends "hanaawase/fudawiki"\ndeclare fuke "Fuke": by any player\n')
+
+
+def test_dandruff_announced_is_played_alike_by_both_engines() -> None:
+    c = CompiledRules(load_rules("hanaawase/house/dandruff-announced"))
+    assert_same_rounds(c, "dandruff announced", 4, deals=8)
+
+
+def test_score_in_a_draw_at_the_count_is_a_located_error() -> None:
+    with pytest.raises(RuleErrors, match="'score' cannot be used in a draw at the count") as e:
+        load('extends "hanaawase/fudawiki"\nthe round is a draw if a player has score >= 1\n')
+    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+
+
+def test_a_misspelt_set_in_a_draw_at_the_count_is_a_located_error() -> None:
+    with pytest.raises(RuleErrors, match="plainz") as e:
+        load('extends "hanaawase/fudawiki"\nthe round is a draw if a player has plainz <= 2\n')
+    err = e.value.errors[0]
+    assert err.loc is not None and err.loc.line == 2 and "'plain'" in (err.hint or "")
+
+
+def test_remove_draw_drops_the_draw_at_the_count() -> None:
+    rules = load('extends "hanaawase/house/dandruff"\nremove draw\n')
+    assert rules.draw_at_count is None
+
+
+def test_describe_and_diff_say_the_draw_at_the_count() -> None:
+    rules = load_rules("hanaawase/house/dandruff")
+    assert any(
+        p.startswith("When the hands are counted, a player with points <= 20 makes the round a")
+        for p in round_paragraphs(rules)
+    )
+    said = [(c.what, c.before, c.after) for c in diff(load_rules("hanaawase/fudawiki"), rules)]
+    assert ("a draw at the count, when a player has", None, "points <= 20") in said
