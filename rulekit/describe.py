@@ -516,6 +516,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     opponents = (
         "; each yaku costs every opponent (or opposing team) its value" if k.opponents_lose else ""
     )
+    if k.makers_score:
+        opponents = "; each yaku is scored for its maker" + opponents
     method = {
         "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",

@@ -488,6 +488,7 @@ LABELS = {
     "count.par_at": "the par at a table size",
     "count.only_without_yaku": "the count is made only when no yaku was made",
     "count.opponents_lose": "each yaku costs every opponent its value",
+    "count.makers_score": "each yaku is scored for its maker (a count by points or round wins)",
     "count.team_cards": "with teams, a yaku is made from",
     "count.tie": "a tie for the best score",
     "count.round_paid": "a round won (a count by round wins) is paid by",

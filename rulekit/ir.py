@@ -816,6 +816,11 @@ class Settlement(_Frozen):
     )
     only_without_yaku: bool = True
     opponents_lose: bool = False
+    makers_score: bool = Field(
+        False,
+        description="a count by points or round wins: each yaku made is scored for its maker"
+        " against the bank, with his card points (Hana-Awase's additive score)",
+    )
     team_cards: Literal["apart", "pooled"] = "apart"
     tie: Literal["first", "draw"] = "first"
     winner: Literal["count", "net"] = Field(

@@ -379,7 +379,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
              "a tie goes to the first in play order", "the best net wins", "the best count wins",
-             "paid by each other player"],
+             "paid by each other player", "each yaku scores for its maker"],
             rng.randint(0, 2),
         )  # fmt: skip
         return "; ".join([f"count: {method}", *opts])

@@ -13,10 +13,13 @@ from rulekit.agents import Agent, make_agent
 from rulekit.batch import engine as batch
 from rulekit.describe import round_paragraphs
 from rulekit.diff import diff
+from rulekit.engine.ledger import BANK
 from rulekit.engine.playout import play_deal
+from rulekit.engine.round import RoundResult
 from rulekit.engine.tables import CompiledRules
 from rulekit.errors import RuleErrors
 from rulekit.lang import load_rules
+from rulekit.lang.checks import check_yaku_paid, rule_warnings
 from rulekit.lang.loader import load_rules_text
 from tests.test_batch_identity import assert_same_rounds, batch_deal, bot_sets, variant
 
@@ -110,3 +113,61 @@ def test_describe_and_diff_say_the_draw_at_the_count() -> None:
     )
     said = [(c.what, c.before, c.after) for c in diff(load_rules("hanaawase/fudawiki"), rules)]
     assert ("a draw at the count, when a player has", None, "points <= 20") in said
+
+
+# ---------------------------------------------------------------- HA 22: the additive score
+
+
+def test_the_additive_score_is_read_as_yaku_scored_for_their_makers() -> None:
+    rules = load_rules("hanaawase/house/additive")
+    assert (rules.count.method, rules.count.makers_score) == ("points", True)
+    assert not rules.count.opponents_lose and not rules.continuation.paid_in_play
+    assert not check_yaku_paid(rules)
+
+
+def test_the_additive_score_is_card_points_plus_ones_own_yaku() -> None:
+    """Each net is the player's card points and the values of the yaku he made: nobody pays
+    anybody (every payment is from the bank)."""
+    c = CompiledRules(load_rules("hanaawase/house/additive"))
+    table = c.rules.yaku
+    assert table is not None
+    values = {e.name: e.value for e in table.entries}
+    made = 0
+    for number in range(10):
+        _, result, _ = play_deal(c, 3, number, _greedy(3), seed=2)
+        assert all(p.payer == BANK for p in result.ledger)
+        for s, net in enumerate(result.net):
+            yaku = sum(values[n] for n in result.yaku.get(s, ()) if _scored(result, s, n))
+            assert net == result.points[s] + yaku
+            made += yaku
+    assert made > 0, "some yaku were made and scored"
+
+
+def _scored(result: RoundResult, seat: int, name: str) -> bool:
+    """Whether a yaku listed as made was scored (one outgrown in its exclusive group is not)."""
+    return any(p.payee == seat and p.detail == name for p in result.ledger)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_additive_score_is_played_alike_by_both_engines(seats: int) -> None:
+    assert_same_rounds(CompiledRules(load_rules("hanaawase/house/additive")), "additive", seats, 6)
+
+
+def test_each_yaku_scores_for_its_maker_under_a_par_count_is_a_warning() -> None:
+    rules = load(
+        'extends "hanaawase/fudawiki"\ncount: par 88; always; each yaku scores for its maker\n'
+    )
+    said = [w.message for w in rule_warnings(rules)]
+    assert any(
+        "'each yaku scores for its maker' is an option of a count by points" in m for m in said
+    )
+
+
+def test_describe_and_diff_say_each_yaku_scores_for_its_maker() -> None:
+    rules = load_rules("hanaawase/house/additive")
+    assert any(
+        "each scores his card points; each yaku is scored for its maker" in p
+        for p in round_paragraphs(rules)
+    )
+    said = [c.sentence() for c in diff(load_rules("hanaawase/fudawiki"), rules)]
+    assert "each yaku is scored for its maker (a count by points or round wins): no -> yes" in said

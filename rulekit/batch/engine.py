@@ -402,6 +402,7 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> N
             Q[K.PQ, at + 1 + w] = m
     Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
     Q[K.PQ, K.PQ_OUTSTOPPED_PAYS] = OUTSTOPPED_PAYS[r.continuation.outstopped_pays]
+    Q[K.PQ, K.PQ_MAKERS_SCORE] = r.count.makers_score
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

@@ -196,8 +196,9 @@ def _no_count(r: RoundState, points: Points) -> int | None:
 
 
 def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
-    """Score-style count: each seat scores its card points; each yaku made costs every
-    opposing player (or team, shared by its members) its value. With round wins, only the
+    """Score-style count: each seat scores its card points; each yaku made is scored for its
+    maker (`each yaku scores for its maker`) and costs every opposing player (or team, shared
+    by its members) its value (`opponents lose each yaku`). With round wins, only the
     winning side scores: one round each."""
     spec = r.rules.count
     units = r.teams or [[s] for s in r.order]
@@ -211,6 +212,9 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
             name = table.names[i]
             if name not in r.yaku_made.get(maker, ()):  # made by the count's collection
                 r.yaku_made.setdefault(maker, []).append(name)
+            if spec.makers_score:  # scored for its maker against the bank
+                charges.append((-1 - maker, value, name))
+                net[maker] += value
             if not spec.opponents_lose:
                 continue
             opponents = [m for v, m in enumerate(units) if v != u]
@@ -291,8 +295,11 @@ def _score_cards(r: RoundState, points: Points, charges: list[tuple[int, Amount,
     for s in r.order:
         if points[s]:
             ledger.record(r, BANK, s, points[s], "cards")
-    for m, each, name in charges:
-        ledger.record(r, m, BANK, each, "yaku", name)
+    for m, each, name in charges:  # (m < 0: a yaku scored for its maker, -1 - m)
+        if m < 0:
+            ledger.record(r, BANK, -1 - m, each, "yaku", name)
+        else:
+            ledger.record(r, m, BANK, each, "yaku", name)
 
 
 def _unit_yaku(r: RoundState, units: list[list[int]]) -> list[tuple[int, tuple[int, int, int]]]:

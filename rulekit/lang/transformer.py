@@ -51,6 +51,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "only_without_yaku": ("only_without_yaku", True),
     "always": ("only_without_yaku", False),
     "opponents_lose": ("opponents_lose", True),
+    "makers_score": ("makers_score", True),
     "teams_pool": ("team_cards", "pooled"),
     "teams_apart": ("team_cards", "apart"),
     "tie_draw": ("tie", "draw"),

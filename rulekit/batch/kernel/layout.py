@@ -573,6 +573,7 @@ I_WON_AT_ONCE = I_SIZE + 29  # SC row: 1 + the maker of a yaku that won the roun
 # (after the criteria's words)
 PQ_INSTANT_DRAW = PQ_KEYS + MAX_KEYS * KEY_WORDS  # 1: every hand winning at once: a draw
 PQ_OUTSTOPPED_PAYS = PQ_INSTANT_DRAW + 1  # 1: the first other continuer pays a stop for all
+PQ_MAKERS_SCORE = PQ_OUTSTOPPED_PAYS + 1  # 1: each yaku scores for its maker (Settlement)
 # the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
 P_FIRST_GO = S_ROWS
 S_ROWS += 1

@@ -491,6 +491,15 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
                     S[YC + maker, i] = 1
                 if nkeys:
                     made[u] += t_value(ytab, i, x)
+                if Q[PQ, PQ_MAKERS_SCORE]:  # scored for its maker: a charge of seat -1 - maker
+                    if ncharges == S_WIDTH:
+                        S[SC, I_BAIL] = BAIL_FULL
+                        return -1
+                    charged[ncharges] = -1 - maker
+                    amounts[ncharges] = t_value(ytab, i, x) * scale
+                    entries[ncharges] = i
+                    ncharges += 1
+                    net[maker] += t_value(ytab, i, x) * scale
                 if not Q[STAGE, G_OPPONENTS_LOSE]:
                     continue
                 if nunits == 1:  # (no opposing side: nothing to charge)
@@ -608,15 +617,19 @@ def score_cards(
     entries: Array,
     ncharges: int,
 ) -> None:
-    """scoring._score_cards: each player's card points from the bank, then each charge for a
-    yaku an opposing side made, to the bank."""
+    """scoring._score_cards: each player's card points from the bank, then each yaku scored
+    for its maker, from the bank, and each charge for a yaku an opposing side made, to it."""
     scale = Q[CFG, C_SCALE]
     for k in range(S[SC, I_NORDER]):
         if points[k]:
             v = points[k] * scale
             record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
-    for c in range(ncharges):
-        record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+    for c in range(ncharges):  # (charged < 0: a yaku scored for its maker, -1 - charged)
+        if charged[c] < 0:
+            m = -1 - charged[c]
+            record(S, Q, T, BANK, m, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+        else:
+            record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
 
 
 @inline
