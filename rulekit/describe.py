@@ -527,6 +527,14 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         + (", paid by each other player" if k.round_paid == "others" else "")
         + opponents,
         "none": "no card count",
+        "per_points": f"each player's card points count {k.step_value} for every full"
+        f" {k.step_points}, "
+        + (
+            "paid him by each other player (each two settle the difference, x multiplier);"
+            " the most card points win the round"
+            if k.round_paid == "others"
+            else "scored against the bank; the most card points win the round"
+        ),
     }[k.method]
     only = " (only if no yaku was made)" if k.only_without_yaku else ""
     out.append(f"The count{only}: {method}.")

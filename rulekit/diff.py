@@ -491,7 +491,9 @@ LABELS = {
     "count.makers_score": "each yaku is scored for its maker (a count by points or round wins)",
     "count.team_cards": "with teams, a yaku is made from",
     "count.tie": "a tie for the best score",
-    "count.round_paid": "a round won (a count by round wins) is paid by",
+    "count.round_paid": "a round won (a count by round wins) or a count by steps is paid by",
+    "count.step_value": "a step of card points is worth (a count by steps)",
+    "count.step_points": "the card points of a step (a count by steps)",
     "count.round_by": "what wins a round (a count by round wins)",
     "length.rounds": "rounds in a game",
     "length.winner_deals": "the winner of a round deals the next",
@@ -598,6 +600,7 @@ WORDS = {
         "points": "each scores his card points",
         "round_wins": "the best score wins the round, worth one",
         "none": "no card count",
+        "per_points": "each player's card points in full steps (N per M points)",
     },
 }
 

@@ -809,7 +809,19 @@ class Settlement(_Frozen):
       with the best net of the round, yaku and count included ("net": Hana-Awase, Mushi and
       Min-Hwatu deal next to him)."""
 
-    method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
+    method: Literal["par", "difference", "points", "round_wins", "none", "per_points"] = "par"
+    step_value: int = Field(
+        1,
+        ge=1,
+        description="a count by steps of card points (per_points): what each full step is"
+        " worth (`1 per 10 points`: 1)",
+    )
+    step_points: int = Field(
+        10,
+        ge=1,
+        description="a count by steps of card points (per_points): the card points of a step,"
+        " a remainder counting nothing (`1 per 10 points`: 10)",
+    )
     par: int = 88
     par_at: tuple[ParAt, ...] = Field(
         (), description="the par at a table size, where it is not `par` (par_for)"
@@ -832,7 +844,9 @@ class Settlement(_Frozen):
     round_paid: Literal["bank", "others"] = Field(
         "bank",
         description="a count by round wins: each round won is scored against the bank (bank),"
-        " or paid by each other player of the round (others: Bakappana's share)",
+        " or paid by each other player of the round (others: Bakappana's share); a count by"
+        " steps of card points: each player's steps scored against the bank, or paid him by"
+        " each other player (others: Sanju-sen-me)",
     )
 
     round_by: tuple[RoundKey, ...] = Field(

@@ -373,7 +373,8 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "round wins by " + ", then ".join(
                  rng.choice(("yaku points", "points", "plains", "lights", "plainz"))
                  for _ in range(rng.randint(1, 5))),
-             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats")
+             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats",
+             f"{n(rng)} per {n(rng)} points")  # steps of card points (issue 25, Sanju-sen-me)
         )  # fmt: skip
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",

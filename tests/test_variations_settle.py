@@ -171,3 +171,73 @@ def test_describe_and_diff_say_each_yaku_scores_for_its_maker() -> None:
     )
     said = [c.sentence() for c in diff(load_rules("hanaawase/fudawiki"), rules)]
     assert "each yaku is scored for its maker (a count by points or round wins): no -> yes" in said
+
+
+# ---------------------------------------------------------------- BK V2: Sanju-sen-me
+
+SANJU = "bakappana/house/sanju-sen-me"
+
+
+def test_sanju_sen_me_is_read_as_a_count_by_steps_paid_by_each_other_player() -> None:
+    count = load_rules(SANJU).count
+    assert (count.method, count.step_value, count.step_points) == ("per_points", 1, 10)
+    assert count.round_paid == "others"
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_sanju_sen_me_pays_each_player_his_tens_from_each_other_player(seats: int) -> None:
+    """A player's net is his full tens times the others, less the others' tens: the page's
+    "for every 10 points in the score, each player is paid 1 share by each of the other"
+    players, settled between every two; zero-sum; the most card points win."""
+    c = CompiledRules(load_rules(SANJU))
+    for number in range(8):
+        _, result, _ = play_deal(c, seats, number, _greedy(seats), seed=3)
+        tens = [p // 10 for p in result.points]
+        for s in range(seats):
+            assert result.net[s] == (seats - 1) * tens[s] - (sum(tens) - tens[s])
+        assert result.points[result.winner] == max(result.points)
+
+
+@pytest.mark.parametrize(
+    ("text", "seats"),
+    [
+        (f'extends "{SANJU}"\n', 3),
+        (f'extends "{SANJU}"\n', 4),
+        ('extends "bakappana/fudawiki"\ncount: 1 per 10 points\n', 3),  # against the bank
+        ('extends "hanaawase/fudawiki"\ncount: 2 per 7 points; paid by each other player\n', 3),
+    ],
+)
+def test_a_count_by_steps_is_played_alike_by_both_engines(text: str, seats: int) -> None:
+    assert_same_rounds(variant(text), "a count by steps", seats, 6)
+
+
+def test_a_count_by_steps_against_the_bank_scores_each_his_steps() -> None:
+    c = variant('extends "bakappana/fudawiki"\ncount: 3 per 20 points\n')
+    _, result, _ = play_deal(c, 3, 0, _greedy(3), seed=1)
+    assert result.net == [3 * (p // 20) for p in result.points]
+    assert all(p.payer == BANK and p.reason == "cards" for p in result.ledger)
+
+
+def test_a_step_of_no_points_is_a_located_error() -> None:
+    with pytest.raises(RuleErrors, match="needs a step of at least 1 point") as e:
+        load('extends "bakappana/fudawiki"\ncount: 1 per 0 points; paid by each other player\n')
+    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+
+
+def test_paid_by_each_other_player_under_a_par_count_is_a_located_error() -> None:
+    with pytest.raises(RuleErrors, match="or by steps of card points") as e:
+        load('extends "bakappana/fudawiki"\ncount: par 88; paid by each other player\n')
+    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+
+
+def test_describe_and_diff_say_the_count_by_steps() -> None:
+    rules = load_rules(SANJU)
+    assert any(
+        "each player's card points count 1 for every full 10, paid him by each other player" in p
+        for p in round_paragraphs(rules)
+    )
+    said = [c.sentence() for c in diff(load_rules("bakappana/fudawiki"), rules)]
+    assert any("each player's card points in full steps (N per M points)" in s for s in said)
+    steps = load('extends "bakappana/house/sanju-sen-me"\ncount: 1 per 5 points\n')
+    said = [c.sentence() for c in diff(rules, steps)]
+    assert "the card points of a step (a count by steps): 10 -> 5" in said

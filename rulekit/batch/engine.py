@@ -88,6 +88,7 @@ METHODS = {
     "none": K.M_NONE,
     "points": K.M_POINTS,
     "round_wins": K.M_ROUND_WINS,
+    "per_points": K.M_PER_POINTS,
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
@@ -403,6 +404,8 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> N
     Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
     Q[K.PQ, K.PQ_OUTSTOPPED_PAYS] = OUTSTOPPED_PAYS[r.continuation.outstopped_pays]
     Q[K.PQ, K.PQ_MAKERS_SCORE] = r.count.makers_score
+    Q[K.PQ, K.PQ_STEP_VALUE] = r.count.step_value
+    Q[K.PQ, K.PQ_STEP_POINTS] = r.count.step_points
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

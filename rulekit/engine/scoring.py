@@ -183,6 +183,29 @@ def _difference(r: RoundState, points: Points) -> int | None:
     return max(order, key=lambda s: (points[s], -order.index(s)))
 
 
+def _per_points(r: RoundState, points: Points) -> int | None:
+    """Each player's card points in full steps (`1 per 10 points`: a remainder counts nothing),
+    scored against the bank, or (`paid by each other player`) paid him by each other player:
+    each two settle the difference of their steps, the one behind paying, in play order
+    (Sanju-sen-me: "for every 10 points in the score, each player is paid 1 share by each of
+    the other two players"). The most card points win the round, the first in play order on
+    a tie."""
+    spec = r.rules.count
+    order = r.order
+    steps = {s: spec.step_value * (points[s] // spec.step_points) for s in order}
+    if spec.round_paid == "others":
+        for i, a in enumerate(order):
+            for b in order[i + 1 :]:
+                payer, payee = (b, a) if steps[a] > steps[b] else (a, b)
+                said = f"{points[payer]}/{points[payee]} points"
+                ledger.pay(r, payer, payee, abs(steps[a] - steps[b]), "count", said)
+    else:
+        for s in order:
+            if steps[s]:
+                ledger.record(r, BANK, s, steps[s], "cards")
+    return max(order, key=lambda s: (points[s], -order.index(s)))
+
+
 def _points(r: RoundState, points: Points) -> int | None:
     return _score(r, points, round_wins=False)
 
@@ -526,6 +549,7 @@ METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
     "points": _points,
     "round_wins": _round_wins,
     "none": _no_count,
+    "per_points": _per_points,
 }
 # ir.Settlement.tie -> whether the best score, tied, draws the round
 TIES: dict[str, Callable[[list[Amount], int], bool]] = {

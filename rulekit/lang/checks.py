@@ -652,6 +652,7 @@ def check_yaku_paid(rules: ir.Ruleset) -> list[RulekitError]:
         "par": "a count by par pays only the cards",
         "difference": "a count by difference pays only the cards",
         "none": "'count: none' counts nothing",
+        "per_points": "a count by steps of card points counts only the cards",
     }.get(count.method, f"a count by {count.method.replace('_', ' ')} scores them only with"
           " 'opponents lose each yaku' or 'each yaku scores for its maker'")  # fmt: skip
     # at the statement the user wrote last: the continue, or the count that undid it

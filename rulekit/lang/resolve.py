@@ -1333,16 +1333,30 @@ class Resolver:
         return tuple(keys)
 
     def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
-        """`paid by each other player` is an option of a count by round wins (dropped if not)."""
-        written = self.d.mechanics.get("count", {}).get("round_paid")
-        if opts.get("round_paid") == "others" and opts.get("method") != "round_wins":
-            assert written is not None
+        """`paid by each other player` is an option of a count by round wins or by steps of
+        card points (dropped if not); a step is of 1 card point or more."""
+        written = self.d.mechanics.get("count", {})
+        if opts.get("round_paid") == "others" and opts.get("method") not in (
+            "round_wins",
+            "per_points",
+        ):
             self.error(
-                "'paid by each other player': only a count by round wins pays a round won",
-                written.loc,
+                "'paid by each other player': only a count by round wins or by steps of card"
+                " points (1 per 10 points) is paid by the other players",
+                written["round_paid"].loc,
                 "count: round wins; paid by each other player",
             )
             opts.pop("round_paid")
+        value, step = opts.get("step_value", 1), opts.get("step_points", 10)
+        if value < 1 or step < 1:
+            self.error(
+                f"'{value} per {step} points': a count by steps of card points needs a step of"
+                " at least 1 point, worth at least 1",
+                written["step_points"].loc,
+                "for example: count: 1 per 10 points; paid by each other player",
+            )
+            opts.pop("step_value")
+            opts.pop("step_points")
 
     def seats_at(self, n: int, loc: Loc, what: str) -> bool:
         """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""

@@ -845,6 +845,15 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "count", opts)
 
     @v_args(meta=True)
+    def per_points(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
+        """`1 per 10 points`: the method, the value of a step and the card points of one."""
+        return [
+            self.opt(meta, "method", "per_points"),
+            self.opt(meta, "step_value", int(c[0])),
+            self.opt(meta, "step_points", int(c[1])),
+        ]
+
+    @v_args(meta=True)
     def round_wins_by(self, meta: Meta, c: list[ast.Opt]) -> list[ast.Opt]:
         """`round wins by yaku points, then plains, then points`: the method, then each
         criterion as an option of its own (`round_by#0`, ...), located where it is written."""

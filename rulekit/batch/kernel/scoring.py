@@ -249,6 +249,8 @@ def count(S: Array, Q: Array, T: Array, F: Floats) -> int:
         return count_difference(S, Q, T, F, points)
     if method == M_NONE:
         return -1
+    if method == M_PER_POINTS:
+        return count_per_points(S, Q, T, F, points)
     return count_score(S, Q, T, F, points, method == M_ROUND_WINS)
 
 
@@ -435,6 +437,39 @@ def count_difference(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> 
     elif diff < 0:
         said = D_POINTS + 4096 * points[0] + points[n - 1]
         pay(S, Q, T, a, b, -diff * scale, R_COUNT, said, False, -diff * scale)
+    best = 0
+    for k in range(1, n):
+        if points[k] > points[best]:
+            best = k
+    return int(S[P_ORDER, best])
+
+
+@entry
+def count_per_points(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> int:
+    """scoring._per_points: each player's card points in full steps (by position in play
+    order), scored against the bank or settled between each two, the one behind paying the
+    difference; the most card points win, the first in play order on a tie."""
+    scale = Q[CFG, C_SCALE]
+    n = S[SC, I_NORDER]
+    steps = S[TMP]
+    for k in range(n):
+        steps[k] = Q[PQ, PQ_STEP_VALUE] * (points[k] // Q[PQ, PQ_STEP_POINTS])
+    if Q[PQ, PQ_ROUND_PAID]:
+        for i in range(n):
+            for j in range(i + 1, n):
+                a = i
+                b = j
+                if steps[i] <= steps[j]:  # (the one behind pays; equal steps: nothing paid)
+                    a = j
+                    b = i
+                v = (steps[a] - steps[b]) * scale
+                said = D_POINTS + 4096 * points[b] + points[a]
+                pay(S, Q, T, S[P_ORDER, b], S[P_ORDER, a], v, R_COUNT, said, False, v)
+    else:
+        for k in range(n):
+            if steps[k]:
+                v = steps[k] * scale
+                record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
     best = 0
     for k in range(1, n):
         if points[k] > points[best]:
