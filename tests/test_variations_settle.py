@@ -10,6 +10,7 @@ import pytest
 
 from rulekit import ir
 from rulekit.agents import Agent, make_agent
+from rulekit.agents.greedy import cannot_cost
 from rulekit.batch import engine as batch
 from rulekit.describe import round_paragraphs
 from rulekit.diff import diff
@@ -80,6 +81,18 @@ def test_dandruff_announced_reads_the_declaration_in_its_condition() -> None:
     assert ir.Declared(name="fuke") in rules.draw_at_count.items
     with pytest.raises(RuleErrors, match="the declaration changes nothing"):
         load('extends "hanaawase/fudawiki"\ndeclare fuke "Fuke": by any player\n')
+
+
+def test_dandruff_announced_is_weighed_by_the_bots_not_made_as_if_it_cost_nothing() -> None:
+    """An announcement that can make the round a draw may cost its maker: it is not one of the
+    declarations the bots make blindly (greedy passes, rulewise follows its calibrated
+    policy), while a factor on his winnings still is."""
+    assert not cannot_cost(load_rules("hanaawase/house/dandruff-announced"))
+    assert cannot_cost(load_rules("koikoi/house/shaking"))
+    c = CompiledRules(load_rules("hanaawase/house/dandruff-announced"))
+    for number in range(4):
+        rnd, _, _ = play_deal(c, 4, number, _greedy(4), seed=1)
+        assert rnd.declared == 0
 
 
 def test_dandruff_announced_is_played_alike_by_both_engines() -> None:
