@@ -412,6 +412,12 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
             f"A dealt hand with {rules.void_hand_text or 'the void condition'} voids the deal"
             " (each hand of the round, once the field is laid): redealt by the same dealer."
         )
+    if rules.draw_at_count is not None:
+        out.append(
+            f"When the hands are counted, a player with {rules.draw_at_count_text or 'it'}"
+            " makes the round a draw: every payment of the round is undone, the"
+            " hands are not counted, and nobody wins it."
+        )
     c = rules.continuation
     ranks = any(k.key == "yaku" for k in rules.count.round_by)
     if not c.ends_round:
@@ -514,6 +520,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     opponents = (
         "; each yaku costs every opponent (or opposing team) its value" if k.opponents_lose else ""
     )
+    if k.makers_score:
+        opponents = "; each yaku is scored for its maker" + opponents
     method = {
         "par": f"(points - {_pars(k)}) x multiplier; the negative pay the positive",
         "difference": "the lower card total pays the difference x multiplier",
@@ -523,6 +531,14 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         + (", paid by each other player" if k.round_paid == "others" else "")
         + opponents,
         "none": "no card count",
+        "per_points": f"each player's card points count {k.step_value} for every full"
+        f" {k.step_points}, "
+        + (
+            "paid him by each other player (each two settle the difference, x multiplier);"
+            " the most card points win the round"
+            if k.round_paid == "others"
+            else "scored against the bank; the most card points win the round"
+        ),
     }[k.method]
     only = " (only if no yaku was made)" if k.only_without_yaku else ""
     out.append(f"The count{only}: {method}.")

@@ -372,6 +372,10 @@ def diff(a: ir.Ruleset, b: ir.Ruleset, *, pair_renamed: bool = False) -> list[Ch
         out.append(Change("round", "void field", a.void_text or None, b.void_text or None))
     if a.void_hand_text != b.void_hand_text or a.void_hand != b.void_hand:
         out.append(Change("round", "void hand", a.void_hand_text or None, b.void_hand_text or None))
+    if a.draw_at_count_text != b.draw_at_count_text or a.draw_at_count != b.draw_at_count:
+        drawn = "a draw at the count, when a player has"
+        was, now = a.draw_at_count_text, b.draw_at_count_text
+        out.append(Change("round", drawn, was or None, now or None))
     for name in MECHANICS:
         whole = _whole_change(name, getattr(a, name), getattr(b, name), a, b)
         if whole is not None:
@@ -496,9 +500,12 @@ LABELS = {
     "count.par_at": "the par at a table size",
     "count.only_without_yaku": "the count is made only when no yaku was made",
     "count.opponents_lose": "each yaku costs every opponent its value",
+    "count.makers_score": "each yaku is scored for its maker (a count by points or round wins)",
     "count.team_cards": "with teams, a yaku is made from",
     "count.tie": "a tie for the best score",
-    "count.round_paid": "a round won (a count by round wins) is paid by",
+    "count.round_paid": "a round won (a count by round wins) or a count by steps is paid by",
+    "count.step_value": "a step of card points is worth (a count by steps)",
+    "count.step_points": "the card points of a step (a count by steps)",
     "count.round_by": "what wins a round (a count by round wins)",
     "length.rounds": "rounds in a game",
     "length.winner_deals": "the winner of a round deals the next",
@@ -609,6 +616,7 @@ WORDS = {
         "points": "each scores his card points",
         "round_wins": "the best score wins the round, worth one",
         "none": "no card count",
+        "per_points": "each player's card points in full steps (N per M points)",
     },
 }
 

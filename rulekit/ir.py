@@ -853,13 +853,30 @@ class Settlement(_Frozen):
       with the best net of the round, yaku and count included ("net": Hana-Awase, Mushi and
       Min-Hwatu deal next to him)."""
 
-    method: Literal["par", "difference", "points", "round_wins", "none"] = "par"
+    method: Literal["par", "difference", "points", "round_wins", "none", "per_points"] = "par"
+    step_value: int = Field(
+        1,
+        ge=1,
+        description="a count by steps of card points (per_points): what each full step is"
+        " worth (`1 per 10 points`: 1)",
+    )
+    step_points: int = Field(
+        10,
+        ge=1,
+        description="a count by steps of card points (per_points): the card points of a step,"
+        " a remainder counting nothing (`1 per 10 points`: 10)",
+    )
     par: int = 88
     par_at: tuple[ParAt, ...] = Field(
         (), description="the par at a table size, where it is not `par` (par_for)"
     )
     only_without_yaku: bool = True
     opponents_lose: bool = False
+    makers_score: bool = Field(
+        False,
+        description="a count by points or round wins: each yaku made is scored for its maker"
+        " against the bank, with his card points (Hana-Awase's additive score)",
+    )
     team_cards: Literal["apart", "pooled"] = "apart"
     tie: Literal["first", "draw"] = "first"
     winner: Literal["count", "net"] = Field(
@@ -871,7 +888,9 @@ class Settlement(_Frozen):
     round_paid: Literal["bank", "others"] = Field(
         "bank",
         description="a count by round wins: each round won is scored against the bank (bank),"
-        " or paid by each other player of the round (others: Bakappana's share)",
+        " or paid by each other player of the round (others: Bakappana's share); a count by"
+        " steps of card points: each player's steps scored against the bank, or paid him by"
+        " each other player (others: Sanju-sen-me)",
     )
 
     round_by: tuple[RoundKey, ...] = Field(
@@ -985,6 +1004,12 @@ class Ruleset(_Frozen):
         " each hand of the round",
     )
     void_hand_text: str = ""
+    draw_at_count: Condition | None = Field(
+        None,
+        description="a round that is a draw when the hands are counted: tested for each player"
+        " of the round on his captured pile; every payment of the round is undone, no count",
+    )
+    draw_at_count_text: str = ""
     continuation: Continuation = Continuation()
     liability: Liability | None = None
     instant_win: InstantWin | None = Field(

@@ -232,7 +232,7 @@ REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
     "teams at 6 seats", "void hand", "show scores", "declare", "tie break", "play out the stock",
-    "the dealer may take",
+    "the dealer may take", "draw",
 )  # fmt: skip
 TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
@@ -340,6 +340,9 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
         return f"unit kan = {n(rng)} points{show}"
     if kind == 11 and rng.random() < 0.3:
         return "tie break: " + ", then ".join(rng.sample(TIE_BREAKS, rng.randint(1, 2)))
+    if kind == 11 and rng.random() < 0.2:  # a round drawn at the count (issue 25, Dandruff)
+        atoms = CARD_ATOMS + ROUND_ATOMS + PLAY_ATOMS + COUNT_ATOMS + ("score >= {n}",)
+        return f"the round is a draw if a player has {condition(rng, atoms)}"
     if kind == 11:
         opts = rng.sample(
             ["winner deals", "dealer keeps on a draw", "dealer rotates",
@@ -370,13 +373,14 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              "round wins by " + ", then ".join(
                  rng.choice(("yaku points", "points", "plains", "lights", "plainz"))
                  for _ in range(rng.randint(1, 5))),
-             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats")
+             f"par 88 at 3 seats, {n(rng)}{_unit(rng)} at 4, 60 at 5 seats",
+             f"{n(rng)} per {n(rng)} points")  # steps of card points (issue 25, Sanju-sen-me)
         )  # fmt: skip
         opts = rng.sample(
             ["only without yaku", "always", "opponents lose each yaku", "teams pool their cards",
              "team members count apart", "a tie is a draw",
              "a tie goes to the first in play order", "the best net wins", "the best count wins",
-             "paid by each other player"],
+             "paid by each other player", "each yaku scores for its maker"],
             rng.randint(0, 2),
         )  # fmt: skip
         return "; ".join([f"count: {method}", *opts])

@@ -423,7 +423,7 @@ PLACES = (
     # issue 25's payments: conditions on the payer, an exemption, a round won paid by the
     # others, `+N per continue`
     "the payer has", "pays nothing", "round wins paid", "per continue", "seat from the dealer",
-    "cancels yaku", "wins the round",
+    "cancels yaku", "wins the round", "makers score", "steps",
 )  # fmt: skip
 # (`play out the stock` is played by tests/payments_rules/stock-played-out.rk: test_payments)
 
@@ -476,6 +476,10 @@ def places(rules: ir.Ruleset) -> set[str]:
         out.add("round wins paid")
     if rules.continuation.per_continue:
         out.add("per continue")
+    if rules.count.makers_score and rules.count.method in ("points", "round_wins"):
+        out.add("makers score")
+    if rules.count.method == "per_points":
+        out.add("steps")
     for e in rules.yaku.entries if rules.yaku else ():
         if e.cancels_yaku != "none":
             out.add("cancels yaku")

@@ -177,6 +177,8 @@ def conditions(c: CompiledRules) -> Iterator[ir.Condition]:
         yield rules.void_field
     if rules.void_hand is not None:
         yield rules.void_hand
+    if rules.draw_at_count is not None:
+        yield rules.draw_at_count
     yield from (w.condition for w in rules.instant_wins)
     yield from (s.condition for s in rules.scoring if s.condition is not None)
 

@@ -48,7 +48,7 @@ CARDS = ("all of", "any of", "none of", "N of", "count", "rest", "shape", "point
 # where each atom may be written (docs/language.md, "Conditions that see the round")
 EVERYWHERE = frozenset(
     {"yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
-     "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen"}
+     "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen", "draw"}
 )  # fmt: skip
 # places whose player has seen no card of his (the swap, a declaration before the deal): his
 # cards are not tested there, the field's are (inside `the field had`)
@@ -72,21 +72,22 @@ ALLOWED: dict[str, frozenset[str]] = {
             "hiki",
             "declaration",
             "declaration seen",
+            "draw",
         }
     ),
     "second": frozenset(),  # (as the dealer's: below)
     "third": frozenset(),
-    "continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
-    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "continued": frozenset({"yaku", "yaku at count", "scoring", "choice", "draw"}),
+    "an opponent continued": frozenset({"yaku", "yaku at count", "scoring", "choice", "draw"}),
     "score": frozenset({"scoring", "choice"}),
     "the field had": EVERYWHERE | {"everyone has"},
     "nobody won": frozenset({"scoring", "everyone has"}),
     "after a drawn round": frozenset({"scoring", "everyone has"}),
-    "everyone has": frozenset({"yaku at count", "scoring", "everyone has"}),
-    "dealt": frozenset({"yaku at count", "scoring"}),
-    "captured dealt": frozenset({"yaku at count", "scoring"}),
+    "everyone has": frozenset({"yaku at count", "scoring", "draw", "everyone has"}),
+    "dealt": frozenset({"yaku at count", "scoring", "draw"}),
+    "captured dealt": frozenset({"yaku at count", "scoring", "draw"}),
     "the payer has": frozenset({"scoring factor"}),  # (an award's condition has no payer)
-    "declared": frozenset({"yaku", "yaku at count", "scoring", "choice"}),
+    "declared": frozenset({"yaku", "yaku at count", "scoring", "choice", "draw"}),
 }
 
 ALLOWED["second"] = ALLOWED["third"] = ALLOWED["dealer"]  # seats from the dealer (issue 25)
@@ -100,6 +101,7 @@ PLACES: dict[str, tuple[str, str]] = {
     "instant win": ("koikoi/sloper", 'instant wins\n  probe "Probe" 6: ({c}) and a month of 4\n'),
     "void": ("hachihachi/fudawiki", "void if the field has ({c}) and a month of 4\n"),
     "void hand": ("koikoi/sloper", "void if a hand has ({c}) and a month of 4\n"),
+    "draw": ("hachihachi/fudawiki", "the round is a draw if a player has ({c}) and points <= 40\n"),
     "tier": ("hachihachi/fudawiki", "multiplier\n  x3 if {c}\n"),
     "scoring factor": ("hachihachi/fudawiki", 'scoring\n  probe "Probe" x2 on everything if {c}\n'),
     "scoring award": (

@@ -311,7 +311,8 @@ def sure_event_worth(
 def cannot_cost(rules: ir.Ruleset) -> bool:
     """The rule file's declaration can only gain its maker (the bots make it): made with his
     hand seen, and with no penalty nor stake about the fold (a factor on his winnings, an
-    award)."""
+    award), and read by no condition (`declared NAME` changes what counts: which yaku, a draw
+    at the count, which may cost him)."""
     d = rules.declarations[0] if rules.declarations else None
     return (
         d is not None
@@ -319,4 +320,15 @@ def cannot_cost(rules: ir.Ruleset) -> bool:
         and not d.penalty
         and not d.must_join
         and not d.from_each_folder
+        and not _read_by_a_condition(rules)
     )
+
+
+def _read_by_a_condition(rules: ir.Ruleset) -> bool:
+    """Whether a condition reads the declaration (`declared NAME`: where it may be written)."""
+    conds = [e.condition for t in (rules.teyaku, rules.yaku) if t for e in t.entries]
+    conds += [s.condition for s in rules.scoring if s.condition is not None]
+    conds += [o.condition for o in rules.continuation.offers if o.condition is not None]
+    if rules.draw_at_count is not None:
+        conds.append(rules.draw_at_count)
+    return any(isinstance(p, ir.Declared) for c in conds for p in ir.parts_of(c))

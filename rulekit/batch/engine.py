@@ -44,6 +44,7 @@ from rulekit.batch.tables import (
     Unsupported,
     batch_tables,
     condition_program,
+    draw_at_count_at,
     shown_array,
     void_hand_at,
 )
@@ -89,6 +90,7 @@ METHODS = {
     "none": K.M_NONE,
     "points": K.M_POINTS,
     "round_wins": K.M_ROUND_WINS,
+    "per_points": K.M_PER_POINTS,
 }
 TIES = {"first": 0, "draw": 1}  # ir.Settlement.tie -> cfg G_TIE_DRAW
 WINNERS = {"count": 0, "net": 1}  # ir.Settlement.winner -> G_WINNER_BY_NET
@@ -278,6 +280,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         K.G_DRAWN_KEEPS: length.drawn_keeps_dealer,
         K.G_VOID_HAND_AT: void_hand_at(compiled),
         K.G_VOID_HAND_SEES: compiled.void_hand_sees_round,
+        K.G_DRAW_AT: draw_at_count_at(compiled),
         K.G_AFTER_LOSS: AFTER_LOSS[cont.after_loss],
         K.G_WINNER_BY_NET: WINNERS[r.count.winner],
     }.items():
@@ -409,6 +412,9 @@ def payments_row(Q: npt.NDArray[np.int64], r: ir.Ruleset, index: CardIndex) -> N
             Q[K.PQ, at + 1 + w] = m
     Q[K.PQ, K.PQ_INSTANT_DRAW] = INSTANT_ALL[r.instant_all]
     Q[K.PQ, K.PQ_OUTSTOPPED_PAYS] = OUTSTOPPED_PAYS[r.continuation.outstopped_pays]
+    Q[K.PQ, K.PQ_MAKERS_SCORE] = r.count.makers_score
+    Q[K.PQ, K.PQ_STEP_VALUE] = r.count.step_value
+    Q[K.PQ, K.PQ_STEP_POINTS] = r.count.step_points
     for i, e in enumerate(r.yaku.entries if r.yaku else ()):
         if e.wins_round:
             Q[K.PQ, K.PQ_WINS_ROUND] |= 1 << i

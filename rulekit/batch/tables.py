@@ -514,6 +514,9 @@ def void_program(compiled: CompiledRules) -> Array:
     hand = compiled.rules.void_hand
     if hand is not None:
         words += condition_program(hand, compiled.index)
+    draw = compiled.rules.draw_at_count
+    if draw is not None:
+        words += condition_program(draw, compiled.index)
     return _array(words)
 
 
@@ -523,6 +526,20 @@ def void_hand_at(compiled: CompiledRules) -> int:
         return -1
     cond = compiled.rules.void_field
     return len(condition_program(cond, compiled.index) if cond else FALSE_PROGRAM)
+
+
+def draw_at_count_at(compiled: CompiledRules) -> int:
+    """Where the draw at the count's program starts in void_program's array (-1: none): after
+    the field's and the hand's void rules."""
+    if compiled.rules.draw_at_count is None:
+        return -1
+    rules = compiled.rules
+    at = len(
+        condition_program(rules.void_field, compiled.index) if rules.void_field else FALSE_PROGRAM
+    )
+    if rules.void_hand is not None:
+        at += len(condition_program(rules.void_hand, compiled.index))
+    return at
 
 
 def instant_array(compiled: CompiledRules) -> Array:
@@ -554,6 +571,8 @@ def _parts(compiled: CompiledRules) -> list[tuple[str, ir.Condition]]:
         out.append(("the void field", rules.void_field))
     if rules.void_hand is not None:
         out.append(("the hand's void rule", rules.void_hand))
+    if rules.draw_at_count is not None:
+        out.append(("the draw at the count", rules.draw_at_count))
     for win in rules.instant_wins:
         out.append((f"instant win '{win.name}'", win.condition))
     for step in rules.scoring:

@@ -183,6 +183,29 @@ def _difference(r: RoundState, points: Points) -> int | None:
     return max(order, key=lambda s: (points[s], -order.index(s)))
 
 
+def _per_points(r: RoundState, points: Points) -> int | None:
+    """Each player's card points in full steps (`1 per 10 points`: a remainder counts nothing),
+    scored against the bank, or (`paid by each other player`) paid him by each other player:
+    each two settle the difference of their steps, the one behind paying, in play order
+    (Sanju-sen-me: "for every 10 points in the score, each player is paid 1 share by each of
+    the other two players"). The most card points win the round, the first in play order on
+    a tie."""
+    spec = r.rules.count
+    order = r.order
+    steps = {s: spec.step_value * (points[s] // spec.step_points) for s in order}
+    if spec.round_paid == "others":
+        for i, a in enumerate(order):
+            for b in order[i + 1 :]:
+                payer, payee = (b, a) if steps[a] > steps[b] else (a, b)
+                said = f"{points[payer]}/{points[payee]} points"
+                ledger.pay(r, payer, payee, abs(steps[a] - steps[b]), "count", said)
+    else:
+        for s in order:
+            if steps[s]:
+                ledger.record(r, BANK, s, steps[s], "cards")
+    return max(order, key=lambda s: (points[s], -order.index(s)))
+
+
 def _points(r: RoundState, points: Points) -> int | None:
     return _score(r, points, round_wins=False)
 
@@ -196,8 +219,9 @@ def _no_count(r: RoundState, points: Points) -> int | None:
 
 
 def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
-    """Score-style count: each seat scores its card points; each yaku made costs every
-    opposing player (or team, shared by its members) its value. With round wins, only the
+    """Score-style count: each seat scores its card points; each yaku made is scored for its
+    maker (`each yaku scores for its maker`) and costs every opposing player (or team, shared
+    by its members) its value (`opponents lose each yaku`). With round wins, only the
     winning side scores: one round each."""
     spec = r.rules.count
     units = r.teams or [[s] for s in r.order]
@@ -211,6 +235,9 @@ def _score(r: RoundState, points: Points, round_wins: bool) -> int | None:
             name = table.names[i]
             if name not in r.yaku_made.get(maker, ()):  # made by the count's collection
                 r.yaku_made.setdefault(maker, []).append(name)
+            if spec.makers_score:  # scored for its maker against the bank
+                charges.append((-1 - maker, value, name))
+                net[maker] += value
             if not spec.opponents_lose:
                 continue
             opponents = [m for v, m in enumerate(units) if v != u]
@@ -291,8 +318,11 @@ def _score_cards(r: RoundState, points: Points, charges: list[tuple[int, Amount,
     for s in r.order:
         if points[s]:
             ledger.record(r, BANK, s, points[s], "cards")
-    for m, each, name in charges:
-        ledger.record(r, m, BANK, each, "yaku", name)
+    for m, each, name in charges:  # (m < 0: a yaku scored for its maker, -1 - m)
+        if m < 0:
+            ledger.record(r, BANK, -1 - m, each, "yaku", name)
+        else:
+            ledger.record(r, m, BANK, each, "yaku", name)
 
 
 def _unit_yaku(r: RoundState, units: list[list[int]]) -> list[tuple[int, tuple[int, int, int]]]:
@@ -367,7 +397,10 @@ def finish(r: RoundState, winner: int | None, counted: bool = False) -> None:
 
 def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
     """The count (when the hands are counted), then the winner is final."""
-    if end.counted:
+    if end.counted and r.c.draw_at_count is not None and drawn_at_count(r):
+        ledger.void(r)  # every payment of the round undone; no count, nobody wins
+        end.winner = None
+    elif end.counted:
         count_winner = count(r)
         if end.winner is None:
             end.winner = count_winner
@@ -375,6 +408,20 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
     r.winner = end.winner
     if not r.winners and end.winner is not None:
         r.winners = [end.winner]
+
+
+def drawn_at_count(r: RoundState) -> bool:
+    """Whether a player of the round makes the round a draw when the hands are counted (`the
+    round is a draw if a player has ...`: Hana-Awase's "Dandruff"), tested on his captured pile
+    with the round as he sees it, in play order."""
+    test = r.c.draw_at_count
+    assert test is not None
+    ctx = RoundView(r)
+    for s in r.order:
+        ctx.look_from(s)
+        if test(r.captured[s], ctx):
+            return True
+    return False
 
 
 def _best_net(r: RoundState, end: RoundEnd) -> None:
@@ -520,6 +567,7 @@ METHODS: dict[str, Callable[[RoundState, Points], int | None]] = {
     "points": _points,
     "round_wins": _round_wins,
     "none": _no_count,
+    "per_points": _per_points,
 }
 # ir.Settlement.tie -> whether the best score, tied, draws the round
 TIES: dict[str, Callable[[list[Amount], int], bool]] = {

@@ -846,6 +846,11 @@ class CompiledRules:
             sees_round(rules.void_hand)
             or any(isinstance(c, ir.Everyone | ir.Dealt) for c in ir.parts_of(rules.void_hand))
         )
+        # a round that is a draw at the count (`the round is a draw if a player has`), tested
+        # as an entry decided at the count is, from each player (always with a RoundView)
+        self.draw_at_count: Callable[..., bool] | None = (
+            _Codegen(self.index).function(rules.draw_at_count) if rules.draw_at_count else None
+        )
         # the field's tests (multiplier, void) are given a RoundView
         self.field_sees_round = self.multiplier.sees_round or self.void_sees_round
         # an instant win's test is given a RoundView only if a condition reads one

@@ -660,22 +660,28 @@ def check_field_month(rules: ir.Ruleset) -> list[RulekitError]:
 
 def check_yaku_paid(rules: ir.Ruleset) -> list[RulekitError]:
     """Yaku that do not end the round are scored at the count, which only a count by points or
-    round wins with `opponents lose each yaku` does: under any other, no yaku is ever paid;
-    and that option means nothing to a count that pays cards between players."""
+    round wins with `opponents lose each yaku` or `each yaku scores for its maker` does: under
+    any other, no yaku is ever paid; and those options mean nothing to a count that pays cards
+    between players."""
     c, count = rules.continuation, rules.count
     scores = count.method in ("points", "round_wins")
     out: list[RulekitError] = []
-    if count.opponents_lose and not scores:
-        out.append(
-            RuleWarning(
-                f"'opponents lose each yaku' is an option of a count by points or round wins:"
-                f" a count by {count.method.replace('_', ' ')} does nothing with it",
-                _statement(rules, "count"),
-                "leave it out, or count by points: count: points; always; opponents lose each yaku",
+    for written, words in (
+        (count.opponents_lose, "opponents lose each yaku"),
+        (count.makers_score, "each yaku scores for its maker"),
+    ):
+        if written and not scores:
+            out.append(
+                RuleWarning(
+                    f"'{words}' is an option of a count by points or round wins:"
+                    f" a count by {count.method.replace('_', ' ')} does nothing with it",
+                    _statement(rules, "count"),
+                    f"leave it out, or count by points: count: points; always; {words}",
+                )
             )
-        )
     in_play = rules.yaku is not None and any(not e.at_count for e in rules.yaku.entries)
-    if c.ends_round or c.paid_in_play or not in_play or (scores and count.opponents_lose):
+    scored = count.opponents_lose or count.makers_score
+    if c.ends_round or c.paid_in_play or not in_play or (scores and scored):
         return out
     if any(k.key == "yaku" for k in count.round_by):  # they rank the round's winner
         return out
@@ -683,8 +689,9 @@ def check_yaku_paid(rules: ir.Ruleset) -> list[RulekitError]:
         "par": "a count by par pays only the cards",
         "difference": "a count by difference pays only the cards",
         "none": "'count: none' counts nothing",
+        "per_points": "a count by steps of card points counts only the cards",
     }.get(count.method, f"a count by {count.method.replace('_', ' ')} scores them only with"
-          " 'opponents lose each yaku'")  # fmt: skip
+          " 'opponents lose each yaku' or 'each yaku scores for its maker'")  # fmt: skip
     # at the statement the user wrote last: the continue, or the count that undid it
     places = [_statement(rules, "continue"), _statement(rules, "count")]
     files = list(rules.files)

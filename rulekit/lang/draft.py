@@ -95,6 +95,7 @@ class Draft:
     setup: tuple[ast.Name, ...] | None = None
     void: ast.Mechanic | None = None
     void_hand: ast.Mechanic | None = None  # `void if a hand has ...`
+    draw_at_count: ast.Mechanic | None = None  # `the round is a draw if a player has ...`
     show_scores: ast.Mechanic | None = None  # `show scores in kan`
     liable: ast.Mechanic | None = None
     instant_win: ast.Mechanic | None = None
@@ -507,6 +508,8 @@ class Applier:
             self.d.void = s
         elif s.kind == "void_hand":
             self.d.void_hand = s
+        elif s.kind == "draw_at_count":
+            self.d.draw_at_count = s
         elif s.kind == "show_scores":
             self.d.show_scores = s
         elif s.kind == "liable":
@@ -630,6 +633,7 @@ STATEMENT_WORDS = {
     "liable": "'liable'",
     "sit_out": "'sit out'",
     "void_hand": "'void if a hand has'",
+    "draw_at_count": "'the round is a draw if a player has'",
     "show_scores": "'show scores in'",
     "tie_break": "'tie break'",
     "stacks": "'the draw stacks on the pair just made'",
@@ -771,6 +775,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "void": _drop_voids,
     "void field": _drop_attr("void"),
     "void hand": _drop_attr("void_hand"),
+    "draw": _drop_attr("draw_at_count"),
     "show scores": _drop_attr("show_scores"),
     "setup": _drop_attr("setup"),
     "teams": _drop_teams,

@@ -55,6 +55,7 @@ _WHERE = {
     "instant win": "an instant win",
     "void": "a void rule",
     "void hand": "a hand's void rule",
+    "draw": "a draw at the count",
     "tier": "a multiplier tier",
     "scoring": "a scoring step",
     "choice": "a condition on a choice",
@@ -71,11 +72,12 @@ _WHERE = {
 _EVERYWHERE = (
     "yaku", "yaku at count", "teyaku", "instant win", "void", "void hand", "tier", "scoring",
     "choice", "join or fold", "swap", "hiki", "declaration", "declaration seen", "compensation",
+    "draw",
 )  # fmt: skip
 # a player is tested
 _PLAYERS = (
     "yaku", "yaku at count", "teyaku", "instant win", "void hand", "scoring", "choice",
-    "join or fold", "swap", "hiki", "declaration", "declaration seen", "compensation",
+    "join or fold", "swap", "hiki", "declaration", "declaration seen", "compensation", "draw",
 )  # fmt: skip
 # places whose player has seen no card of his: a test of his cards means nothing there (why)
 _UNSEEN = {
@@ -83,19 +85,19 @@ _UNSEEN = {
     # (a declaration after seeing the hand is "declaration seen": his hand is tested)
     "declaration": "a declaration before the deal is made with the hand unseen",
 }
-_PILES = ("yaku at count", "scoring")  # every player's pile, or his dealt hand, is known
+_PILES = ("yaku at count", "scoring", "draw")  # every player's pile, or his dealt hand, is known
 ATOM_PLACES: dict[type, tuple[str, tuple[str, ...]]] = {
     ast.CRound: ("round", (*_EVERYWHERE, "everyone has")),
     ast.CRoundMonth: ("round month", (*_EVERYWHERE, "the field had", "everyone has")),
     ast.CDealer: ("dealer", _PLAYERS),
     ast.CSeat: ("second", _PLAYERS),  # (`third` alike: ATOM_WORDS)
-    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice")),
+    ast.CContinued: ("continued", ("yaku", "yaku at count", "scoring", "choice", "draw")),
     ast.CScore: ("score", ("scoring", "choice")),
     ast.CFieldHad: ("the field had", (*_EVERYWHERE, "everyone has")),
     ast.CPayerHas: ("the payer has", ("scoring",)),
     ast.CNobodyWon: ("nobody won", ("scoring", "everyone has")),
     ast.CDrawnBefore: ("after a drawn round", ("scoring", "everyone has")),
-    ast.CDeclared: ("declared", ("yaku", "yaku at count", "scoring", "choice")),
+    ast.CDeclared: ("declared", ("yaku", "yaku at count", "scoring", "choice", "draw")),
     ast.CEveryone: ("everyone has", (*_PILES, "everyone has")),
     ast.CDealt: ("dealt", _PILES),
 }
@@ -1138,6 +1140,8 @@ class Resolver:
             locs["void"] = self.d.void.loc
         if self.d.void_hand is not None:
             locs["void hand"] = self.d.void_hand.loc
+        if self.d.draw_at_count is not None:
+            locs["draw"] = self.d.draw_at_count.loc
         for at, opts in self.d.deal_sizes.items():
             locs["deal" if at is None else f"deal@{at}"] = opts["hand"].loc
         for at, stmt in self.d.teams.items():
@@ -1220,6 +1224,11 @@ class Resolver:
                 self.usable(self.d.void_hand.cond, "void hand")
                 result["void_hand"] = self.top_cond(self.d.void_hand.cond, self.default)
                 result["void_hand_text"] = self.d.void_hand.text
+        if self.d.draw_at_count is not None and self.d.draw_at_count.cond is not None:
+            with contextlib.suppress(_Unresolved):  # the unknown name is reported already
+                self.usable(self.d.draw_at_count.cond, "draw")
+                result["draw_at_count"] = self.top_cond(self.d.draw_at_count.cond, self.default)
+                result["draw_at_count_text"] = self.d.draw_at_count.text
         if self.d.liable is not None:
             known = [e.name for e in yaku.entries] if yaku else []
             for n in self.d.liable.names:
@@ -1332,16 +1341,30 @@ class Resolver:
         return tuple(keys)
 
     def round_paid_of_round_wins(self, opts: dict[str, Any]) -> None:
-        """`paid by each other player` is an option of a count by round wins (dropped if not)."""
-        written = self.d.mechanics.get("count", {}).get("round_paid")
-        if opts.get("round_paid") == "others" and opts.get("method") != "round_wins":
-            assert written is not None
+        """`paid by each other player` is an option of a count by round wins or by steps of
+        card points (dropped if not); a step is of 1 card point or more."""
+        written = self.d.mechanics.get("count", {})
+        if opts.get("round_paid") == "others" and opts.get("method") not in (
+            "round_wins",
+            "per_points",
+        ):
             self.error(
-                "'paid by each other player': only a count by round wins pays a round won",
-                written.loc,
+                "'paid by each other player': only a count by round wins or by steps of card"
+                " points (1 per 10 points) is paid by the other players",
+                written["round_paid"].loc,
                 "count: round wins; paid by each other player",
             )
             opts.pop("round_paid")
+        value, step = opts.get("step_value", 1), opts.get("step_points", 10)
+        if value < 1 or step < 1:
+            self.error(
+                f"'{value} per {step} points': a count by steps of card points needs a step of"
+                " at least 1 point, worth at least 1",
+                written["step_points"].loc,
+                "for example: count: 1 per 10 points; paid by each other player",
+            )
+            opts.pop("step_value")
+            opts.pop("step_points")
 
     def seats_at(self, n: int, loc: Loc, what: str) -> bool:
         """Whether the game seats `n` players (`at 9 seats` of a 3-to-6-seat game: an error)."""

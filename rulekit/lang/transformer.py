@@ -51,6 +51,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "only_without_yaku": ("only_without_yaku", True),
     "always": ("only_without_yaku", False),
     "opponents_lose": ("opponents_lose", True),
+    "makers_score": ("makers_score", True),
     "teams_pool": ("team_cards", "pooled"),
     "teams_apart": ("team_cards", "apart"),
     "tie_draw": ("tie", "draw"),
@@ -741,6 +742,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         text = self.source_text(meta).split(" has ", 1)[-1]
         return ast.Mechanic(self.loc(meta), "void_hand", (), cond=c[0], text=text)
 
+    @v_args(meta=True)
+    def draw_at_count(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        text = self.source_text(meta).split(" has ", 1)[-1]
+        return ast.Mechanic(self.loc(meta), "draw_at_count", (), cond=c[0], text=text)
+
     def refund_half(self, c: list[Any]) -> str:
         return "refund_half"
 
@@ -844,6 +850,15 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         for item in c:
             opts.extend(item if isinstance(item, list) else [item])
         return self.mechanic(meta, "count", opts)
+
+    @v_args(meta=True)
+    def per_points(self, meta: Meta, c: list[Token]) -> list[ast.Opt]:
+        """`1 per 10 points`: the method, the value of a step and the card points of one."""
+        return [
+            self.opt(meta, "method", "per_points"),
+            self.opt(meta, "step_value", int(c[0])),
+            self.opt(meta, "step_points", int(c[1])),
+        ]
 
     @v_args(meta=True)
     def round_wins_by(self, meta: Meta, c: list[ast.Opt]) -> list[ast.Opt]:

@@ -391,6 +391,7 @@ M_DIFFERENCE = 1
 M_NONE = 2
 M_POINTS = 3
 M_ROUND_WINS = 4
+M_PER_POINTS = 5  # steps of card points (`1 per 10 points`), each player alone
 
 # ---------------------------------------------------------------- whole games (engine/game.py)
 # The round's scalars (SC row) past I_SIZE that a game sets for each deal (rounds.play_games;
@@ -428,7 +429,10 @@ SIT_LOSER = 3
 SIT_WINNER = 4
 SIT_IN_TURN = 5
 G_WINNER_BY_NET = G_SIZE + 14  # the STAGE row: 1, the round's best net wins it (Settlement)
-G_STAGE_END = G_WINNER_BY_NET + 1  # the STAGE row's columns in use
+# a round that is a draw at the count (`the round is a draw if a player has`): its program's
+# start in the void field's piece of T (batch.tables.draw_at_count_at; -1: none)
+G_DRAW_AT = G_SIZE + 15
+G_STAGE_END = G_DRAW_AT + 1  # the STAGE row's columns in use
 # play_games' per-game columns, and its counts' rows (each [game, row, entry or ending code])
 GM_BAILED = 0
 GM_ROUNDS = 1
@@ -571,6 +575,9 @@ I_WON_AT_ONCE = I_SIZE + 29  # SC row: 1 + the maker of a yaku that won the roun
 # (after the criteria's words)
 PQ_INSTANT_DRAW = PQ_KEYS + MAX_KEYS * KEY_WORDS  # 1: every hand winning at once: a draw
 PQ_OUTSTOPPED_PAYS = PQ_INSTANT_DRAW + 1  # 1: the first other continuer pays a stop for all
+PQ_MAKERS_SCORE = PQ_OUTSTOPPED_PAYS + 1  # 1: each yaku scores for its maker (Settlement)
+PQ_STEP_VALUE = PQ_MAKERS_SCORE + 1  # a count by steps: what a step is worth (step_value)
+PQ_STEP_POINTS = PQ_STEP_VALUE + 1  # ... and its card points (Settlement.step_points)
 # the turn of each seat's first continue in the round, plus 1 (0: none), for go-bak (P row)
 P_FIRST_GO = S_ROWS
 S_ROWS += 1

@@ -18,7 +18,7 @@ from rulekit.batch.kernel.ledger import (
     share,
 )
 from rulekit.batch.kernel.stage import step_hits
-from rulekit.batch.tables import STEP_AWARD, STEP_WORDS
+from rulekit.batch.tables import STEP_AWARD, STEP_WORDS, holds
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
@@ -59,7 +59,10 @@ def best_net(S: Array, Q: Array, winner: int) -> int:
 def finish(S: Array, Q: Array, T: Array, F: Floats, winner: int, counted: bool) -> None:
     """scoring.finish: the count when counted (its winner if none yet), the fold fees, then
     the rule file's awards (its factors are applied by the ledger)."""
-    if counted:
+    if counted and Q[STAGE, G_DRAW_AT] >= 0 and drawn_at_count(S, Q, T):
+        S[SC, I_NLEDGER] = 0  # every payment of the round undone; no count, nobody wins
+        winner = -1
+    elif counted:
         cw = count(S, Q, T, F)
         if winner < 0:
             winner = cw
@@ -124,6 +127,20 @@ def pay_compensations(S: Array, Q: Array, T: Array) -> None:
             if Q[CQ, CQ_NON_DEALERS] and q == S[SC, I_DEALER]:
                 continue
             record(S, Q, T, q, S[FEES + 0, k], base, R_COMPENSATION, -1, 1, base)
+
+
+@entry
+def drawn_at_count(S: Array, Q: Array, T: Array) -> bool:
+    """scoring.drawn_at_count: whether a player of the round, on his captured pile and with the
+    round as he sees it, in play order, makes the round a draw."""
+    varr = T[Q[CFG, C_T_VOID] : Q[CFG, C_T_VOID + 1]]
+    at = Q[STAGE, G_DRAW_AT]
+    for k in range(S[SC, I_NORDER]):
+        s = S[P_ORDER, k]
+        npiles = look_as_player(S, Q, s)
+        if holds(varr, at, S[P_CAPTURED, s], S[PILES], npiles):
+            return True
+    return False
 
 
 @entry
@@ -249,6 +266,8 @@ def count(S: Array, Q: Array, T: Array, F: Floats) -> int:
         return count_difference(S, Q, T, F, points)
     if method == M_NONE:
         return -1
+    if method == M_PER_POINTS:
+        return count_per_points(S, Q, T, F, points)
     return count_score(S, Q, T, F, points, method == M_ROUND_WINS)
 
 
@@ -443,6 +462,39 @@ def count_difference(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> 
 
 
 @entry
+def count_per_points(S: Array, Q: Array, T: Array, F: Floats, points: Array) -> int:
+    """scoring._per_points: each player's card points in full steps (by position in play
+    order), scored against the bank or settled between each two, the one behind paying the
+    difference; the most card points win, the first in play order on a tie."""
+    scale = Q[CFG, C_SCALE]
+    n = S[SC, I_NORDER]
+    steps = S[TMP]
+    for k in range(n):
+        steps[k] = Q[PQ, PQ_STEP_VALUE] * (points[k] // Q[PQ, PQ_STEP_POINTS])
+    if Q[PQ, PQ_ROUND_PAID]:
+        for i in range(n):
+            for j in range(i + 1, n):
+                a = i
+                b = j
+                if steps[i] <= steps[j]:  # (the one behind pays; equal steps: nothing paid)
+                    a = j
+                    b = i
+                v = (steps[a] - steps[b]) * scale
+                said = D_POINTS + 4096 * points[b] + points[a]
+                pay(S, Q, T, S[P_ORDER, b], S[P_ORDER, a], v, R_COUNT, said, False, v)
+    else:
+        for k in range(n):
+            if steps[k]:
+                v = steps[k] * scale
+                record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
+    best = 0
+    for k in range(1, n):
+        if points[k] > points[best]:
+            best = k
+    return int(S[P_ORDER, best])
+
+
+@entry
 def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wins: bool) -> int:
     """scoring._score: each seat scores its card points (by position in play order in
     `points`); each yaku a side made costs every opposing side its value (opponents lose each
@@ -491,6 +543,15 @@ def count_score(S: Array, Q: Array, T: Array, F: Floats, points: Array, round_wi
                     S[YC + maker, i] = 1
                 if nkeys:
                     made[u] += t_value(ytab, i, x)
+                if Q[PQ, PQ_MAKERS_SCORE]:  # scored for its maker: a charge of seat -1 - maker
+                    if ncharges == S_WIDTH:
+                        S[SC, I_BAIL] = BAIL_FULL
+                        return -1
+                    charged[ncharges] = -1 - maker
+                    amounts[ncharges] = t_value(ytab, i, x) * scale
+                    entries[ncharges] = i
+                    ncharges += 1
+                    net[maker] += t_value(ytab, i, x) * scale
                 if not Q[STAGE, G_OPPONENTS_LOSE]:
                     continue
                 if nunits == 1:  # (no opposing side: nothing to charge)
@@ -608,15 +669,19 @@ def score_cards(
     entries: Array,
     ncharges: int,
 ) -> None:
-    """scoring._score_cards: each player's card points from the bank, then each charge for a
-    yaku an opposing side made, to the bank."""
+    """scoring._score_cards: each player's card points from the bank, then each yaku scored
+    for its maker, from the bank, and each charge for a yaku an opposing side made, to it."""
     scale = Q[CFG, C_SCALE]
     for k in range(S[SC, I_NORDER]):
         if points[k]:
             v = points[k] * scale
             record(S, Q, T, BANK, S[P_ORDER, k], v, R_CARDS, D_NONE, 1, v)
-    for c in range(ncharges):
-        record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+    for c in range(ncharges):  # (charged < 0: a yaku scored for its maker, -1 - charged)
+        if charged[c] < 0:
+            m = -1 - charged[c]
+            record(S, Q, T, BANK, m, amounts[c], R_YAKU, entries[c], 1, amounts[c])
+        else:
+            record(S, Q, T, charged[c], BANK, amounts[c], R_YAKU, entries[c], 1, amounts[c])
 
 
 @inline
