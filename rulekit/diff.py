@@ -215,8 +215,16 @@ def _flat(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
+NO_PAR = "none (the count is not by par)"
+
+
 def _pars_at(flat: dict[str, Any]) -> dict[str, Any]:
-    """The pars at table sizes, in words (`66 at 4 seats, 77 at 5 seats`; absent: none)."""
+    """The pars at table sizes, in words (`66 at 4 seats, 77 at 5 seats`; absent: none). A
+    count by anything but par has none: the par it keeps from the file it extends says
+    nothing (a par count replaced by a count by points is not a par of 132 become 88)."""
+    if flat.get("count.method") != "par":
+        flat["count.par"] = flat["count.par_at"] = NO_PAR
+        return flat
     pars = flat.pop("count.par_at", None)
     if pars:
         flat["count.par_at"] = ", ".join(f"{p['par']} at {p['seats']} seats" for p in pars)

@@ -183,6 +183,14 @@ def test_diff_fudawiki_kirisame_lists_what_the_sources_disagree_on() -> None:
     assert ("yaku", "boar_deer_butterflies") in changes  # kirisame has no inoshikacho
 
 
+def test_a_count_by_points_has_no_par_to_differ() -> None:
+    """Hana-Awase's additive house file counts points: the par it keeps from the file it
+    extends (132 at two players, 88 by default) is no rule of it: the par is gone, not 88."""
+    changes = {c.what: c.words for c in diff(rules("hanaawase"), rules("hanaawase/house/additive"))}
+    assert changes["count.par"] == "the par of the count: 132 -> none (the count is not by par)"
+    assert changes["count.par_at"].endswith("-> none (the count is not by par)")
+
+
 def test_diff_command_markdown() -> None:
     result = CliRunner().invoke(
         cli, ["diff", "sakura", "sakura/round-wins", "--format", "markdown"]
