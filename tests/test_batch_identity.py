@@ -498,10 +498,11 @@ KINDS = (0, 2, 3, 4, 5, 6, 15, 16, 17, 19)
 def generated_files() -> list[tuple[str, str]]:
     """(label, text) of GENERATED house files that use part A's language, covering PLACES."""
     fuzz = _load_fuzz()
-    # (a seed whose files cover PLACES within ~450 candidates, where 22 took ~1,200 once the
-    # fuzzer drew issue 25's statements: each candidate is parsed, and every test process
-    # generates them; the test above names what a seed leaves uncovered)
-    rng = random.Random(6)
+    # (a seed whose files cover PLACES within ~350 candidates, where 6 took 2,000 once the
+    # fuzzer drew the count by steps and the makers' scores: each candidate is parsed and
+    # checked, about 10 ms, and every test process generates them; the test above names what
+    # a seed leaves uncovered)
+    rng = random.Random(14)
     out: list[tuple[str, str]] = []
     covered: set[str] = set()
     for k in range(2000):
