@@ -143,24 +143,39 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     deal = rules.deal_for(seats)
     playing = rules.seats.playing(seats)
     wins = instant_win_odds(rules, deal.hand)
-    if rules.teyaku is None:
-        return {
-            "rules": rules.title,
-            "seats": seats,
-            "hand": deal.hand,
-            "field": deal.field,
-            "players": playing,
-            "hands": comb(len(rules.deck.cards) - len(rules.deck.bonus), deal.hand),
-            "teyaku": [],
-            "no_teyaku": 1.0,
-            "any_teyaku": 0.0,
-            "expected_value": 0.0,
-            "expected_payment": 0.0,
-            "expected_payment_table": 0.0,
-            "instant_wins": wins["instant_wins"],
-            "any_instant_win": wins["any_instant_win"],
-            "leaves_out": left_out(rules, seats) + wins["leaves_out"],
-        }
+    return {
+        "rules": rules.title,
+        "seats": seats,
+        "hand": deal.hand,
+        "field": deal.field,
+        "players": playing,
+        **(
+            _teyaku_figures(rules, deal, playing)
+            if rules.teyaku is not None
+            else _no_teyaku(rules, deal)
+        ),
+        "instant_wins": wins["instant_wins"],
+        "any_instant_win": wins["any_instant_win"],
+        "leaves_out": left_out(rules, seats) + wins["leaves_out"],
+    }
+
+
+def _no_teyaku(rules: ir.Ruleset, deal: ir.DealSize) -> dict[str, Any]:
+    """teyaku_odds' teyaku figures for a variant without teyaku (its instant wins are counted)."""
+    return {
+        "hands": comb(len(rules.deck.cards) - len(rules.deck.bonus), deal.hand),
+        "teyaku": [],
+        "no_teyaku": 1.0,
+        "any_teyaku": 0.0,
+        "expected_value": 0.0,
+        "expected_payment": 0.0,
+        "expected_payment_table": 0.0,
+    }
+
+
+def _teyaku_figures(rules: ir.Ruleset, deal: ir.DealSize, playing: int) -> dict[str, Any]:
+    """Each teyaku's odds, and what they pay a seat, over every hand of `deal.hand` cards."""
+    assert rules.teyaku is not None
     compiled = CompiledRules(rules)
     table = compiled.teyaku
     assert table is not None
@@ -218,11 +233,6 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
     expected_value = value_sum * p
     payment = payment_sum * p * (playing - 1)
     return {
-        "rules": rules.title,
-        "seats": seats,
-        "hand": deal.hand,
-        "field": deal.field,
-        "players": playing,
         "hands": total_hands,
         "teyaku": entries,
         "no_teyaku": float(none * p),
@@ -230,7 +240,4 @@ def teyaku_odds(rules: ir.Ruleset, seats: int | None = None) -> dict[str, Any]:
         "expected_value": float(expected_value),
         "expected_payment": float(payment),
         "expected_payment_table": float(payment * playing),
-        "instant_wins": wins["instant_wins"],
-        "any_instant_win": wins["any_instant_win"],
-        "leaves_out": left_out(rules, seats) + wins["leaves_out"],
     }
