@@ -92,10 +92,31 @@ def _entry_changes(kind: str, a: ir.Ruleset, b: ir.Ruleset, x: ir.Yaku, y: ir.Ya
         out.append(Change(kind, f"{name} label", x.label, y.label, subject=name, naming=True))
     if x.name == y.name and x.condition != y.condition:
         before, after = _condition(a, x), _condition(b, y)
-        out.append(Change(kind, f"{name} condition", before, after, subject=name))
+        words = ""
+        if before == after:  # the same words over other cards
+            words = f"{name} condition: {after} ({_cards_now(a, b, x.condition, y.condition)})"
+        out.append(Change(kind, f"{name} condition", before, after, words, subject=name))
     if _options(x) != _options(y):
         out.append(Change(kind, f"{name} options", _options(x), _options(y), subject=name))
     return out
+
+
+def _cards_now(a: ir.Ruleset, b: ir.Ruleset, was: ir.Condition, now: ir.Condition) -> str:
+    """Of a condition said in the same words over other cards (`plains >= 10` once the deck has
+    bonus cards counted as plains): which cards it counts now, and no longer."""
+
+    def named(cond: ir.Condition) -> set[int]:
+        return {
+            card
+            for part in ir.parts_of(cond)
+            if isinstance(part, ir.AllOf | ir.AnyOf | ir.Count)
+            for card in part.cards
+        }
+
+    added, gone = sorted(named(now) - named(was)), sorted(named(was) - named(now))
+    said = [f"now also counting {card_names(b, tuple(added))}"] if added else []
+    said += [f"no longer counting {card_names(a, tuple(gone))}"] if gone else []
+    return "; ".join(said) or "the same words, tested otherwise"
 
 
 def meaning(condition: ir.Condition) -> str:

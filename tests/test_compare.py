@@ -191,6 +191,20 @@ def test_a_count_by_points_has_no_par_to_differ() -> None:
     assert changes["count.par_at"].endswith("-> none (the count is not by par)")
 
 
+def test_a_condition_in_the_same_words_over_other_cards_says_which() -> None:
+    """Go-Stop's jokers count as plains: `plains >= 10` reads the same, over three more cards
+    (it said `plains >= 10 -> plains >= 10`)."""
+    there = {c.what: c.sentence() for c in diff(rules("gostop"), rules("gostop/house/jokers"))}
+    back = {c.what: c.sentence() for c in diff(rules("gostop/house/jokers"), rules("gostop"))}
+    assert there["ten_plains condition"] == (
+        "ten_plains condition: plains >= 10 (now also counting bonus_two_1, bonus_two_2,"
+        " bonus_three)"
+    )
+    assert back["ten_plains condition"].endswith(
+        "(no longer counting bonus_two_1, bonus_two_2, bonus_three)"
+    )
+
+
 def test_diff_command_markdown() -> None:
     result = CliRunner().invoke(
         cli, ["diff", "sakura", "sakura/round-wins", "--format", "markdown"]
