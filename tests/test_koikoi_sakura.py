@@ -21,10 +21,18 @@ from tests.conftest import compiled, rules
 ENGINE = Path(__file__).parent.parent / "rulekit" / "engine"
 
 
+GAMES = (
+    "koikoi", "koi-koi", "sakura", "hachi", "fudawiki", "kirisame", "sloper",
+    "go-stop", "gostop", "matgo", "hana-awase", "hanaawase", "bakappana", "mushi", "min-hwatu",
+    "minhwatu", "tensho", "dandruff", "sanju-sen-me",
+)  # fmt: skip
+
+
 def test_no_game_name_appears_in_the_engine() -> None:
-    for path in ENGINE.rglob("*.py"):
+    """Neither engine (the scalar one nor the batch kernel) names a game or its variations."""
+    for path in [*ENGINE.rglob("*.py"), *(ENGINE.parent / "batch").rglob("*.py")]:
         text = path.read_text(encoding="utf-8").lower()
-        for name in ("koikoi", "koi-koi", "sakura", "hachi", "fudawiki", "kirisame", "sloper"):
+        for name in GAMES:
             assert name not in text, f"{path.name} names the game '{name}'"
 
 

@@ -186,10 +186,8 @@ def _difference(r: RoundState, points: Points) -> int | None:
 def _per_points(r: RoundState, points: Points) -> int | None:
     """Each player's card points in full steps (`1 per 10 points`: a remainder counts nothing),
     scored against the bank, or (`paid by each other player`) paid him by each other player:
-    each two settle the difference of their steps, the one behind paying, in play order
-    (Sanju-sen-me: "for every 10 points in the score, each player is paid 1 share by each of
-    the other two players"). The most card points win the round, the first in play order on
-    a tie."""
+    each two settle the difference of their steps, the one behind paying, in play order. The
+    most card points win the round, the first in play order on a tie."""
     spec = r.rules.count
     order = r.order
     steps = {s: spec.step_value * (points[s] // spec.step_points) for s in order}
@@ -412,8 +410,8 @@ def _count_step(r: RoundState, step: object, end: RoundEnd) -> None:
 
 def drawn_at_count(r: RoundState) -> bool:
     """Whether a player of the round makes the round a draw when the hands are counted (`the
-    round is a draw if a player has ...`: Hana-Awase's "Dandruff"), tested on his captured pile
-    with the round as he sees it, in play order."""
+    round is a draw if a player has ...`), tested on his captured pile with the round as he
+    sees it, in play order."""
     test = r.c.draw_at_count
     assert test is not None
     ctx = RoundView(r)
