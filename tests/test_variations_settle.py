@@ -18,7 +18,7 @@ from rulekit.engine.ledger import BANK
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import RoundResult
 from rulekit.engine.tables import CompiledRules
-from rulekit.errors import RuleErrors
+from rulekit.errors import RuleErrors, RulekitError
 from rulekit.lang import load_rules
 from rulekit.lang.checks import check_yaku_paid, rule_warnings
 from rulekit.lang.loader import load_rules_text
@@ -32,6 +32,15 @@ EVERY_ROUND_DRAWN = (
 
 def load(text: str) -> ir.Ruleset:
     return load_rules_text(text, "house.rk", Path(__file__))
+
+
+def refused_at_line_2(text: str, match: str) -> RulekitError:
+    """The error a house file's line 2 gets (matching `match`), located there."""
+    with pytest.raises(RuleErrors, match=match) as e:
+        load(text)
+    err = e.value.errors[0]
+    assert err.loc is not None and err.loc.line == 2
+    return err
 
 
 # ---------------------------------------------------------------- HA V1: Dandruff
@@ -101,16 +110,17 @@ def test_dandruff_announced_is_played_alike_by_both_engines() -> None:
 
 
 def test_score_in_a_draw_at_the_count_is_a_located_error() -> None:
-    with pytest.raises(RuleErrors, match="'score' cannot be used in a draw at the count") as e:
-        load('extends "hanaawase/fudawiki"\nthe round is a draw if a player has score >= 1\n')
-    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+    refused_at_line_2(
+        'extends "hanaawase/fudawiki"\nthe round is a draw if a player has score >= 1\n',
+        "'score' cannot be used in a draw at the count",
+    )
 
 
 def test_a_misspelt_set_in_a_draw_at_the_count_is_a_located_error() -> None:
-    with pytest.raises(RuleErrors, match="plainz") as e:
-        load('extends "hanaawase/fudawiki"\nthe round is a draw if a player has plainz <= 2\n')
-    err = e.value.errors[0]
-    assert err.loc is not None and err.loc.line == 2 and "'plain'" in (err.hint or "")
+    err = refused_at_line_2(
+        'extends "hanaawase/fudawiki"\nthe round is a draw if a player has plainz <= 2\n', "plainz"
+    )
+    assert "'plain'" in (err.hint or "")
 
 
 def test_remove_draw_drops_the_draw_at_the_count() -> None:
@@ -232,15 +242,17 @@ def test_a_count_by_steps_against_the_bank_scores_each_his_steps() -> None:
 
 
 def test_a_step_of_no_points_is_a_located_error() -> None:
-    with pytest.raises(RuleErrors, match="needs a step of at least 1 point") as e:
-        load('extends "bakappana/fudawiki"\ncount: 1 per 0 points; paid by each other player\n')
-    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+    refused_at_line_2(
+        'extends "bakappana/fudawiki"\ncount: 1 per 0 points; paid by each other player\n',
+        "needs a step of at least 1 point",
+    )
 
 
 def test_paid_by_each_other_player_under_a_par_count_is_a_located_error() -> None:
-    with pytest.raises(RuleErrors, match="or by steps of card points") as e:
-        load('extends "bakappana/fudawiki"\ncount: par 88; paid by each other player\n')
-    assert e.value.errors[0].loc is not None and e.value.errors[0].loc.line == 2
+    refused_at_line_2(
+        'extends "bakappana/fudawiki"\ncount: par 88; paid by each other player\n',
+        "or by steps of card points",
+    )
 
 
 def test_describe_and_diff_say_the_count_by_steps() -> None:
