@@ -20,7 +20,7 @@ from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offer
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
 from rulekit.engine.state import CLAIM, DECLARE, FOLD, PLAY, SWAP, RoundState
-from rulekit.engine.tables import CompiledTable, condition_test
+from rulekit.engine.tables import CompiledTable
 from rulekit.errors import UsageError
 
 
@@ -316,12 +316,9 @@ def compensation(r: RoundState, seat: int) -> int:
     assert comp is not None
     hand = r.hands[seat]
     amount = comp.per_card * (hand & r.ix.mask(comp.cards)).bit_count()
-    if amount and comp.condition is not None:
-        test = r.c.compensation_test
-        if test is None:
-            test = r.c.compensation_test = condition_test(comp.condition, r.c.index)
-        if test(hand & r.ix.full, RoundView(r, seat)):
-            amount *= comp.factor
+    test = r.c.compensation_test
+    if amount and test is not None and test(hand & r.ix.full, RoundView(r, seat)):
+        amount *= comp.factor
     return amount
 
 

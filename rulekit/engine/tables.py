@@ -895,7 +895,13 @@ class CompiledRules:
         self.stage_run: list[tuple[Callable[[Any, Any, Any], None], Any]] | None = None
         self.continuation_plan: Any = None  # engine.continuation.plan fills it on first use
         self.fold_offers: Any = None  # engine.setup's fold phase fills it on first use
-        self.compensation_test: Any = None  # engine.setup's compensation's, on first use
+        comp = rules.compensation
+        # what a forced folder's hand must hold for his compensation's factor (None: nothing)
+        self.compensation_test: Callable[..., bool] | None = (
+            condition_test(comp.condition, self.index)
+            if comp is not None and comp.condition is not None
+            else None
+        )
         self.offer_tests: dict[str, Any] = {}  # engine.offers.is_offered's, by option
 
     def _step_test(
