@@ -39,6 +39,7 @@ from rulekit.agents.greedy import (
 )
 from rulekit.agents.rulewise import DEFAULT_WORLDS, continuing_cannot_gain
 from rulekit.batch import kernel as K
+from rulekit.batch.cached import read_cached
 from rulekit.batch.tables import (
     FACTOR_ON,
     Unsupported,
@@ -524,6 +525,7 @@ def _play_deals(*args: Any) -> None:
         K.play_deals(*args)
         return
     with _compile_lock():
+        read_cached(K.play_deals, args)  # else numba's own path: set up, read or compile
         K.play_deals(*args)
 
 
