@@ -9,6 +9,7 @@ the run inherit the counting; a Dask worker is handed it)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -162,3 +163,32 @@ def test_a_dask_worker_compiles_a_rule_file_once_not_per_chunk(tmp_path: Path) -
             scheduler=cluster.scheduler_address,
         )  # fmt: skip
     assert 1 <= _counted(log, "compiled") <= 2
+
+
+def _whose(plan: None, start: int, stop: int) -> tuple[int, int, int]:
+    """Which process played the span (a worker must be a module's function)."""
+    return os.getpid(), start, stop
+
+
+def _played(jobs: int, count: int) -> list[tuple[int, int, int]]:
+    return list(backends.run_chunks(_whose, None, count, chunk=1, jobs=jobs))
+
+
+@pytest.mark.skipif(backends.usable_cpus() < 2, reason="one CPU: --jobs 2 plays in one process")
+def test_the_run_s_own_process_plays_every_other_span_with_jobs_2() -> None:
+    """It used to wait while two processes it started played: a process started, and a
+    core's share of its waiting, for nothing."""
+    played = _played(2, 8)
+    assert [(a, b) for _, a, b in played] == [(k, k + 1) for k in range(8)]
+    mine = [a for pid, a, _ in played if pid == os.getpid()]
+    assert mine == [0, 2, 4, 6]
+    assert len({pid for pid, _, _ in played}) == 2
+
+
+def test_a_run_of_one_span_starts_no_process() -> None:
+    assert _played(2, 1) == [(os.getpid(), 0, 1)]
+
+
+def test_jobs_2_on_one_usable_cpu_plays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backends, "usable_cpus", lambda: 1)
+    assert {pid for pid, _, _ in _played(2, 5)} == {os.getpid()}

@@ -1,7 +1,7 @@
-"""Running a simulation's or comparison's work: in this process, over local processes, or on a
-Dask distributed cluster (the optional extra `rulekit[dask]`) for work that outgrows one
-machine. Results come back in order, so the totals are those of a one-process run with the
-same seed.
+"""Running a simulation's or comparison's work: in this process, over local processes (this
+one among them), or on a Dask distributed cluster (the optional extra `rulekit[dask]`) for
+work that outgrows one machine. Results come back in order, so the totals are those of a
+one-process run with the same seed.
 
 The run's plan (its rules, seats, bots, seed...) reaches each process once: as the local
 processes start (a pool initializer; forked from this one, they also inherit what it built for
@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from rulekit.errors import UsageError
 
@@ -94,7 +94,7 @@ def run_chunks(
 
     if backend == "dask":
         parts: Iterator[tuple[tuple[int, int], Part]] = dask_map(worker, plan, spans, scheduler)
-    elif jobs == 1:
+    elif min(jobs, usable_cpus()) == 1:
         parts = ((s, worker(plan, *s)) for s in spans(1))
     else:
         processes = min(jobs, usable_cpus())
@@ -138,22 +138,57 @@ def _pool_map(
 def _pooled(
     worker: Worker[Plan, Part], plan: Plan, spans: Iterator[tuple[int, int]], processes: int
 ) -> Iterator[tuple[tuple[int, int], Part]]:
-    with ProcessPoolExecutor(processes, initializer=_receive, initargs=(plan,)) as pool:
-        pending: deque[tuple[tuple[int, int], Future[Part]]] = deque()
+    """The spans over this process and processes-1 others: every processes-th span is this
+    one's own, the others' are submitted ahead, at most AHEAD each. This process plays its
+    next span whenever the one to yield is not back yet, and waits only when it has none in
+    hand: it is one of the `processes`, not a supervisor beside them (which would cost a
+    process's start, and a core's share of its idle waiting, for nothing)."""
+    with ProcessPoolExecutor(processes - 1, initializer=_receive, initargs=(plan,)) as pool:
+        window: deque[_Span[Part]] = deque()
+        numbered = enumerate(spans)
+
+        def take(n: int) -> None:
+            for i, s in islice(numbered, n):
+                mine = i % processes == 0  # (a run of one span forks nothing)
+                sent = None if mine else pool.submit(_call, worker, s[0], s[1])
+                window.append(_Span(s, sent))
+
         try:
-            for s in islice(spans, AHEAD * processes):
-                pending.append((s, pool.submit(_call, worker, s[0], s[1])))
-            while pending:
-                s, future = pending.popleft()
-                part = future.result()
-                for nxt in islice(spans, 1):
-                    pending.append((nxt, pool.submit(_call, worker, nxt[0], nxt[1])))
-                yield s, part
+            take(AHEAD * processes)
+            while window:
+                head = window[0]
+                if head.future is not None and not head.future.done():
+                    own = next((w for w in window if w.future is None and not w.played), None)
+                    if own is not None:
+                        own.play(worker, plan)
+                        continue
+                window.popleft()
+                part = head.future.result() if head.future is not None else head.play(worker, plan)
+                take(1)
+                yield head.span, part
         except BaseException:
-            for _, f in pending:
-                f.cancel()
+            for w in window:
+                if w.future is not None:
+                    w.future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+
+
+class _Span(Generic[Part]):
+    """A span handed out: to another process (its future), or this one's own to play."""
+
+    def __init__(self, span: tuple[int, int], future: Future[Part] | None) -> None:
+        self.span = span
+        self.future = future
+        self.played = False
+        self._part: Part | None = None
+
+    def play(self, worker: Worker[Plan, Part], plan: Plan) -> Part:
+        """This process's own span, played once (the first call plays it)."""
+        if not self.played:
+            self._part = worker(plan, *self.span)
+            self.played = True
+        return cast(Part, self._part)
 
 
 def dask_map(
