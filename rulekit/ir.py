@@ -16,7 +16,11 @@ Op = Literal[">=", "<=", "=", "!=", ">", "<"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # each model's validator is built at its first validation, not at import: a command that
+    # runs a variant reads its rules back unpickled (rulekit.lang.kept) and validates nothing
+    # (a tenth of its start); the defaults below are made with model_construct for the same
+    # reason, and are the instances a validation would make
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SourceLoc(_Frozen):
@@ -989,13 +993,13 @@ class Ruleset(_Frozen):
     expectations: tuple[Expectation, ...] = ()
     teyaku: YakuTable | None = None
     yaku: YakuTable | None = None
-    multiplier: FieldMultiplier = FieldMultiplier()
-    seats: Seats = Seats()
-    deal: tuple[DealSize, ...] = Field((DealSize(),), min_length=1)
+    multiplier: FieldMultiplier = FieldMultiplier.model_construct()
+    seats: Seats = Seats.model_construct()
+    deal: tuple[DealSize, ...] = Field((DealSize.model_construct(),), min_length=1)
     setup: tuple[SetupStep, ...] = ("hands", "field", "fold", "teyaku")
-    fold: Fold = Fold()
+    fold: Fold = Fold.model_construct()
     joker: Joker | None = None
-    first_dealer: FirstDealer = FirstDealer()
+    first_dealer: FirstDealer = FirstDealer.model_construct()
     void_field: Condition | None = Field(None, description="a field that voids the deal")
     void_text: str = ""
     void_hand: Condition | None = Field(
@@ -1010,7 +1014,7 @@ class Ruleset(_Frozen):
         " of the round on his captured pile; every payment of the round is undone, no count",
     )
     draw_at_count_text: str = ""
-    continuation: Continuation = Continuation()
+    continuation: Continuation = Continuation.model_construct()
     liability: Liability | None = None
     instant_win: InstantWin | None = Field(
         None, description="read from old JSON IR only: moved into `instant_wins` on loading"
@@ -1047,8 +1051,10 @@ class Ruleset(_Frozen):
         (), description="conditions on the swap of the setup (none: always offered)"
     )
     teams: tuple[Teams, ...] = ()
-    count: Settlement = Field(Settlement(), description="the settlement when the hands are counted")
-    length: Length = Length()
+    count: Settlement = Field(
+        Settlement.model_construct(), description="the settlement when the hands are counted"
+    )
+    length: Length = Length.model_construct()
     instant_wins: tuple[InstantWin, ...] = Field(
         (), description="dealt hands that win at once, each with its value (a table)"
     )
@@ -1136,10 +1142,6 @@ class Ruleset(_Frozen):
             if d.seats is None:
                 return d
         return self.deal[0]
-
-
-for _model in (Everyone, OnField, PayerHas, And, Or, Not):
-    _model.model_rebuild()
 
 
 # ---------------------------------------------------------------- checks of JSON IR

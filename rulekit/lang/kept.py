@@ -13,13 +13,13 @@ its errors reported, every time. Kept by rulekit.stored, under this version of t
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from pydantic import ValidationError
 
 from rulekit import ir, stored
 from rulekit.errors import RulekitError, register_source
@@ -63,7 +63,7 @@ def keep(path: Path, check: bool, reads: Reads, rules: ir.Ruleset) -> None:
         {
             "files": [[str(p), _digest(t)] for p, t in reads.texts.items()],
             "refs": [[r, str(w), str(f)] for r, w, f in reads.refs],
-            "rules": rules.model_dump_json(),
+            "rules": base64.b64encode(pickle.dumps(rules, protocol=5)).decode("ascii"),
         },
     )
 
@@ -87,9 +87,23 @@ def read_back(path: Path, check: bool) -> ir.Ruleset | None:
         for ref, written_in, found in kept["refs"]:
             if find_rules(ref, Path(written_in)).resolve() != Path(found):
                 return None
-        rules = ir.Ruleset.model_validate_json(kept["rules"])
-    except (TypeError, KeyError, ValueError, ValidationError, OSError, RulekitError):
+        rules = _unpickled(kept["rules"])
+    except (TypeError, KeyError, ValueError, OSError, RulekitError):
         return None  # never kept, another shape, a file gone or unreadable: load it
+    if rules is None:
+        return None
     for p, text in texts.items():
         register_source(display_name(p), text)
     return rules
+
+
+def _unpickled(text: str) -> ir.Ruleset | None:
+    """The rule set kept as `text`, or None. Pickled, not JSON: validating the IR again would
+    build every model's validator (ir's models defer it to their first use), a tenth of the
+    start of a command that only runs a variant. What is unpickled is this version's own
+    (kept under its code digest, in the user's cache folder, as numba's machine code is)."""
+    try:
+        rules = pickle.loads(base64.b64decode(text, validate=True))
+    except Exception:  # a file another hand wrote, cut short: load the rule file
+        return None
+    return rules if isinstance(rules, ir.Ruleset) else None
