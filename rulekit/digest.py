@@ -19,8 +19,14 @@ def rules_digest(rules: ir.Ruleset) -> str:
     hit = _DIGESTS.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
+    digest = hashlib.sha256(rules.model_dump_json().encode()).hexdigest()
+    remember(rules, digest)
+    return digest
+
+
+def remember(rules: ir.Ruleset, digest: str) -> None:
+    """Take `digest` as the rule set's (one kept with it: rulekit.lang.kept), sparing its
+    serializer's build, a twentieth of a command's start."""
     if len(_DIGESTS) >= KEPT:
         _DIGESTS.clear()
-    digest = hashlib.sha256(rules.model_dump_json().encode()).hexdigest()
     _DIGESTS[id(rules)] = (rules, digest)
-    return digest

@@ -4,6 +4,7 @@ load with errors is never kept."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 import rulekit.lang.loader as loader
 from rulekit import stored
 from rulekit.cli import cli
+from rulekit.digest import rules_digest
 from rulekit.errors import RulekitError
 from rulekit.lang import kept, load_rules
 
@@ -50,6 +52,18 @@ def test_a_load_is_read_back_without_parsing(keeping: list[str]) -> None:
     keeping.clear()
     assert load_rules("hachihachi/kirisame") == first
     assert keeping == []
+
+
+def test_a_load_read_back_brings_its_digest_without_serializing_the_rules(
+    keeping: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest (the key of what is built from the rules) is kept with them: computing it
+    again would build the IR's serializers, a twentieth of a command's start."""
+    first = load_rules("hachihachi/kirisame")
+    expected = hashlib.sha256(first.model_dump_json().encode()).hexdigest()
+    again = load_rules("hachihachi/kirisame")
+    monkeypatch.setattr(type(again), "model_dump_json", None)  # not called again
+    assert rules_digest(again) == expected
 
 
 def test_a_changed_file_is_loaded_again(keeping: list[str], tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulekit import ir, stored
+from rulekit.digest import remember, rules_digest
 from rulekit.errors import RulekitError, register_source
 from rulekit.lang.files import display_name, find_rules
 
@@ -64,6 +65,7 @@ def keep(path: Path, check: bool, reads: Reads, rules: ir.Ruleset) -> None:
             "files": [[str(p), _digest(t)] for p, t in reads.texts.items()],
             "refs": [[r, str(w), str(f)] for r, w, f in reads.refs],
             "rules": base64.b64encode(pickle.dumps(rules, protocol=5)).decode("ascii"),
+            "digest": rules_digest(rules),
         },
     )
 
@@ -88,12 +90,14 @@ def read_back(path: Path, check: bool) -> ir.Ruleset | None:
             if find_rules(ref, Path(written_in)).resolve() != Path(found):
                 return None
         rules = _unpickled(kept["rules"])
+        digest = str(kept["digest"])
     except (TypeError, KeyError, ValueError, OSError, RulekitError):
         return None  # never kept, another shape, a file gone or unreadable: load it
     if rules is None:
         return None
     for p, text in texts.items():
         register_source(display_name(p), text)
+    remember(rules, digest)
     return rules
 
 
