@@ -192,3 +192,12 @@ def test_a_run_of_one_span_starts_no_process() -> None:
 def test_jobs_2_on_one_usable_cpu_plays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backends, "usable_cpus", lambda: 1)
     assert {pid for pid, _, _ in _played(2, 5)} == {os.getpid()}
+
+
+def test_the_last_spans_are_a_quarter_as_long_so_the_processes_end_together() -> None:
+    spans = list(backends.tapered(100_000, 6_250, 250, 2))
+    assert spans[0] == (0, 6_250)
+    assert [b - a for a, b in spans[14:]] == [1_500] * 8 + [500]  # the last 12,500 rounds
+    assert all(a % 250 == 0 for a, _ in spans)  # whole chunks: the totals of --jobs 1
+    assert [b for _, b in spans[:-1]] == [a for a, _ in spans[1:]] and spans[-1][1] == 100_000
+    assert list(backends.tapered(1_000, 250, 250, 2)) == list(backends.chunks(1_000, 250))

@@ -12,7 +12,7 @@ The work streams: spans are made as they are handed out and only a few per proce
 flight at a time, so memory does not grow with the number of rounds. Their size suits the
 engine: one chunk each on the scalar engine (small tasks keep the processes evenly busy), a
 few large ones per process on a fast engine (the batch engine's, where a task's own cost would
-show).
+show), the last ones shorter, so that the processes end together.
 """
 
 from __future__ import annotations
@@ -55,6 +55,18 @@ def chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
         start += size
 
 
+def tapered(count: int, size: int, chunk: int, processes: int) -> Iterator[tuple[int, int]]:
+    """chunks(count, size), but for the last rounds, which the processes share out at the
+    end: spans of a quarter of `size` there (whole chunks), so that the last process to end
+    ends at most a quarter of a span after the others."""
+    small = max(chunk, size // 4 // chunk * chunk)
+    start = 0
+    while start < count:
+        step = size if count - start > size * processes else small
+        yield start, min(count, start + step)
+        start += step
+
+
 def task_size(count: int, chunk: int, processes: int, fast: bool) -> int:
     """The rounds of one task: a whole number of chunks (a chunk is what a part adds up, so
     the spans do not change the totals): one chunk on the scalar engine; on a fast engine
@@ -90,7 +102,7 @@ def run_chunks(
     done = 0
 
     def spans(processes: int) -> Iterator[tuple[int, int]]:
-        return chunks(count, task_size(count, chunk, processes, fast))
+        return tapered(count, task_size(count, chunk, processes, fast), chunk, processes)
 
     if backend == "dask":
         parts: Iterator[tuple[tuple[int, int], Part]] = dask_map(worker, plan, spans, scheduler)
