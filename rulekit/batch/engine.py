@@ -125,6 +125,7 @@ OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -
 INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
+BONUS_ON_PAIR = {"captured": 0, "stays": 1}  # ir.Ruleset.bonus_on_pair -> EVQ_RIDES
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -328,6 +329,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
+    Q[K.EVQ, K.EVQ_RIDES] = BONUS_ON_PAIR[r.bonus_on_pair]
     Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
     Q[K.EVQ, K.EVQ_BOMB_HAND] = r.bomb.hand if r.bomb is not None else 0
     Q[K.EVQ, K.EVQ_BOMB_SKIPS] = r.bomb.skips if r.bomb is not None else 0
