@@ -6,6 +6,7 @@ What a round makes of it is pinned by rules/gostop/house/scenarios/*joker-stack*
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
 from rulekit.lang import load_rules
 from rulekit.play.screen import field_ids, field_line
+from rulekit.sim.exercise import count_events, exercised
 from rulekit.web.games import field_cards
 from tests.test_batch_identity import batch_deal, scalar_deal
 
@@ -207,3 +209,17 @@ def test_the_kernel_plays_the_deals_where_a_joker_rides_a_stack(
     assert any(ridden), "the deal no longer has a joker riding a stack: pick another"
     got = batch_deal(batch.make_plan(c, seats, bots, 1), number)
     assert got == want
+
+
+def test_compare_says_when_no_joker_rode_a_stack(tmp_path: Path) -> None:
+    """A comparison of the files with and without the statement cannot see it in rounds where
+    no joker rode a stack: it says so (sim.exercise's `ride`); a ride counted is seen."""
+    base = load_rules(str(_house(tmp_path, f'extends "{MATGO}"\nremove bonus_on_pair\n')))
+    other = load_rules(MATGO)
+    unseen = exercised(base, other, Counter(), Counter())
+    assert unseen["unseen"] == ["ride"]
+    assert exercised(base, other, Counter(), Counter({"ride": 1}))["unseen"] == []
+    rnd, _ = _ppeok()
+    counts: Counter[str] = Counter()
+    count_events(rnd, counts)
+    assert counts["ride"] == counts["ride offered"] == 1

@@ -500,7 +500,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -615,6 +615,8 @@ EVENT_CHOICE_KEYS = ("bomb offered", "bomb", "skip offered", "skip", "event offe
 I_EVENT_CHOICES = 23
 CLAIM_CHOICE_KEYS = ("claim offered", "claim")  # the dealer's claim of the field: 29..30
 I_CLAIM_CHOICES = 29
+RIDE_CHOICE_KEYS = ("ride offered", "ride")  # bonus cards left riding a stack: 31..32
+I_RIDE_CHOICES = 31
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -653,6 +655,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(CLAIM_CHOICE_KEYS):
             if info[I_CLAIM_CHOICES + c]:
                 choices[key] = int(info[I_CLAIM_CHOICES + c])
+        for c, key in enumerate(RIDE_CHOICE_KEYS):
+            if info[I_RIDE_CHOICES + c]:
+                choices[key] = int(info[I_RIDE_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -720,6 +725,7 @@ CHOICES = (  # columns
     + OWNER_CHOICE_KEYS
     + EVENT_CHOICE_KEYS
     + CLAIM_CHOICE_KEYS
+    + RIDE_CHOICE_KEYS
 )
 
 
@@ -741,6 +747,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
             info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
             info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
+            info[:, I_RIDE_CHOICES : I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)],
         ],
         axis=1,
     )

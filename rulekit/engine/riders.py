@@ -30,6 +30,7 @@ def _stays(r: RoundState, stack: int, bonus: int) -> int:
     """`stays`: the bonus cards drawn this turn stay with the stack just made."""
     if bonus:
         r.rides = (*r.rides, *((b, stack) for b in bits(bonus)))
+        r.rides_made += 1
     return bonus
 
 

@@ -620,3 +620,8 @@ CH_N += 2
 EVQ_RIDES = 16
 RIDES = S_ROWS
 S_ROWS += 1
+# stacks bonus cards were left riding, counted as rule choices (offered as often as made:
+# sim.exercise's "ride"), info's columns 31, 32
+CH_RIDE_OFFERED = CH_N
+CH_RIDE = CH_N + 1
+CH_N += 2

@@ -229,6 +229,9 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
                 # the bonus cards drawn onto the pair, where they ride it: riders.ON_PAIR)
                 S[SC, I_STACKED] = pair | (1 << d)
                 riders = got & Q[HW, W_BONUS] if Q[EVQ, EVQ_RIDES] else 0
+                if riders:  # (sim.exercise's "ride")
+                    S[CHOICES, CH_RIDE_OFFERED] += 1
+                    S[CHOICES, CH_RIDE] += 1
                 r = riders
                 while r:
                     S[RIDES, low_bit(r)] = pair | (1 << d)
