@@ -581,7 +581,7 @@ def house_file(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-RIDE = "bonus cards drawn onto the pair just made stay with it if it becomes a stack"
+RIDE = "the bonus cards drawn onto the pair just made stay with it if it becomes a stack"
 
 
 def bonus_on_pair(rng: random.Random) -> str:
@@ -591,7 +591,7 @@ def bonus_on_pair(rng: random.Random) -> str:
         (f'deck "common/korean"\nthe draw stacks on the pair just made\n{RIDE}',
          f'deck "common/korean"\nthe draw stacks on the pair just made\n{RIDE}\nremove stacks',
          f'deck "common/korean"\n{RIDE}', RIDE, "remove bonus_on_pair",
-         "bonus cards drawn onto the pair stay with it")
+         "the bonus cards drawn onto the pair stay with it")
     )  # fmt: skip
 
 

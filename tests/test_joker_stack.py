@@ -29,7 +29,7 @@ from rulekit.web.games import field_cards
 from tests.test_batch_identity import batch_deal, scalar_deal
 
 MATGO = "gostop/house/matgo-jokers"
-RIDE = "bonus cards drawn onto the pair just made stay with it if it becomes a stack"
+RIDE = "the bonus cards drawn onto the pair just made stay with it if it becomes a stack"
 # the matgo scenarios' deal: Alice (dealer) holds a pine plain, the crane is on the field, the
 # two-chaff joker then the other pine plain top the stock; Bob holds the pine ribbon
 DEAL = StackedDeal(

@@ -637,7 +637,7 @@ STATEMENT_WORDS = {
     "show_scores": "'show scores in'",
     "tie_break": "'tie break'",
     "stacks": "'the draw stacks on the pair just made'",
-    "bonus_on_pair": "'bonus cards drawn onto the pair just made stay with it'",
+    "bonus_on_pair": "'the bonus cards drawn onto the pair just made stay with it'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
     "instant_all": "'every hand winning at once is a draw'",

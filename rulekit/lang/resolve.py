@@ -1467,20 +1467,20 @@ class Resolver:
         return ir.Bomb(**opts)
 
     def bonus_on_pair(self, result: dict[str, Any]) -> None:
-        """`bonus cards drawn onto the pair just made stay with it if it becomes a stack`: it
+        """`the bonus cards drawn onto the pair just made stay with it if it becomes a stack`: it
         needs the stacking draw, and bonus cards in the deck."""
         loc = self.d.mechanics["bonus_on_pair"]["bonus_on_pair"].loc
         if not result.get("stacks"):
             self.error(
-                "'bonus cards drawn onto the pair just made stay with it': the draw never stacks"
-                " on the pair here",
+                "'the bonus cards drawn onto the pair just made stay with it': the draw never"
+                " stacks on the pair here",
                 loc,
                 "say so first: the draw stacks on the pair just made",
             )
         elif not self.d.bonus:
             self.error(
-                "'bonus cards drawn onto the pair just made stay with it': the deck has no bonus"
-                " card",
+                "'the bonus cards drawn onto the pair just made stay with it': the deck has no"
+                " bonus card",
                 loc,
                 'a deck with bonus cards: deck "common/korean"',
             )

@@ -660,7 +660,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def bonus_on_pair(self, meta: Meta, c: list[Any]) -> ast.Stmt:
-        """`bonus cards drawn onto the pair just made stay with it if it becomes a stack`."""
+        """`the bonus cards drawn onto the pair just made stay with it if it becomes a stack`."""
         return self.mechanic(meta, "bonus_on_pair", [self.opt(meta, "bonus_on_pair", "stays")])
 
     @v_args(meta=True)
