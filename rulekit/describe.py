@@ -396,6 +396,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(bomb_sentence(rules.bomb))
     if rules.stacks:
         out.append(STACKS_SENTENCE)
+    if rules.bonus_on_pair == "stays":
+        out.append(BONUS_ON_PAIR_SENTENCE)
     out.extend(event_sentence(e) for e in rules.events)
     if rules.joker:
         out.append(
@@ -677,6 +679,10 @@ def declaration_sentence(d: ir.Declaration, rules: ir.Ruleset) -> str:
 STACKS_SENTENCE = (
     "A drawn card of the month its hand card just took a pair of stays with the pair on the"
     " field: the three are stacked, for whoever takes them later."
+)
+BONUS_ON_PAIR_SENTENCE = (
+    "A bonus card drawn after the hand card took a pair waits on the pair: if the next card"
+    " drawn stacks on it, the bonus card stays with the stack, for whoever takes it later."
 )
 # ir.Event.time -> its word (`only the third time`)
 ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from rulekit import ir
 from rulekit.describe import (
+    BONUS_ON_PAIR_SENTENCE,
     STACKS_SENTENCE,
     TIE_BREAK_WORDS,
     card_names,
@@ -449,6 +450,11 @@ def _events(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
         said = STACKS_SENTENCE.rstrip(".")
         was, now = (said, None) if a.stacks else (None, said)
         out.append(Change("round", "stacks", was, now, _said_whole("the stacking draw", was, now)))
+    if a.bonus_on_pair != b.bonus_on_pair:
+        said = BONUS_ON_PAIR_SENTENCE.rstrip(".")
+        was, now = (said, None) if a.bonus_on_pair == "stays" else (None, said)
+        words = _said_whole("the bonus card on the stack", was, now)
+        out.append(Change("round", "bonus_on_pair", was, now, words))
     out += _named_statements(a, b, a.events, b.events, "event", "an event", _event_said)
     return out
 

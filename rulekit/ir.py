@@ -1074,6 +1074,12 @@ class Ruleset(_Frozen):
         description="a drawn card of the month its hand card just took a pair of stays with the"
         " pair on the field: three of a month, stacked, for whoever takes them later",
     )
+    bonus_on_pair: Literal["captured", "stays"] = Field(
+        "captured",
+        description="a bonus card drawn after the hand card took a pair: captured at once, or"
+        " (`stays`, with `stacks`) left on the field with the pair when the next card drawn"
+        " stacks on it, then taken with the stack by whoever takes it",
+    )
     events: tuple[Event, ...] = Field(
         (), description="events during play and their effects on the other players"
     )

@@ -576,7 +576,23 @@ def house_file(rng: random.Random) -> str:
         lines.append(special_cards(rng))
     if rng.random() < 0.2:  # a forced folder's compensation (after the special cards' draws)
         lines.append(compensation(rng))
+    if rng.random() < 0.15:  # bonus cards riding a stack (after the compensation's draws)
+        lines.append(bonus_on_pair(rng))
     return "\n".join(lines) + "\n"
+
+
+RIDE = "the bonus cards drawn onto the pair just made stay with it if it becomes a stack"
+
+
+def bonus_on_pair(rng: random.Random) -> str:
+    """Bonus cards drawn onto the pair just made riding its stack (issue 25, GS 28): with the
+    Korean deck's bonus cards and the stacking draw, or without either, misspelt, removed."""
+    return rng.choice(
+        (f'deck "common/korean"\nthe draw stacks on the pair just made\n{RIDE}',
+         f'deck "common/korean"\nthe draw stacks on the pair just made\n{RIDE}\nremove stacks',
+         f'deck "common/korean"\n{RIDE}', RIDE, "remove bonus_on_pair",
+         "the bonus cards drawn onto the pair stay with it")
+    )  # fmt: skip
 
 
 def compensation(rng: random.Random) -> str:

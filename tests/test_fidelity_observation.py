@@ -38,7 +38,7 @@ CARD_MASKS += ("turn_laid", "turn_played_took", "turn_drawn_took", "turn_stacked
 CARD_MASK_LISTS = ("hands", "captured", "initial_hands")
 CARD_MASK_MAPS = ("dealt_hands", "teyaku_revealed")
 CARD_BIT_LISTS = ("stock", "initial_stock", "restocked", "stacked_restock")
-OTHER_CARDS = ("stacked", "feeders", "drawn", "_setup_seed")  # checked one by one below
+OTHER_CARDS = ("stacked", "feeders", "drawn", "_setup_seed", "rides")  # checked one by one below
 NO_CARDS = frozenset(
     """c carry_in carry_out continue_wins continues continuing cover current dealer ended_by
     field_laid field_size fold_at fold_fees fold_queue folded forfeited hand_size hiki hits ix
@@ -48,7 +48,7 @@ NO_CARDS = frozenset(
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
     sitters_in declared declare_at asked count_ending count_offer readings to_ask event_factor
     events_happened skips won_at_once event_times declared_times first_continue
-    compensations claimed""".split()
+    compensations claimed rides_made""".split()
 )
 
 
@@ -115,6 +115,8 @@ def check_observation(rnd: Round, seat: int, rng: random.Random, worlds: int = 3
         assert _bits_of(rnd, getattr(masked, name)) & ~known == 0, name
     assert masked.stacked is None
     assert _bits_of(rnd, list(masked.feeders)) & ~known == 0
+    for b, stack in masked.rides:  # bonus cards riding a stack: on the field, as their stacks
+        assert (1 << b | stack) & ~known == 0
     assert masked.drawn < 0 or known >> masked.drawn & 1
     assert masked._setup_seed != rnd._setup_seed  # the fold's reshuffle could be replayed
     # the unknown cards are exactly the rest (and a joker a hidden hand holds)

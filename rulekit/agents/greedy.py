@@ -287,7 +287,8 @@ def sure_event_worth(
     would give (the one with the fewest points, the first in the deck's order) and each
     opponent's steal, in the rule file's order and play order (the kernel adds them alike)."""
     bomb = action >= A.HIKI
-    stack = not bomb and got.bit_count() == 4  # the hand card and three field cards
+    # the hand card and three field cards (and the bonus cards riding them: engine/riders.py)
+    stack = not bomb and (got & ~view.compiled.bonus).bit_count() == 4
     if not bomb and not stack:
         return 0.0
     order = view.order

@@ -126,6 +126,7 @@ OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -
 INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
+BONUS_ON_PAIR = {"captured": 0, "stays": 1}  # ir.Ruleset.bonus_on_pair -> EVQ_RIDES
 INT64 = 1 << 63
 
 Ints = npt.NDArray[np.int64]
@@ -329,6 +330,7 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
+    Q[K.EVQ, K.EVQ_RIDES] = BONUS_ON_PAIR[r.bonus_on_pair]
     Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
     Q[K.EVQ, K.EVQ_BOMB_HAND] = r.bomb.hand if r.bomb is not None else 0
     Q[K.EVQ, K.EVQ_BOMB_SKIPS] = r.bomb.skips if r.bomb is not None else 0
@@ -499,7 +501,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -615,6 +617,8 @@ EVENT_CHOICE_KEYS = ("bomb offered", "bomb", "skip offered", "skip", "event offe
 I_EVENT_CHOICES = 23
 CLAIM_CHOICE_KEYS = ("claim offered", "claim")  # the dealer's claim of the field: 29..30
 I_CLAIM_CHOICES = 29
+RIDE_CHOICE_KEYS = ("ride offered", "ride")  # bonus cards left riding a stack: 31..32
+I_RIDE_CHOICES = 31
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -653,6 +657,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(CLAIM_CHOICE_KEYS):
             if info[I_CLAIM_CHOICES + c]:
                 choices[key] = int(info[I_CLAIM_CHOICES + c])
+        for c, key in enumerate(RIDE_CHOICE_KEYS):
+            if info[I_RIDE_CHOICES + c]:
+                choices[key] = int(info[I_RIDE_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -720,6 +727,7 @@ CHOICES = (  # columns
     + OWNER_CHOICE_KEYS
     + EVENT_CHOICE_KEYS
     + CLAIM_CHOICE_KEYS
+    + RIDE_CHOICE_KEYS
 )
 
 
@@ -741,6 +749,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
             info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
             info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
+            info[:, I_RIDE_CHOICES : I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)],
         ],
         axis=1,
     )

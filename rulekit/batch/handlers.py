@@ -45,6 +45,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Ruleset, "instant_all"): engine.INSTANT_ALL,
     (ir.Event, "steal_grows"): engine.EVENT_STEALS,
     (ir.Event, "outcome"): engine.EVENT_OUTCOMES,
+    (ir.Ruleset, "bonus_on_pair"): engine.BONUS_ON_PAIR,
 }
 # options of whole games, not of a round: the kernel plays the rounds it is given (their dealer
 # from the deal's number), so choosing the first dealer is a games driver's

@@ -35,6 +35,7 @@ from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
 from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
+from rulekit.engine.riders import ON_PAIR, follow, riding
 from rulekit.engine.specialise import compile_turns
 from rulekit.engine.state import CLAIM as CLAIM_PHASE
 from rulekit.engine.state import COUNT, DECIDE, DONE, PLAY, RoundState
@@ -367,10 +368,12 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             field_ = 0
         elif not m2:
             if r.c.stacks and pair.bit_count() == 2 and r.months[d] & pair == pair:
-                # the drawn card joins the pair the hand card just took: the three stay
+                # the drawn card joins the pair the hand card just took: the three stay (and
+                # the bonus cards drawn onto the pair, where they ride the stack: riders.py)
                 r.turn_stacked = pair | (1 << d)
-                field_ |= r.turn_stacked
-                got &= ~pair
+                riders = ON_PAIR[r.rules.bonus_on_pair](r, r.turn_stacked, got & r.c.bonus)
+                field_ |= r.turn_stacked | riders
+                got &= ~(pair | riders)
                 fed = 0
             else:
                 field_ |= 1 << d
@@ -387,6 +390,9 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
                 r.wild_owner = p
                 r.wild_month = r.months[m2.bit_length() - 1]
         break
+    if r.rides:  # a stack taken: its riders with it (riders.py)
+        field_, gone = follow(r, field_)
+        got |= gone
     r.field = field_
     r.captured[p] |= got
     r.turn_got = got
@@ -466,6 +472,8 @@ def preview(r: RoundState, action: int) -> int:
     if r.c.lone >> b & 1:  # a lone card: itself
         return 1 << b
     m = r.field & r.months[b]
+    if m and r.rides:  # a stack's riders with it (riders.py)
+        m |= riding(r, m)
     return m | (1 << b) if m else 0
 
 
@@ -499,6 +507,9 @@ def take(r: RoundState, action: int) -> None:
         r.wild_month = r.months[t]
     r.field &= ~(1 << t)
     got = (1 << t) | (1 << r.drawn)
+    if r.rides:  # (a card of a stack taken: its riders with it, riders.py)
+        r.field, gone = follow(r, r.field)
+        got |= gone
     r.captured[r.current] |= got
     r.turn_got |= got
     r.fed_this_turn |= 1 << t

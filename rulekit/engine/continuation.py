@@ -13,7 +13,7 @@ from dataclasses import replace as dc_replace
 from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
-from rulekit.engine import asking, ledger
+from rulekit.engine import asking, ledger, riders
 from rulekit.engine.ledger import half, share
 from rulekit.engine.offers import BOTH, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
@@ -394,6 +394,9 @@ def end_of_hands(r: RoundState) -> None:
     if r.wild_owner >= 0 and wild is not None and wild.collects_month:
         got = r.field & r.wild_month
         r.field &= ~got
+        if r.rides:  # (a stack of its month: its riders with it, riders.py)
+            r.field, gone = riders.follow(r, r.field)
+            got |= gone
         r.captured[r.wild_owner] |= got
     if wild is not None and wild.last_to_holder:
         last_to_holder(r, r.ix.bit[wild.card])

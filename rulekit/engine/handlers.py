@@ -10,7 +10,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulekit import ir
-from rulekit.engine import continuation, events, game, offers, scoring, setup, stage, tables
+from rulekit.engine import (
+    continuation,
+    events,
+    game,
+    offers,
+    riders,
+    scoring,
+    setup,
+    stage,
+    tables,
+)
 
 HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "paid"): continuation.PAID,
@@ -46,6 +56,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Ruleset, "instant_all"): setup.INSTANT_ALL,
     (ir.Event, "steal_grows"): events.STEALS,
     (ir.Event, "outcome"): events.OUTCOMES,
+    (ir.Ruleset, "bonus_on_pair"): riders.ON_PAIR,
 }
 # the scoring stage's step types -> their handlers (the count and the fold fees, then the rule
 # file's steps)

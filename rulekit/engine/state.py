@@ -139,6 +139,9 @@ class RoundState:
     turn_drawn_took: int = 0
     turn_stacked: int = 0
     turn_whole: int = 0  # the month the play took whole (a hiki or a bomb), or 0
+    # bonus cards riding a stack on the field (engine/riders.py): (its bit, the stack's cards)
+    rides: tuple[tuple[int, int], ...] = ()
+    rides_made: int = 0  # stacks bonus cards were left riding (sim.exercise)
     skips: list[int] = dc.field(default_factory=list)  # plays each seat may still skip (bomb)
     event_factor: list[int] = dc.field(default_factory=list)  # each seat's events' factors
     # seat -> the times the declaration's factor counts for him (ir.Declaration.factor_per_month)

@@ -77,6 +77,12 @@ class PlayerView:
         return self._r.field
 
     @property
+    def rides(self) -> dict[int, int]:
+        """The bonus cards riding a stack on the field (engine/riders.py): bit -> the stack's
+        cards."""
+        return dict(self._r.rides)
+
+    @property
     def captured(self) -> list[int]:
         return list(self._r.captured)
 

@@ -1259,6 +1259,8 @@ class Resolver:
             result["declarations"] = self.declarations(result)
         if "stacks" in self.d.mechanics:
             result["stacks"] = True
+        if "bonus_on_pair" in self.d.mechanics:
+            self.bonus_on_pair(result)
         if "bomb" in self.d.mechanics:
             bomb = self.bomb(result.get("hiki", False))
             if bomb is not None:
@@ -1463,6 +1465,27 @@ class Resolver:
             )
             return None
         return ir.Bomb(**opts)
+
+    def bonus_on_pair(self, result: dict[str, Any]) -> None:
+        """`the bonus cards drawn onto the pair just made stay with it if it becomes a stack`: it
+        needs the stacking draw, and bonus cards in the deck."""
+        loc = self.d.mechanics["bonus_on_pair"]["bonus_on_pair"].loc
+        if not result.get("stacks"):
+            self.error(
+                "'the bonus cards drawn onto the pair just made stay with it': the draw never"
+                " stacks on the pair here",
+                loc,
+                "say so first: the draw stacks on the pair just made",
+            )
+        elif not self.d.bonus:
+            self.error(
+                "'the bonus cards drawn onto the pair just made stay with it': the deck has no"
+                " bonus card",
+                loc,
+                'a deck with bonus cards: deck "common/korean"',
+            )
+        else:
+            result["bonus_on_pair"] = "stays"
 
     def events(self, stacks: bool) -> tuple[ir.Event, ...]:
         """`event NAME: WHAT; EFFECT; ...`: an event needs an effect; the class its opponents

@@ -659,6 +659,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
         return self.mechanic(meta, "stacks", [self.opt(meta, "stacks", True)])
 
     @v_args(meta=True)
+    def bonus_on_pair(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`the bonus cards drawn onto the pair just made stay with it if it becomes a stack`."""
+        return self.mechanic(meta, "bonus_on_pair", [self.opt(meta, "bonus_on_pair", "stays")])
+
+    @v_args(meta=True)
     def bomb(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         """`bomb: 3 of a month from the hand take the rest from the field; ...`."""
         return self.mechanic(meta, "bomb", [self.number(c[0], "hand"), *c[1:]])

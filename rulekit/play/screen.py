@@ -43,6 +43,29 @@ def cards_line(rules: ir.Ruleset, ids: Sequence[int]) -> Text:
     return out if ids else Text("(none)", style="dim")
 
 
+def field_ids(view: PlayerView) -> list[tuple[int, bool]]:
+    """The field's cards by id, each bonus card riding a stack (engine/riders.py) right after
+    its stack's cards, so that the table shows it with them: (id, rides)."""
+    ix = view.compiled.index
+    rides = view.rides
+    out = []
+    for cid in ix.ids_of(view.field):
+        stack = rides.get(ix.bit[cid])
+        key = (max(ix.ids_of(stack)), 1, cid) if stack else (cid, 0, 0)
+        out.append((key, cid, stack is not None))
+    return [(cid, riding) for _, cid, riding in sorted(out)]
+
+
+def field_line(rules: ir.Ruleset, view: PlayerView) -> Text:
+    """cards_line of the field, a bonus card riding a stack joined to it by '+'."""
+    out = Text()
+    for i, (cid, riding) in enumerate(field_ids(view)):
+        if i:
+            out.append(" + " if riding else "  ")
+        out.append_text(card_text(rules, cid))
+    return out if out else Text("(none)", style="dim")
+
+
 def sorted_ids(view: PlayerView, mask: int) -> list[int]:
     ix = view.compiled.index
     return sorted(ix.ids_of(mask))
@@ -160,7 +183,7 @@ def table(
         pts = [str(view.compiled.index.points(view.captured[s]))] if points else []
         piles.add_row(name + mark + me, *pts, cards_line(rules, pile), yaku)
     lines: list[RenderableType] = [header, scores_line(names, totals, rules.unit), Text("")]
-    lines.append(Text("field: ", style="bold") + cards_line(rules, sorted_ids(view, view.field)))
+    lines.append(Text("field: ", style="bold") + field_line(rules, view))
     if view.drawn >= 0:
         lines.append(
             Text("drawn: ", style="bold") + card_text(rules, view.compiled.index.ids[view.drawn])

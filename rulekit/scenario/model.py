@@ -80,6 +80,9 @@ class Expect(_Strict):
     net: dict[str, int | float] | None = None
     points: dict[str, int] | None = Field(None, description="captured card points")
     captured: dict[str, list[CardRef]] | None = Field(None, description="cards in each seat's pile")
+    field: list[CardRef] | None = Field(
+        None, description="exactly the cards on the field, as the moves leave it"
+    )
     shown: dict[str, list[CardRef]] | None = Field(
         None, description="exactly the cards each seat showed for its teyaku"
     )

@@ -513,6 +513,8 @@ class ScenarioRun:
             self.check_payments(n, rnd.ledger, e.ledger, (*path, "ledger"), exact=True)
         if e.captured is not None:
             self.check_piles(rnd, e.captured, n, (*path, "captured"))
+        if e.field is not None:
+            self.check_field(rnd, e.field, n, (*path, "field"))
         if e.shown is not None:
             self.check_shown(rnd, e.shown, n, (*path, "shown"))
         if e.counted_as is not None:
@@ -576,6 +578,15 @@ class ScenarioRun:
                     "holding " + ", ".join(ix.short(c) for c in missing),
                     held,
                 )
+
+    def check_field(self, rnd: Round, cards: list[m.CardRef], n: int, path: KeyPath) -> None:
+        """Exactly these cards on the field (a stack's riders with it: engine/riders.py)."""
+        ix = self.c.index
+        want = sorted(self.cards(cards, path))
+        held = sorted(ix.ids_of(rnd.field))
+        if want != held:
+            said = [", ".join(ix.short(c) for c in x) or "an empty field" for x in (want, held)]
+            self.fail(n, "the field", *said)
 
     def check_counted_as(self, rnd: Round, readings: dict[str, str], n: int, path: KeyPath) -> None:
         """Which way each seat's pile read the owner's choice (engine/tables.ChoiceTable)."""

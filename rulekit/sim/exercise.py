@@ -45,6 +45,7 @@ MECHANICS = (
     Mechanic("skip", "a play skipped after a bomb", "skips"),
     Mechanic("event", "an event during play (it happens, no one chooses it)", "events"),
     Mechanic("claim", "the dealer's claim of the field (take cards, play second)", "claims"),
+    Mechanic("ride", "a bonus card riding a stack (it happens, no one chooses it)", "rides"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -142,6 +143,9 @@ def count_events(r: RoundState, counts: Counter[str]) -> None:
     if r.events_happened:
         counts["event offered"] += r.events_happened
         counts["event"] += r.events_happened
+    if r.rides_made:  # bonus cards left riding a stack (engine/riders.py), as events
+        counts["ride offered"] += r.rides_made
+        counts["ride"] += r.rides_made
 
 
 def per_round_choices(choices: Counter[str]) -> dict[str, float]:
@@ -182,6 +186,8 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return (rules.events, rules.stacks)
     if key == "claim":
         return rules.dealer_claim
+    if key == "ride":
+        return rules.bonus_on_pair
     return rules.wild
 
 

@@ -290,7 +290,7 @@ class WebGame:
             "current": view.current_player,
             "multiplier": view.multiplier,
             "stock": view.stock_count,
-            "field": [_card(rules, i) for i in sorted(ix.ids_of(view.field))],
+            "field": field_cards(rules, view),
             "drawn": None if view.drawn < 0 else _card(rules, ix.ids[view.drawn]),
             "hand": [] if hidden else [_card(rules, i) for i in sorted(ix.ids_of(view.hand))],
             "players": players,
@@ -300,6 +300,15 @@ class WebGame:
             "moves": [_action(view, a, readings) for a in legal],
             "stakes": _stakes(view) if mine else None,
         }
+
+
+def field_cards(rules: Any, view: PlayerView) -> list[dict[str, Any]]:
+    """The field's cards as the page draws them, a bonus card riding a stack after its cards
+    and marked `rides` (screen.field_ids)."""
+    return [
+        {**_card(rules, i), **({"rides": True} if riding else {})}
+        for i, riding in screen.field_ids(view)
+    ]
 
 
 def _card(rules: Any, cid: int) -> dict[str, Any]:

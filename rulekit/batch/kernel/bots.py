@@ -11,7 +11,7 @@ from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
 from rulekit.batch.kernel.events import lowest
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask, points_of
-from rulekit.batch.kernel.turn import wild_drawn
+from rulekit.batch.kernel.turn import riding, wild_drawn
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
 from rulekit.batch.tables import value as t_value
@@ -150,6 +150,8 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
             got = 1 << b
         else:
             m = field & Q[MONTHS, b]
+            if m and field & Q[HW, W_BONUS]:  # a stack's riders with it (riders.riding)
+                m |= riding(S, Q, field, m)
             got = m | (1 << b) if m else 0
         if not got:
             score = -discard_cost * F[b]
@@ -184,7 +186,7 @@ def sure_event_worth(S: Array, Q: Array, F: Floats, s: int, a: int, got: int) ->
     """greedy.sure_event_worth: the worth of the card each opponent gives and each one's steal,
     for the events the play surely makes (a bomb; a stack taken by the hand card)."""
     bomb = a >= HIKI
-    stack = not bomb and popcount(got) == 4
+    stack = not bomb and popcount(got & ~Q[HW, W_BONUS]) == 4  # (its riders left out)
     if not bomb and not stack:
         return 0.0
     n = S[SC, I_NORDER]

@@ -423,6 +423,13 @@ def end_of_hands(S: Array, Q: Array, T: Array, F: Floats) -> None:
     if owner >= 0 and Q[HW, W_COLLECTS]:
         got = S[SC, I_FIELD] & S[SC, I_WILD_MONTH]
         S[SC, I_FIELD] &= ~got
+        riders = S[SC, I_FIELD] & Q[HW, W_BONUS]  # (a stack of its month: its riders with it)
+        while riders:
+            b = low_bit(riders)
+            riders &= riders - 1
+            if got & S[RIDES, b]:
+                S[SC, I_FIELD] &= ~(1 << b)
+                got |= 1 << b
         S[P_CAPTURED, owner] |= got
     if Q[HW, W_LAST]:
         last_to_holder(S, Q, Q[HW, W_CARD])

@@ -77,6 +77,7 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[P_FIRST_GO, :SEATS] = 0
     S[P_EVENT_TIMES, : SEATS * MAX_EVENTS] = 0
     S[P_SKIPS, :SEATS] = 0
+    S[RIDES, :64] = 0
     S[SC, :I_SIZE] = 0
     S[SC, I_NUMBER] = number
     S[SC, I_DEALER] = dealer

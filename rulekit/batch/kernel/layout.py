@@ -613,3 +613,15 @@ I_CLAIMED = I_SIZE + 40  # SC row: 1, the dealer took his claim (reset for each 
 CH_CLAIM_OFFERED = CH_N
 CH_CLAIM = CH_N + 1
 CH_N += 2
+# ---------------------------------------------------------------- bonus cards riding a stack
+# (issue 25, ir.Ruleset.bonus_on_pair; engine/riders.py) EVQ_RIDES: 1, the bonus cards drawn onto
+# the pair just made stay with it when the draw stacks on it; row RIDES, column b: the stack's
+# cards that bonus card b rides (read only while b is on the field; 0 from the reset)
+EVQ_RIDES = 16
+RIDES = S_ROWS
+S_ROWS += 1
+# stacks bonus cards were left riding, counted as rule choices (offered as often as made:
+# sim.exercise's "ride"), info's columns 31, 32
+CH_RIDE_OFFERED = CH_N
+CH_RIDE = CH_N + 1
+CH_N += 2

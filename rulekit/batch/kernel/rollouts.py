@@ -43,6 +43,7 @@ def _row_widths() -> Array:
     widths[P_FIRST_GO] = SEATS
     widths[P_EVENT_TIMES] = SEATS * MAX_EVENTS
     widths[P_SKIPS] = SEATS
+    widths[RIDES] = 64  # (a card's bit)
     for row, width in (
         (STOCK, BY_STOCK),
         (FEED, BY_FEEDERS),

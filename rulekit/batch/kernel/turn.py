@@ -225,10 +225,19 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
             field = 0
         elif not m2:
             if Q[EVQ, EVQ_STACKS] and popcount(pair) == 2 and Q[MONTHS, d] & pair == pair:
-                # capture.draw: the drawn card joins the pair just taken; the three stay
+                # capture.draw: the drawn card joins the pair just taken; the three stay (and
+                # the bonus cards drawn onto the pair, where they ride it: riders.ON_PAIR)
                 S[SC, I_STACKED] = pair | (1 << d)
-                field |= pair | (1 << d)
-                got &= ~pair
+                riders = got & Q[HW, W_BONUS] if Q[EVQ, EVQ_RIDES] else 0
+                if riders:  # (sim.exercise's "ride")
+                    S[CHOICES, CH_RIDE_OFFERED] += 1
+                    S[CHOICES, CH_RIDE] += 1
+                r = riders
+                while r:
+                    S[RIDES, low_bit(r)] = pair | (1 << d)
+                    r &= r - 1
+                field |= pair | (1 << d) | riders
+                got &= ~(pair | riders)
                 fed = 0
             else:
                 field |= 1 << d
@@ -244,11 +253,43 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
                 S[SC, I_WILD_OWNER] = p
                 S[SC, I_WILD_MONTH] = Q[MONTHS, low_bit(m2)]
         break
+    if field & Q[HW, W_BONUS]:  # a stack taken: its riders with it (riders.follow)
+        gone = follow(S, Q, field)
+        field &= ~gone
+        got |= gone
     S[SC, I_FIELD] = field
     S[SC, I_TURN_GOT] = got
     S[SC, I_FED] = fed
     if got:
         S[P_CAPTURED, p] |= got
+
+
+@inline
+def follow(S: Array, Q: Array, field: int) -> int:
+    """riders.follow: the bonus cards on `field` whose stack is no longer whole there (they
+    leave with it)."""
+    gone = 0
+    riders = field & Q[HW, W_BONUS]
+    while riders:
+        b = low_bit(riders)
+        riders &= riders - 1
+        stack = S[RIDES, b]
+        if field & stack != stack:
+            gone |= 1 << b
+    return gone
+
+
+@inline
+def riding(S: Array, Q: Array, field: int, taken: int) -> int:
+    """riders.riding: the bonus cards on `field` that a capture of `taken` takes with it."""
+    out = 0
+    riders = field & Q[HW, W_BONUS]
+    while riders:
+        b = low_bit(riders)
+        riders &= riders - 1
+        if taken & S[RIDES, b]:
+            out |= 1 << b
+    return out
 
 
 @entry
@@ -320,6 +361,10 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         S[SC, I_WILD_MONTH] = Q[MONTHS, t]
     S[SC, I_FIELD] &= ~(1 << t)
     got = (1 << t) | (1 << S[SC, I_DRAWN])
+    if S[SC, I_FIELD] & Q[HW, W_BONUS]:  # (a card of a stack taken: its riders, riders.follow)
+        gone = follow(S, Q, S[SC, I_FIELD])
+        S[SC, I_FIELD] &= ~gone
+        got |= gone
     p = S[SC, I_CURRENT]
     S[P_CAPTURED, p] |= got
     S[SC, I_TURN_GOT] |= got

@@ -147,7 +147,7 @@ function renderField(t) {
   const laid = new Set(t.players.flatMap((p) => (p.last ? p.last.laid : [])));
   t.field.forEach((c) => {
     const m = choices.find((x) => x.target === c.id);
-    const el = card(c, (m ? "choice" : "") + (laid.has(c.id) ? " fresh" : ""));
+    const el = card(c, (m ? "choice" : "") + (laid.has(c.id) ? " fresh" : "") + (c.rides ? " rides" : ""));
     if (m) el.addEventListener("click", () => send(m.action));
     box.appendChild(el);
   });
