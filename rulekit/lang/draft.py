@@ -639,6 +639,7 @@ STATEMENT_WORDS = {
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
+    "still_draws": "'a player with no hand card still draws'",
     "instant_all": "'every hand winning at once is a draw'",
 }
 
@@ -755,6 +756,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
     "play out the stock": _drop_mechanic("stock"),
+    "still draws": _drop_mechanic("still_draws"),
     "instant draw": _drop_mechanic("instant_all"),
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "the dealer may take": _drop_mechanic("dealer_claim"),
