@@ -47,10 +47,10 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
-    seen = field | (S[SC, I_EXPOSED] & ~hand)  # the others' shown cards, as field cards
+    matched = field | (S[SC, I_EXPOSED] & ~hand)  # the others' shown cards, as field cards
     wild = Q[HW, W_WILD]
     if not Q[HW, W_HIKI] and wild < 0 and not Q[EVQ, EVQ_BOMB_HAND]:
-        return plays(hand, seen, Q, out)
+        return plays(hand, matched, Q, out)
     n = 0
     if Q[HW, W_HIKI] and is_offered(S, Q, T, p, hand, HIKI_CODE):
         seen = hand | field
@@ -84,7 +84,7 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
                 out[n] = b
                 n += 1
             continue
-        n = card_plays(b, seen, Q, out, n)
+        n = card_plays(b, matched, Q, out, n)
     return n
 
 
