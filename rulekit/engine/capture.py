@@ -242,7 +242,8 @@ def play(r: RoundState, action: int) -> None:
         n = m.bit_count()
         if n == 2:
             if t < 0 or not m >> t & 1:
-                raise illegal(r, action, "two field cards match: choose which to capture")
+                where = "cards (on the field or shown)" if m & shown else "field cards"
+                raise illegal(r, action, f"two {where} match: choose which to capture")
             m = 1 << t
         elif t >= 0:
             raise illegal(r, action, "a capture target is only chosen when two field cards match")
