@@ -441,7 +441,7 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              # (issue 25, Hana-Awase's chaff teyaku); the option on a yaku is refused
              f'{rng.choice(("teyaku", "yaku"))}\n  {entry} "Probe" {n(rng)}:'
              f" {condition(rng, CARD_ATOMS)}; shown: the others may capture its cards",
-             "a player with no hand card still draws")
+             "the player with no hand card still draws")
         )  # fmt: skip
     if kind == 22:
         return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"

@@ -1,5 +1,5 @@
 """Hana-Awase's chaff teyaku (HA V7): a teyaku shown or kept hidden (`; shown: the others may
-capture its cards`) and `a player with no hand card still draws`. What the scalar engine offers
+capture its cards`) and `the player with no hand card still draws`. What the scalar engine offers
 and takes, the kernel's handlers and its rulewise bot, the errors, describe and diff, compare's
 count of the choice, and the terminal's and the browser's prompts. The scenarios
 rules/hanaawase/house/scenarios/chaff-teyaku-*.scenario.toml pin the readings (a shown card

@@ -584,7 +584,7 @@ def next_turn(r: RoundState) -> None:
     order = r.order
     hands = r.hands
     n = len(order)
-    if r.rules.still_draws:  # `a player with no hand card still draws`, while anyone holds one
+    if r.rules.still_draws:  # `the player with no hand card still draws`, while anyone holds one
         while r.stock and any(hands[s] for s in order):
             s = order[(r.pos + 1) % n]
             if hands[s] or (r.skips and r.skips[s]):

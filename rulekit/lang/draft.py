@@ -639,7 +639,7 @@ STATEMENT_WORDS = {
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
-    "still_draws": "'a player with no hand card still draws'",
+    "still_draws": "'the player with no hand card still draws'",
     "instant_all": "'every hand winning at once is a draw'",
 }
 

@@ -906,7 +906,7 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
 
     @v_args(meta=True)
     def still_draws(self, meta: Meta, c: list[Token]) -> ast.Stmt:
-        """`a player with no hand card still draws` (Hana-Awase's shown chaff teyaku)."""
+        """`the player with no hand card still draws` (Hana-Awase's shown chaff teyaku)."""
         return self.mechanic(meta, "still_draws", [self.opt(meta, "still_draws", True)])
 
     @v_args(meta=True)

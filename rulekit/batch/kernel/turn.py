@@ -356,7 +356,7 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
 def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_TURN] += 1
     n = S[SC, I_NORDER]
-    if Q[SHQ, SHQ_STILL_DRAWS]:  # `a player with no hand card still draws`, while one holds
+    if Q[SHQ, SHQ_STILL_DRAWS]:  # `the player with no hand card still draws`, while one holds
         while S[SC, I_NSTOCK] > 0 and anyone_holds(S):
             pos = (S[SC, I_POS] + 1) % n
             s = S[P_ORDER, pos]
