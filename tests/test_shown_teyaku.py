@@ -129,7 +129,7 @@ def test_the_show_step_is_a_round_step_both_engines_handle() -> None:
             'yaku\n  lots "Lots" 5: plains >= 12; shown: the others may capture its cards\n',
             "is an option of a teyaku",
         ),
-        ("a player with no hand card still drawz\n", "draw"),
+        ("the player with no hand card still drawz\n", "draw"),
     ],
 )
 def test_a_shown_option_out_of_place_is_a_located_error(text: str, message: str) -> None:
