@@ -180,6 +180,11 @@ def entry_options(e: ir.Yaku, table: ir.YakuTable | None = None) -> list[str]:
         notes.append(f"cancels {whose} decided at the count")
     if e.wins_round:
         notes.append("wins the round at once (no continue)")
+    if e.shown:
+        notes.append(
+            "shown or kept hidden, as its holder chooses: shown, it is paid and its cards stay"
+            " face up in his hand, for the others to capture as field cards"
+        )
     if e.flat:
         notes.append("flat (not multiplied by the field)")
     return notes
@@ -491,6 +496,11 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
         out.append(
             "When nobody holds a card, the stock is played out: in turn, each player draws its"
             " top card and plays it to the field."
+        )
+    if rules.still_draws:
+        out.append(
+            "A player with no hand card left (his shown cards captured) still takes his turns"
+            " while the stock lasts: he draws the top card and plays it."
         )
     if rules.dealer_captures:
         out.append(

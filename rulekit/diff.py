@@ -34,7 +34,7 @@ from rulekit.describe import (
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
     "count", "length", "dealer_captures", "dealer_claim", "wild", "hiki", "teams", "bomb",
-    "play_out_stock", "instant_all",
+    "play_out_stock", "instant_all", "still_draws",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -562,6 +562,7 @@ LABELS = {
     "play_out_stock": "when nobody holds a card, the players draw and play the rest of the stock"
     " in turn",
     "instant_all": "when every hand of the round wins at once",
+    "still_draws": "a player with no hand card still draws in turn while the stock lasts",
     "continuation.outstopped_pays": "who pays a stop's yaku for every payer",
     "wild": "a wild card",
     "wild.card": "the wild card",

@@ -346,6 +346,12 @@ class Yaku(_Frozen):
         " (no choice to continue is offered)",
     )
     flat: bool = Field(False, description="paid as written, not multiplied by the field")
+    shown: bool = Field(
+        False,
+        description="a teyaku its holder may show or keep hidden: shown, it is paid, and its"
+        " cards stay face up in his hand, which the other players may capture as field cards"
+        " (Hana-Awase's chaff teyaku)",
+    )
     loc: SourceLoc | None = None
 
 
@@ -1031,6 +1037,11 @@ class Ruleset(_Frozen):
         False,
         description="when nobody holds a card and the stock is not empty, the players go on in"
         " turn, each drawing the top card and playing it (Hana-Awase and Bakappana at two)",
+    )
+    still_draws: bool = Field(
+        False,
+        description="a player whose hand is empty (his shown cards captured) still takes his"
+        " turns while the stock lasts, each drawing the top card and playing it",
     )
     instant_all: Literal["first", "draw"] = Field(
         "first",

@@ -232,7 +232,7 @@ REMOVABLE = (
     "hiki", "wild", "fold", "void", "continue", "liability", "teams", "joker", "multiplier",
     "instant wins", "sit out", "setup", "first dealer", "dealer captures", "deal at 4 seats",
     "teams at 6 seats", "void hand", "show scores", "declare", "tie break", "play out the stock",
-    "the dealer may take", "draw",
+    "the dealer may take", "draw", "still draws",
 )  # fmt: skip
 TIE_BREAKS = ("the most rounds won", "the first in play order from the dealer")
 SETUP_STEPS = ("hands", "field", "fold", "teyaku", "swap", "joker", "instant_win")
@@ -436,7 +436,12 @@ def statement(rng: random.Random, names: tuple[str, ...], kind: int | None = Non
              _wild(rng),  # any of the wild card's options (issue 25: Mushi's)
              # conditions on a hiki and on the swap (issue 23)
              f"hiki only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
-             f"swap only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}")
+             f"swap only if {condition(rng, CARD_ATOMS + ROUND_ATOMS)}",
+             # a teyaku shown or kept hidden, its cards capturable; an emptied hand drawing on
+             # (issue 25, Hana-Awase's chaff teyaku); the option on a yaku is refused
+             f'{rng.choice(("teyaku", "yaku"))}\n  {entry} "Probe" {n(rng)}:'
+             f" {condition(rng, CARD_ATOMS)}; shown: the others may capture its cards",
+             "the player with no hand card still draws")
         )  # fmt: skip
     if kind == 22:
         return f"{rng.choice(('yaku', 'teyaku'))}\n  {entry} {n(rng)}{rng.choice(('', ' kan'))}"

@@ -35,6 +35,7 @@ JOKER_AT_SEVEN = ROOT / "rules/hachihachi/scenarios/wikipedia-draft/joker-at-sev
 CARD_MASKS = ("field", "laid_field", "stacked_field", "fed_this_turn", "turn_got")
 # what the turn's two cards did, for the events (engine/events.py): cards everyone saw
 CARD_MASKS += ("turn_laid", "turn_played_took", "turn_drawn_took", "turn_stacked", "turn_whole")
+CARD_MASKS += ("exposed",)  # the shown teyaku cards still in a hand (ir.Yaku.shown): seen by all
 CARD_MASK_LISTS = ("hands", "captured", "initial_hands")
 CARD_MASK_MAPS = ("dealt_hands", "teyaku_revealed")
 CARD_BIT_LISTS = ("stock", "initial_stock", "restocked", "stacked_restock")
@@ -48,7 +49,7 @@ NO_CARDS = frozenset(
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
     sitters_in declared declare_at asked count_ending count_offer readings to_ask event_factor
     events_happened skips won_at_once event_times declared_times first_continue
-    compensations claimed rides_made""".split()
+    compensations claimed rides_made show_at showed""".split()
 )
 
 

@@ -1,7 +1,9 @@
 """The `greedy` bot: takes the capture worth most, prefers completing or advancing a yaku,
 joins with a teyaku or a hand worth more points than an average one, and stops when ahead.
 As the dealer offered a claim of the field's cards for the lead (ir.DealerClaim), it always
-takes the cards: two cards captured for sure outweigh the first turn.
+takes the cards: two cards captured for sure outweigh the first turn. Offered to show a teyaku
+whose cards the others may then capture (ir.Yaku.shown), it always shows it: the teyaku's
+payment is sure, the cards' loss is not.
 
 Card worth is the card's points plus its share of every yaku it belongs to, from the compiled
 rule file: the bot knows no game, only the tables.
@@ -171,6 +173,8 @@ class GreedyAgent(SeededAgent):
             return A.DECLARE if cannot_cost(view.compiled.rules) else A.PASS
         if phase == Phase.CLAIM:  # the dealer's claim of the field: cards in hand, always
             return A.CLAIM
+        if phase == Phase.SHOW:  # a teyaku the others may capture: its payment, always
+            return A.SHOW
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:

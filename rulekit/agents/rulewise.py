@@ -7,7 +7,8 @@ under the variant being played:
 
 - stop or continue, a hiki (against the best ordinary play), the card a drawn wild card
   takes (`captures any field card when drawn`), and the dealer's claim of the field (`the
-  dealer may take 2 of a month of 3 on the field and play second`): short rollouts at the
+  dealer may take 2 of a month of 3 on the field and play second`), and a teyaku shown
+  (paid, its cards capturable by the others) or kept hidden: short rollouts at the
   decision, in worlds sampled from what the bot has seen (dealt from its own chance), with the
   greedy policy for everyone (rulekit.agents.rollouts). The rollouts follow the rule file, so
   a costlier continuation or a richer one changes the choice. A stop with an empty hand is
@@ -58,6 +59,8 @@ class RulewiseAgent(GreedyAgent):
             return A.DECLARE if free or deal_policy(view.compiled, view.seated).declare else A.PASS
         if phase == Phase.CLAIM:  # the dealer's claim of the field, against the lead
             return self._weighed(view, [A.CLAIM, A.PASS])
+        if phase == Phase.SHOW:  # a teyaku paid, against its cards face up for the others
+            return self._weighed(view, [A.SHOW, A.PASS])
         if phase == Phase.TAKE and view.wild_drawn:  # which card the drawn wild card takes
             return self._weighed(view, view.legal_actions())
         if phase == Phase.PLAY:

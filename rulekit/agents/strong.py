@@ -41,7 +41,7 @@ DEFAULT_ROLLOUTS = 240
 WIDTH = 4  # plays considered: the greedy heuristic's best few
 CONFIDENCE = 0.5  # standard errors by which an option must beat the default to replace it
 # the rollouts alone decide (no default)
-RULE_PHASES = (Phase.DECIDE, Phase.SWAP, Phase.DECLARE, Phase.CLAIM)
+RULE_PHASES = (Phase.DECIDE, Phase.SWAP, Phase.DECLARE, Phase.CLAIM, Phase.SHOW)
 
 
 class CalibratedGreedy(GreedyAgent):

@@ -79,7 +79,7 @@ STEPS = {
     "instant_win": K.ST_INSTANT,
 }
 # a declaration's step too, and the dealer's claim of the field (setup_steps)
-PLAN_STEPS = {"declare": K.ST_DECLARE, "claim": K.ST_CLAIM, **STEPS}
+PLAN_STEPS = {"declare": K.ST_DECLARE, "claim": K.ST_CLAIM, "show": K.ST_SHOW, **STEPS}
 DECLARERS = {"dealer": 0, "any": 1}  # ir.Declaration.by -> DQ_BY
 # ir.Declaration.moment -> the step it waits at (placed among the setup's by setup_steps), and
 # whether its condition sees his hand (DQ_SEEN)
@@ -328,6 +328,8 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     if r.dealer_claim is not None:
         Q[K.CLQ, K.CLQ_TAKE] = r.dealer_claim.take
         Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
+    Q[K.SHQ, K.SHQ_ENTRIES] = compiled.shown_teyaku
+    Q[K.SHQ, K.SHQ_STILL_DRAWS] = r.still_draws
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
     Q[K.EVQ, K.EVQ_RIDES] = BONUS_ON_PAIR[r.bonus_on_pair]
@@ -501,7 +503,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, I_SHOW_CHOICES + len(SHOW_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -619,6 +621,8 @@ CLAIM_CHOICE_KEYS = ("claim offered", "claim")  # the dealer's claim of the fiel
 I_CLAIM_CHOICES = 29
 RIDE_CHOICE_KEYS = ("ride offered", "ride")  # bonus cards left riding a stack: 31..32
 I_RIDE_CHOICES = 31
+SHOW_CHOICE_KEYS = ("show offered", "show")  # a teyaku shown or kept hidden: 33..34
+I_SHOW_CHOICES = 33
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -660,6 +664,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(RIDE_CHOICE_KEYS):
             if info[I_RIDE_CHOICES + c]:
                 choices[key] = int(info[I_RIDE_CHOICES + c])
+        for c, key in enumerate(SHOW_CHOICE_KEYS):
+            if info[I_SHOW_CHOICES + c]:
+                choices[key] = int(info[I_SHOW_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -728,6 +735,7 @@ CHOICES = (  # columns
     + EVENT_CHOICE_KEYS
     + CLAIM_CHOICE_KEYS
     + RIDE_CHOICE_KEYS
+    + SHOW_CHOICE_KEYS
 )
 
 
@@ -750,6 +758,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
             info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
             info[:, I_RIDE_CHOICES : I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)],
+            info[:, I_SHOW_CHOICES : I_SHOW_CHOICES + len(SHOW_CHOICE_KEYS)],
         ],
         axis=1,
     )

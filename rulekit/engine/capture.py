@@ -23,6 +23,7 @@ from rulekit.engine.actions import (
     JOIN,
     KEEP,
     PASS,
+    SHOW,
     SKIP,
     STOP,
     SWAP,
@@ -41,6 +42,7 @@ from rulekit.engine.state import CLAIM as CLAIM_PHASE
 from rulekit.engine.state import COUNT, DECIDE, DONE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
 from rulekit.engine.state import FOLD as FOLD_PHASE
+from rulekit.engine.state import SHOW as SHOW_PHASE
 from rulekit.engine.state import SWAP as SWAP_PHASE
 from rulekit.engine.state import TAKE as TAKE_PHASE
 from rulekit.engine.tables import CompiledTable
@@ -54,7 +56,7 @@ def legal_actions(r: RoundState) -> list[int]:
         return r.c.plays(r.hands[r.current], r.field)
     if phase == PLAY:
         hand = r.hands[r.current]
-        field_ = r.field
+        field_ = r.field | shown_to(r, r.current)  # (the wild card takes field cards only)
         months = r.months
         wild_bit = r.wild_bit
         lone = r.c.lone
@@ -96,9 +98,25 @@ def legal_actions(r: RoundState) -> list[int]:
         return [DECLARE, PASS]
     if phase == CLAIM_PHASE:
         return [CLAIM, PASS]
+    if phase == SHOW_PHASE:
+        return [SHOW, PASS]
     if phase == COUNT:
         return list(r.count_offer)  # (engine/asking.py: the better reading first)
     return []
+
+
+def shown_to(r: RoundState, p: int) -> int:
+    """The shown teyaku cards p may capture as field cards (ir.Yaku.shown): those the other
+    players still hold (his own he may only play)."""
+    return r.exposed & ~r.hands[p]
+
+
+def take_shown(r: RoundState, cards: int) -> None:
+    """Shown teyaku cards captured from the other players' hands."""
+    r.exposed &= ~cards
+    hands = r.hands
+    for s in range(len(hands)):
+        hands[s] &= ~cards
 
 
 def hiki_actions(r: RoundState) -> list[int]:
@@ -162,7 +180,9 @@ def wild_field(r: RoundState) -> int:
 def take_targets(r: RoundState) -> int:
     """The field cards the drawn card may take in the take phase: the two of its month, or
     the drawn wild card's targets (`captures any field card when drawn`)."""
-    return wild_targets(r) if wild_drawn(r) else r.field & r.months[r.drawn]
+    if wild_drawn(r):
+        return wild_targets(r)
+    return (r.field | shown_to(r, r.current)) & r.months[r.drawn]
 
 
 def wild_drawn(r: RoundState) -> bool:
@@ -208,6 +228,7 @@ def play(r: RoundState, action: int) -> None:
     if not hand & bit:
         raise illegal(r, action, f"seat {p} does not hold that card")
     field_ = r.field
+    shown = shown_to(r, p) & ~bit  # (the card he plays leaves his hand)
     if bit & r.c.lone:  # a lone card: to his pile, taking nothing
         if t >= 0:
             raise illegal(r, action, "a lone card takes nothing: play it alone")
@@ -218,15 +239,20 @@ def play(r: RoundState, action: int) -> None:
         m = wild_play(r, b, t)
         n = m.bit_count()
     else:
-        m = field_ & r.months[b]
+        m = (field_ | shown) & r.months[b]  # a shown card is taken as a field card
         n = m.bit_count()
         if n == 2:
             if t < 0 or not m >> t & 1:
-                raise illegal(r, action, "two field cards match: choose which to capture")
+                where = "cards (on the field or shown)" if m & shown else "field cards"
+                raise illegal(r, action, f"two {where} match: choose which to capture")
             m = 1 << t
         elif t >= 0:
             raise illegal(r, action, "a capture target is only chosen when two field cards match")
     r.hands[p] = hand ^ bit
+    if r.exposed:  # his own shown card played, or another's captured
+        r.exposed &= ~bit
+        if m & shown:
+            take_shown(r, m & shown)
     if r.c.events:  # what the hand card did (engine/events.py)
         r.turn_whole = 0
         r.turn_laid = 0 if n else bit
@@ -341,12 +367,13 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
     events = r.c.events
     if events:  # what the drawn card did (engine/events.py)
         r.turn_drawn_took = r.turn_stacked = 0
+    shown = shown_to(r, p) if r.exposed else 0
     while stock:
         d = stock.pop()
         if r.c.bonus >> d & 1:  # a bonus card drawn: to his pile, and he draws again
             got |= 1 << d
             continue
-        m2 = field_ & r.months[d]
+        m2 = (field_ | shown) & r.months[d]  # a shown card is taken as a field card
         w = r.c.wild_draw
         wild = r.rules.wild if w >= 0 else None
         pair = got & ~r.c.lone  # what the hand card took (not a bonus card drawn since)
@@ -384,6 +411,8 @@ def draw_card(r: RoundState, p: int, field_: int, got: int, fed: int) -> None:
             field_ &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            if m2 & shown:
+                take_shown(r, m2 & shown)
             if events:
                 r.turn_drawn_took = m2
             if any_drawn:  # the wild card's capture (its month collected at the end)
@@ -441,6 +470,7 @@ def hiki(r: RoundState, action: int) -> None:
         if not is_offered(r, p, hand, "hiki", r.rules.hiki_offers):
             raise illegal(r, action, f"a hiki is not offered to seat {p} now")
     r.hands[p] = hand & ~mm
+    r.exposed &= ~mm
     if r.c.events:  # (no card of the turn's events: the month taken whole)
         r.turn_laid = r.turn_played_took = 0
         r.turn_whole = mm
@@ -471,7 +501,7 @@ def preview(r: RoundState, action: int) -> int:
         return (1 << t) | (1 << b)
     if r.c.lone >> b & 1:  # a lone card: itself
         return 1 << b
-    m = r.field & r.months[b]
+    m = (r.field | shown_to(r, r.current)) & r.months[b]
     if m and r.rides:  # a stack's riders with it (riders.py)
         m |= riding(r, m)
     return m | (1 << b) if m else 0
@@ -479,7 +509,7 @@ def preview(r: RoundState, action: int) -> int:
 
 def previews(r: RoundState, actions: list[int]) -> list[int]:
     """preview() of each action, in one pass (a bot weighs every play of its turn)."""
-    if r.phase != PLAY or r.hiki or r.c.bomb is not None or r.c.lone:
+    if r.phase != PLAY or r.hiki or r.c.bomb is not None or r.c.lone or r.exposed:
         return [preview(r, a) for a in actions]
     field_ = r.field
     months = r.months
@@ -506,6 +536,8 @@ def take(r: RoundState, action: int) -> None:
         r.wild_owner = r.current
         r.wild_month = r.months[t]
     r.field &= ~(1 << t)
+    if r.exposed >> t & 1:  # another player's shown card
+        take_shown(r, 1 << t)
     got = (1 << t) | (1 << r.drawn)
     if r.rides:  # (a card of a stack taken: its riders with it, riders.py)
         r.field, gone = follow(r, r.field)
@@ -563,6 +595,17 @@ def next_turn(r: RoundState) -> None:
     order = r.order
     hands = r.hands
     n = len(order)
+    if r.rules.still_draws:  # `the player with no hand card still draws`, while anyone holds one
+        while r.stock and any(hands[s] for s in order):
+            s = order[(r.pos + 1) % n]
+            if hands[s] or (r.skips and r.skips[s]):
+                r.pos = (r.pos + 1) % n
+                r.current = s
+                r.phase = PLAY
+                return
+            if stock_turn(r):  # his turn: the draw alone
+                return
+            r.turn += 1
     pos = r.pos
     for k in range(1, n + 1):
         s = order[(pos + k) % n]

@@ -34,6 +34,7 @@ from rulekit.engine.state import (
     FOLD,
     JOKER_ID,
     PLAY,
+    SHOW,
     SWAP,
     TAKE,
     Phase,
@@ -53,6 +54,7 @@ __all__ = [
     "FOLD",
     "JOKER_ID",
     "PLAY",
+    "SHOW",
     "SWAP",
     "TAKE",
     "Phase",
@@ -171,6 +173,11 @@ class Round(RoundState):
                 why = f"seat {self.current} must claim the field's cards (and play second) or pass"
                 raise capture.illegal(self, action, why)
             setup.choose_claim(self, action == A.CLAIM)
+        elif phase == SHOW:
+            if action not in (A.SHOW, A.PASS):
+                why = f"seat {self.current} must show his teyaku (capturable by the others) or pass"
+                raise capture.illegal(self, action, why)
+            setup.choose_show(self, action == A.SHOW)
         elif phase == FOLD:
             if action not in (A.JOIN, A.FOLD):
                 raise capture.illegal(self, action, f"seat {self.current} must join or fold")
@@ -320,7 +327,8 @@ _GIVEN = (
 def setup_steps(r: ir.Ruleset) -> list[str]:
     """The setup steps in order; a fold declared before the deal comes before them all (the
     hands, dealt already, are not seen until it is over), and a declaration before the deal
-    before that; the dealer's claim of the field last (ir.DealerClaim)."""
+    before that; the dealer's claim of the field last (ir.DealerClaim); a teyaku shown or
+    kept hidden (ir.Yaku.shown) is chosen just before the teyaku are paid."""
     steps: list[str] = list(r.setup)
     if r.fold.before_deal and "fold" in steps:
         steps.remove("fold")
@@ -329,4 +337,6 @@ def setup_steps(r: ir.Ruleset) -> list[str]:
         steps.insert(setup.MOMENTS[r.declarations[0].moment](steps), "declare")
     if r.dealer_claim is not None:  # last, the field laid: before the first play
         steps.append("claim")
+    if "teyaku" in steps and r.teyaku is not None and any(e.shown for e in r.teyaku.entries):
+        steps.insert(steps.index("teyaku"), "show")  # shown or kept hidden, then paid
     return steps

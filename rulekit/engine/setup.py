@@ -19,7 +19,7 @@ from rulekit.engine.deal import deal_order, lay_field, pay_teyaku
 from rulekit.engine.offers import BOTH, Tests, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
 from rulekit.engine.specialise import card_bits
-from rulekit.engine.state import CLAIM, DECLARE, FOLD, PLAY, SWAP, RoundState
+from rulekit.engine.state import CLAIM, DECLARE, FOLD, PLAY, SHOW, SWAP, RoundState
 from rulekit.engine.tables import CompiledTable
 from rulekit.errors import UsageError
 
@@ -153,6 +153,40 @@ def choose_declare(r: RoundState, declare: bool) -> None:
     r.phase = PLAY
     if not _declare(r):
         r.phase = PLAY
+        r.step += 1
+        run_setup(r)
+
+
+# ------------------------------------------------------------ a teyaku shown or kept hidden
+def _show(r: RoundState) -> bool:
+    """A teyaku its holder may show or keep hidden (ir.Yaku.shown): wait for the next player
+    of the round, from the dealer, whose dealt hand makes one; False when none is left."""
+    c = r.c
+    table = c.teyaku
+    assert table is not None
+    who = [s for s in _rotation(r.seated, r.dealer) if not r.folded[s]]
+    ctx = RoundView(r) if table.sees_round else None
+    while r.show_at < len(who):
+        seat = who[r.show_at]
+        if ctx is not None:
+            ctx.look_from(seat)
+        if table.match_play(r.hands[seat], ctx) & c.shown_teyaku:
+            r.phase = SHOW
+            r.current = seat
+            return True
+        r.show_at += 1
+    return False
+
+
+def choose_show(r: RoundState, show: bool) -> None:
+    """The current player shows his teyaku (paid in the teyaku step, its cards face up for the
+    others to capture) or keeps it hidden (never paid); the next may choose, then setup goes
+    on."""
+    if show:
+        r.showed |= 1 << r.current
+    r.show_at += 1
+    r.phase = PLAY
+    if not _show(r):
         r.step += 1
         run_setup(r)
 
@@ -429,16 +463,22 @@ def _teyaku(r: RoundState) -> bool:
     teyaku_counted = r.teyaku_counted
     match = table.match_play
     counted_value = table.counted_value
+    shown = c.shown_teyaku
     for s in active:
         hand = hands[s]
         dealt[s] = hand
         if ctx is not None:
             ctx.look_from(s)
-        counted, value = counted_value(match(hand, ctx), hand)
+        hits = match(hand, ctx)
+        if shown and not r.showed >> s & 1:  # kept hidden (setup._show): not counted
+            hits &= ~shown
+        counted, value = counted_value(hits, hand)
         teyaku_counted[s] = counted
         if counted:
             made[s] = (value, counted)
             r.teyaku_revealed[s] = c.teyaku_cards(hand, counted)
+            if shown:  # its cards stay face up in his hand: the others may capture them
+                r.exposed |= c.teyaku_cards(hand, [i for i in counted if shown >> i & 1])
     if not made:
         return False
     made = BETWEEN_PLAYERS[table.between_players](made)
@@ -590,7 +630,7 @@ STEPS: dict[str, Callable[[RoundState], bool]] = {
 }
 # the steps a round runs: the rule file's, a declaration's and the dealer's claim of the field
 # (not steps a file names: engine.round.setup_steps places them)
-PLAN_STEPS = {"declare": _declare, "claim": _claim, **STEPS}
+PLAN_STEPS = {"declare": _declare, "claim": _claim, "show": _show, **STEPS}
 # ir.Declaration.by -> who may declare, in the order they are asked
 DECLARERS: dict[str, Callable[[RoundState], list[int]]] = {
     "dealer": lambda r: [r.dealer],

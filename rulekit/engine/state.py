@@ -33,10 +33,11 @@ class Phase(IntEnum):
     DECLARE = 6
     COUNT = 7  # an asked owner chooses how his pile reads the owner's choice (engine/asking.py)
     CLAIM = 8  # the dealer may take cards of a month laid on the field and play second
+    SHOW = 9  # a player may show a teyaku whose cards the others may capture, or keep it hidden
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT, CLAIM = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT, CLAIM, SHOW = (int(p) for p in Phase)
 
 JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
 
@@ -114,6 +115,12 @@ class RoundState:
     claimed: bool = (
         False  # the dealer took his claim of the field (ir.DealerClaim): he plays second
     )
+    # the teyaku shown or kept hidden (ir.Yaku.shown): the next to be asked (setup._show),
+    # the seats that showed theirs (bits), and the shown cards still in a hand (the others may
+    # capture them as field cards: capture.shown_to)
+    show_at: int = 0
+    showed: int = 0
+    exposed: int = 0
     # payee, payers, value, its flat part, name: paid once the field is laid
     pending_teyaku: list[tuple[int, tuple[int, ...], int, int, str]] = dc.field(
         default_factory=list

@@ -827,6 +827,13 @@ class CompiledRules:
         # the deal at each table size (engine.deal.shuffle fills it)
         self.dealers: dict[int, Deal] = {}
         self.teyaku = CompiledTable(rules.teyaku, self.index) if rules.teyaku else None
+        # the teyaku shown or kept hidden (ir.Yaku.shown), as bits of their entries: the shown
+        # cards are captured as field cards, and a hand may run out (`still draws`): the
+        # general road (capture.play)
+        self.shown_teyaku = sum(
+            1 << i for i, e in enumerate(rules.teyaku.entries if rules.teyaku else ()) if e.shown
+        )
+        self.plain = self.plain and not self.shown_teyaku and not rules.still_draws
         self.yaku = _yaku_table(rules, self.index)
         self.multiplier = CompiledMultiplier(rules.multiplier, self.index)
         self.void_field: Callable[..., bool] | None = (

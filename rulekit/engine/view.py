@@ -134,6 +134,12 @@ class PlayerView:
         return self._r.teyaku_names()
 
     @property
+    def capturable(self) -> int:
+        """The shown teyaku cards still in a hand, which the other players may capture as
+        field cards (ir.Yaku.shown)."""
+        return self._r.exposed
+
+    @property
     def revealed(self) -> dict[int, int]:
         """Cards each player showed for his teyaku (still in his hand unless played since)."""
         return {s: m & self._r.hands[s] for s, m in self._r.teyaku_revealed.items()}

@@ -640,6 +640,7 @@ STATEMENT_WORDS = {
     "bonus_on_pair": "'the bonus cards drawn onto the pair just made stay with it'",
     "bomb": "'bomb'",
     "stock": "'play out the stock'",
+    "still_draws": "'the player with no hand card still draws'",
     "instant_all": "'every hand winning at once is a draw'",
 }
 
@@ -756,6 +757,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "joker": _drop_mechanic("joker"),
     "dealer captures": _drop_mechanic("dealer_captures"),
     "play out the stock": _drop_mechanic("stock"),
+    "still draws": _drop_mechanic("still_draws"),
     "instant draw": _drop_mechanic("instant_all"),
     "the dealer captures": _drop_mechanic("dealer_captures"),
     "the dealer may take": _drop_mechanic("dealer_claim"),

@@ -1011,6 +1011,7 @@ class Resolver:
             cancels="cancels" in e.opts,
             cancels_yaku=self.cancels_yaku(t, e),
             wins_round=self.wins_round(t, e),
+            shown=self.shown(t, e),
             flat=bool(e.opts["flat"].amount) if "flat" in e.opts else False,
             loc=_sloc(e.name.loc),
         )
@@ -1052,6 +1053,23 @@ class Resolver:
             return False
         if opt.loc not in self.wins_round_locs:  # (the owner's choice reads the table twice)
             self.wins_round_locs.append(opt.loc)
+        return True
+
+    def shown(self, t: TableDraft, e: EntryDraft) -> bool:
+        """`; shown: the others may capture its cards`: an option of a teyaku (a dealt hand
+        shown at the deal), not of a yaku."""
+        opt = e.opts.get("shown_entry")
+        if opt is None:
+            return False
+        if t.kind != "teyaku":
+            self.error(
+                "'shown: the others may capture its cards' is an option of a teyaku (a dealt"
+                " hand), not of a yaku",
+                opt.loc,
+                'write it in the teyaku table: six_chaff "Six Chaff" 20: plains = 6; shown: the'
+                " others may capture its cards",
+            )
+            return False
         return True
 
     def bonus(self, opt: ast.EntryOpt, condition: ir.Condition) -> ir.Bonus | None:
@@ -1207,6 +1225,8 @@ class Resolver:
                 result["dealer_claim"] = claim
         if "stock" in self.d.mechanics:
             result["play_out_stock"] = self.options("stock")["played_out"]
+        if "still_draws" in self.d.mechanics:
+            result["still_draws"] = self.options("still_draws")["still_draws"]
         if "instant_all" in self.d.mechanics:
             result["instant_all"] = self.options("instant_all")["instant_all"]
         if "hiki" in self.d.mechanics:

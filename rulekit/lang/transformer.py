@@ -127,6 +127,7 @@ TABLE_OPTIONS = {
 ENTRY_FLAGS = (
     "at_count", "paid_to_dealer", "cancels",
     "cancels_every_yaku", "cancels_others_yaku", "wins_round",  # (issue 25)
+    "shown_entry",  # (issue 25: Hana-Awase's chaff teyaku)
 )  # fmt: skip
 
 # The scoring stage: the game's target and start, and split tables.
@@ -907,6 +908,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     @v_args(meta=True)
     def play_out_stock(self, meta: Meta, c: list[Token]) -> ast.Stmt:
         return self.mechanic(meta, "stock", [self.opt(meta, "played_out", True)])
+
+    @v_args(meta=True)
+    def still_draws(self, meta: Meta, c: list[Token]) -> ast.Stmt:
+        """`the player with no hand card still draws` (Hana-Awase's shown chaff teyaku)."""
+        return self.mechanic(meta, "still_draws", [self.opt(meta, "still_draws", True)])
 
     @v_args(meta=True)
     def instant_all_draw(self, meta: Meta, c: list[Token]) -> ast.Stmt:

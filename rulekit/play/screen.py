@@ -189,11 +189,14 @@ def table(
             Text("drawn: ", style="bold") + card_text(rules, view.compiled.index.ids[view.drawn])
         )
     lines.append(piles)
+    capturable = view.capturable  # (ir.Yaku.shown: the others may take them as field cards)
     for s, names_shown in view.teyaku.items():
         shown = sorted_ids(view, view.revealed.get(s, 0))
         label = ", ".join(labels(rules, names_shown))
+        free = " (the others may capture them)" if view.revealed.get(s, 0) & capturable else ""
         lines.append(
-            Text(f"{says(names[s], 'show')} {label}: ", style="bold") + cards_line(rules, shown)
+            Text(f"{says(names[s], 'show')} {label}{free}: ", style="bold")
+            + cards_line(rules, shown)
         )
     return Group(*lines)
 
@@ -234,6 +237,27 @@ def declare_block(
     )
     said = " ".join(declaration_sentence(d, rules) for d in rules.declarations)
     return Group(header, scores_line(names, totals), Text(""), Text(said, style="bold"))
+
+
+def shows_teyaku(rules: ir.Ruleset) -> bool:
+    """Whether a teyaku of the rule file is shown or kept hidden (ir.Yaku.shown)."""
+    return rules.teyaku is not None and any(e.shown for e in rules.teyaku.entries)
+
+
+def show_line(view: PlayerView) -> str:
+    """A teyaku to show or keep hidden, as its holder is asked it: which, its value, and what
+    showing it costs."""
+    rules = view.compiled.rules
+    table = view.compiled.teyaku
+    assert table is not None and rules.teyaku is not None
+    hits = table.match_play(view.hand) & view.compiled.shown_teyaku
+    counted, value = table.counted_value(hits, view.hand)
+    names = ", ".join(labels(rules, [table.names[i] for i in counted]))
+    return (
+        f"you hold {names}, worth {value} from each other player: show it to be paid (its cards"
+        " stay face up in your hand, and the others may capture them as field cards), or pass"
+        " to keep it hidden and unpaid"
+    )
 
 
 def claim_line(view: PlayerView, claim: ir.DealerClaim) -> str:
@@ -321,6 +345,8 @@ def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
         return "declare " + ", ".join(d.label or d.name for d in rules.declarations)
     if action == A.CLAIM:
         return "claim: take the field's cards and play second"
+    if action == A.SHOW:
+        return "show: be paid, its cards face up for the others to capture"
     return A.describe(action, ix, rules.owners_choice)
 
 
@@ -355,8 +381,10 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
         text = f"{says(name, 'declare')} {label}" + (", unseen" if unseen else "")
     elif a == A.CLAIM:  # the dealer's claim of the field (ir.DealerClaim)
         text = f"{says(name, 'take')} {_cards(ix, move.took)} from the field, to play second"
+    elif a == A.SHOW:  # a teyaku shown (ir.Yaku.shown)
+        text = f"{says(name, 'show')} a teyaku: its cards stay face up for the others to capture"
     elif a == A.PASS:
-        claims = rules.dealer_claim is not None
+        claims = rules.dealer_claim is not None or shows_teyaku(rules)
         text = says(name, "pass") + ("" if claims else ": no declaration")
     elif a in (A.JOIN, A.FOLD, A.STOP):
         text = says(name, A.describe(a, ix))

@@ -15,7 +15,7 @@ from rich.console import Console
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence, rulebook, to_rich
 from rulekit.engine import actions as A
-from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE, Round
+from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SHOW, SWAP, TAKE, Round
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError, RulekitError, UsageError
 from rulekit.output import check_writable, score_text
@@ -255,6 +255,8 @@ class Terminal:
             claim = view.compiled.rules.dealer_claim
             if view.phase == CLAIM and claim is not None:  # the dealer's claim, in words
                 self.console.print(screen.claim_line(view, claim), style="bold")
+            if view.phase == SHOW:  # a teyaku the others may capture, in words
+                self.console.print(screen.show_line(view), style="bold")
             if view.phase == COUNT:  # the owner's choice, asked at the count
                 rules = view.compiled.rules
                 self.console.print("the count: how does your pile read?", style="bold")
@@ -302,6 +304,8 @@ class Terminal:
             return f"declare {d.label or d.name}, or pass? (declare/pass) "
         if phase == CLAIM:
             return "take the field's cards and play second, or pass? (claim/pass) "
+        if phase == SHOW:
+            return "show your teyaku, or keep it hidden? (show/pass) "
         if phase == DECIDE:
             call = screen.call_word(view.compiled.rules)
             return f"{self._stop_value(view)} stop or {call}? (stop/{call}) "
@@ -346,6 +350,10 @@ class Terminal:
             CLAIM: {
                 "claim": A.CLAIM, "c": A.CLAIM, "take": A.CLAIM, "1": A.CLAIM,
                 "pass": A.PASS, "p": A.PASS, "2": A.PASS,
+            },
+            SHOW: {
+                "show": A.SHOW, "s": A.SHOW, "1": A.SHOW,
+                "pass": A.PASS, "p": A.PASS, "hide": A.PASS, "2": A.PASS,
             },
             DECIDE: {
                 "stop": stop, "s": stop, "1": stop,

@@ -46,6 +46,7 @@ MECHANICS = (
     Mechanic("event", "an event during play (it happens, no one chooses it)", "events"),
     Mechanic("claim", "the dealer's claim of the field (take cards, play second)", "claims"),
     Mechanic("ride", "a bonus card riding a stack (it happens, no one chooses it)", "rides"),
+    Mechanic("show", "a teyaku shown (its cards capturable) or kept hidden", "teyaku shown"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -55,6 +56,7 @@ _PHASE_CHOICE = {
     Phase.SWAP: ("swap", A.SWAP),
     Phase.DECLARE: ("declare", A.DECLARE),
     Phase.CLAIM: ("claim", A.CLAIM),
+    Phase.SHOW: ("show", A.SHOW),
 }
 
 
@@ -188,6 +190,9 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return rules.dealer_claim
     if key == "ride":
         return rules.bonus_on_pair
+    if key == "show":  # the teyaku shown or kept hidden, and the hands that may run out
+        entries = rules.teyaku.entries if rules.teyaku is not None else ()
+        return (tuple(e.name for e in entries if e.shown), rules.still_draws)
     return rules.wild
 
 

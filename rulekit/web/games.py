@@ -18,7 +18,7 @@ from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
 from rulekit.engine.asking import Reading
-from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SWAP, TAKE
+from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SHOW, SWAP, TAKE
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -358,6 +358,8 @@ def _stakes(view: PlayerView) -> str | None:
     claim = view.compiled.rules.dealer_claim
     if phase == CLAIM and claim is not None:
         return screen.claim_line(view, claim)
+    if phase == SHOW:
+        return screen.show_line(view)
     if phase == COUNT:
         choice = view.compiled.rules.owners_choice
         assert choice is not None

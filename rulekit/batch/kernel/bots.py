@@ -119,6 +119,8 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         return DECLARE if Q[DQ, DQ_FREE] else PASS
     if phase == PH_CLAIM:  # greedy.act: the dealer's claim of the field, always
         return CLAIM
+    if phase == PH_SHOW:  # greedy.act: a teyaku the others may capture, always shown
+        return SHOW
     return int(legal[0])
 
 
@@ -148,8 +150,8 @@ def greedy_play(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -
             got = (1 << ((a >> SHIFT) - 1)) | (1 << b)
         elif Q[HW, W_LONE] >> b & 1:  # capture.preview: a lone card, itself
             got = 1 << b
-        else:
-            m = field & Q[MONTHS, b]
+        else:  # (the others' shown cards taken as field cards)
+            m = (field | (S[SC, I_EXPOSED] & ~S[P_HAND, s])) & Q[MONTHS, b]
             if m and field & Q[HW, W_BONUS]:  # a stack's riders with it (riders.riding)
                 m |= riding(S, Q, field, m)
             got = m | (1 << b) if m else 0
@@ -274,6 +276,10 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         S[RW, RW_NOPT] = n
     elif phase == PH_CLAIM:  # the dealer's claim of the field, or the lead
         S[RW, RW_OPT] = CLAIM
+        S[RW, RW_OPT + 1] = PASS
+        S[RW, RW_NOPT] = 2
+    elif phase == PH_SHOW:  # a teyaku shown (paid, its cards capturable), or kept hidden
+        S[RW, RW_OPT] = SHOW
         S[RW, RW_OPT + 1] = PASS
         S[RW, RW_NOPT] = 2
     elif phase != PH_PLAY:  # stop or continue

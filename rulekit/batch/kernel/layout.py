@@ -625,3 +625,21 @@ S_ROWS += 1
 CH_RIDE_OFFERED = CH_N
 CH_RIDE = CH_N + 1
 CH_N += 2
+# ---------------------------------------------------------------- a teyaku shown (issue 25)
+# ir.Yaku.shown (`; shown: the others may capture its cards`): a setup step just before the
+# teyaku's (engine.round.setup_steps), its chooser's phase and moves, the SHQ row (the entries,
+# `the player with no hand card still draws`), the SC row's next to be asked, the seats that
+# showed (bits) and the shown cards still in a hand; its choices counted (info's columns 33, 34)
+ST_SHOW = 12
+PH_SHOW = 11
+SHOW = actions.SHOW
+SHQ = Q_ROWS
+Q_ROWS += 1
+SHQ_ENTRIES = 0  # the teyaku entries shown or kept hidden, as bits (0: none)
+SHQ_STILL_DRAWS = 1  # 1: the player with no hand card still draws (Ruleset.still_draws)
+I_SHOW_AT = I_SIZE + 50  # SC row: the next of those who may show one to be asked
+I_SHOWED = I_SIZE + 51  # SC row: the seats that showed theirs, as bits
+I_EXPOSED = I_SIZE + 52  # SC row: the shown cards still in a hand (capture.shown_to)
+CH_SHOW_OFFERED = CH_N
+CH_SHOW = CH_N + 1
+CH_N += 2

@@ -132,7 +132,8 @@ def reveal(S: Array, Q: Array, T: Array) -> None:
             cards |= shown_cards(shown, low_bit(m), S[P_DEALT, s], S[TMP])
             m &= m - 1
         S[RW, RW_REVEALED + s] = cards
-    S[RW, RW_SHOWN] = 1
+    if S[SC, I_PHASE] != PH_SHOW:  # (asked before the teyaku step: none are counted yet)
+        S[RW, RW_SHOWN] = 1
 
 
 @entry

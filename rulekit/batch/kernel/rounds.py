@@ -14,6 +14,7 @@ from rulekit.batch.kernel.setup import (
     choose_fold,
     declared_times,
     next_declarer,
+    next_shower,
     run_setup,
     swap_pair,
 )
@@ -62,6 +63,10 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             legal[0] = CLAIM
             legal[1] = PASS
             n = 2
+        elif phase == PH_SHOW:
+            legal[0] = SHOW
+            legal[1] = PASS
+            n = 2
         else:
             legal[0] = SWAP
             legal[1] = KEEP
@@ -84,6 +89,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_CLAIM:
             S[CHOICES, CH_CLAIM_OFFERED] += 1
             S[CHOICES, CH_CLAIM] += action == CLAIM
+        elif phase == PH_SHOW:
+            S[CHOICES, CH_SHOW_OFFERED] += 1
+            S[CHOICES, CH_SHOW] += action == SHOW
         elif phase == PH_TAKE and wild_drawn(S, Q):  # the drawn wild card's target: a play
             S[CHOICES, CH_WILD_OFFERED] += 1
             S[CHOICES, CH_WILD] += 1
@@ -131,6 +139,14 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[SC, I_STEP] += 1
             S[SC, I_PHASE] = PH_PLAY
             run_setup(S, Q, T, F)
+        elif phase == PH_SHOW:  # setup.choose_show: the next may show his, then on
+            if action == SHOW:
+                S[SC, I_SHOWED] |= 1 << s
+            S[SC, I_SHOW_AT] += 1
+            S[SC, I_PHASE] = PH_PLAY
+            if not next_shower(S, Q, T):
+                S[SC, I_STEP] += 1
+                run_setup(S, Q, T, F)
         else:
             if action == SWAP:
                 d = swap_pair(S, Q)[0]

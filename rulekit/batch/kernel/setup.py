@@ -18,6 +18,7 @@ from rulekit.batch.tables import (
     first_instant_win,
     holds,
     instant_value,
+    shown_cards,
 )
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
@@ -41,6 +42,8 @@ def run_setup(S: Array, Q: Array, T: Array, F: Floats) -> None:
         # setup._declare (idle where nobody folds and it is about the fold: setup_plan)
         asks = not Q[DQ, DQ_FOLD_ONLY] or Q[CFG, C_SEATED] > Q[CFG, C_PLAYING]
         if code == ST_DECLARE and asks and next_declarer(S, Q, T):
+            return
+        if code == ST_SHOW and next_shower(S, Q, T):  # setup._show: a holder asked
             return
         if code == ST_CLAIM and claim_cards(S, Q):  # setup._claim: the dealer asked
             S[SC, I_PHASE] = PH_CLAIM
@@ -331,12 +334,19 @@ def teyaku(S: Array, Q: Array, T: Array, F: Floats) -> None:
         hand = S[P_HAND, s]
         S[P_DEALT, s] = hand
         npiles = look_as_player(S, Q, s) if Q[STAGE, G_TEYAKU_SEES] else 0
-        n = t_counted(ttab, t_match(ttab, hand, False, S[PILES], npiles), hand, sel)
+        hits = t_match(ttab, hand, False, S[PILES], npiles)
+        shown = Q[SHQ, SHQ_ENTRIES]
+        if shown and not S[SC, I_SHOWED] >> s & 1:  # kept hidden (next_shower): not counted
+            hits &= ~shown
+        n = t_counted(ttab, hits, hand, sel)
         mask = 0
         total = 0
         for k in range(n):
             mask |= 1 << sel[k]
             total += t_value(ttab, sel[k], hand)
+            if shown >> sel[k] & 1:  # its cards stay face up in his hand, capturable
+                programs = T[Q[RQ, RQ_T_SHOWN] : Q[RQ, RQ_T_SHOWN + 1]]
+                S[SC, I_EXPOSED] |= shown_cards(programs, sel[k], hand, S[TMP + 2])
         S[P_TEYAKU, s] = mask
         if n:
             values[s] = total
@@ -485,6 +495,30 @@ def next_declarer(S: Array, Q: Array, T: Array) -> bool:
                 S[SC, I_CURRENT] = seat
                 return True
             S[SC, I_DECLARE_AT] += 1  # not offered: he passes, unasked
+        k += 1
+    return False
+
+
+@entry
+def next_shower(S: Array, Q: Array, T: Array) -> bool:
+    """setup._show: wait for the next player of the round, from the dealer (from I_SHOW_AT),
+    whose dealt hand makes a teyaku he may show or keep hidden; False when none is left."""
+    ttab = T[Q[CFG, C_T_TEYAKU] : Q[CFG, C_T_TEYAKU + 1]]
+    seated = Q[CFG, C_SEATED]
+    dealer = S[SC, I_DEALER]
+    k = 0  # the place among the players of the round of the seat looked at
+    for j in range(seated):
+        seat = (dealer + j) % seated
+        if S[P_FOLDED, seat]:
+            continue
+        if k >= S[SC, I_SHOW_AT]:
+            npiles = look_as_player(S, Q, seat) if Q[STAGE, G_TEYAKU_SEES] else 0
+            hits = t_match(ttab, S[P_HAND, seat], False, S[PILES], npiles)
+            if hits & Q[SHQ, SHQ_ENTRIES]:
+                S[SC, I_PHASE] = PH_SHOW
+                S[SC, I_CURRENT] = seat
+                return True
+            S[SC, I_SHOW_AT] += 1  # none to show: not asked
         k += 1
     return False
 

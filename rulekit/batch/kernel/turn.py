@@ -47,9 +47,10 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
+    matched = field | (S[SC, I_EXPOSED] & ~hand)  # the others' shown cards, as field cards
     wild = Q[HW, W_WILD]
     if not Q[HW, W_HIKI] and wild < 0 and not Q[EVQ, EVQ_BOMB_HAND]:
-        return plays(hand, field, Q, out)
+        return plays(hand, matched, Q, out)
     n = 0
     if Q[HW, W_HIKI] and is_offered(S, Q, T, p, hand, HIKI_CODE):
         seen = hand | field
@@ -83,8 +84,16 @@ def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
                 out[n] = b
                 n += 1
             continue
-        n = card_plays(b, field, Q, out, n)
+        n = card_plays(b, matched, Q, out, n)
     return n
+
+
+@inline
+def take_shown(S: Array, Q: Array, cards: int) -> None:
+    """capture.take_shown: shown teyaku cards captured from the other players' hands."""
+    S[SC, I_EXPOSED] &= ~cards
+    for s in range(Q[CFG, C_SEATED]):
+        S[P_HAND, s] &= ~cards
 
 
 @inline
@@ -133,6 +142,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
+    shown = S[SC, I_EXPOSED] & ~hand  # the others' shown cards (capture.shown_to)
     if action == SKIP:  # capture.skip: no hand card, only the draw
         S[P_SKIPS, p] -= 1
         got = 0
@@ -143,6 +153,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
     elif action >= HIKI:  # capture.hiki: the month's cards from the hand and the field
         mm = Q[MONTH_MASKS, action - HIKI]
         S[P_HAND, p] = hand & ~mm
+        S[SC, I_EXPOSED] &= ~mm
         got = mm
         fed = field & mm
         field &= ~mm
@@ -163,7 +174,7 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
                 S[SC, I_WILD_OWNER] = p
                 S[SC, I_WILD_MONTH] = Q[MONTHS, (action >> SHIFT) - 1]
         else:
-            m = field & Q[MONTHS, b]
+            m = (field | shown) & Q[MONTHS, b]  # a shown card is taken as a field card
             if popcount(m) == 2:
                 m = 1 << ((action >> SHIFT) - 1)
         if Q[HW, W_LONE] >> b & 1:
@@ -181,6 +192,10 @@ def play_card(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
             got = 0
             fed = 0
         S[P_HAND, p] = hand ^ bit
+        if S[SC, I_EXPOSED]:  # his own shown card played, or another's captured
+            S[SC, I_EXPOSED] &= ~bit
+            if m & shown:
+                take_shown(S, Q, m & shown)
         S[SC, I_TURN_WHOLE] = 0
         S[SC, I_TURN_LAID] = 0 if m else bit  # (what the hand card did: events.py)
         S[SC, I_PLAYED_TOOK] = m
@@ -199,6 +214,7 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
     n = S[SC, I_NSTOCK]
     S[SC, I_DRAWN_TOOK] = 0
     S[SC, I_STACKED] = 0
+    shown = S[SC, I_EXPOSED] & ~S[P_HAND, p]  # the others' shown cards (capture.shown_to)
     while n:
         n -= 1
         S[SC, I_NSTOCK] = n
@@ -206,7 +222,7 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
         if Q[HW, W_BONUS] >> d & 1:  # a bonus card drawn: to his pile, and he draws again
             got |= 1 << d
             continue
-        m2 = field & Q[MONTHS, d]
+        m2 = (field | shown) & Q[MONTHS, d]  # a shown card is taken as a field card
         w = Q[HW, W_CARD]
         pair = got & ~Q[HW, W_LONE]  # what the hand card took (not a bonus card drawn since)
         any_drawn = Q[HW, W_DRAWN] and d == w  # (capture.draw_card: its targets for its month)
@@ -248,6 +264,8 @@ def draw_card(S: Array, Q: Array, T: Array, p: int, field: int, got: int, fed: i
             field &= ~m2
             got |= m2 | (1 << d)
             fed |= m2
+            if m2 & shown:
+                take_shown(S, Q, m2 & shown)
             S[SC, I_DRAWN_TOOK] = m2
             if any_drawn:  # the wild card's capture (its month collected at the end)
                 S[SC, I_WILD_OWNER] = p
@@ -347,7 +365,8 @@ def take_targets(S: Array, Q: Array, T: Array) -> int:
     card's targets."""
     if wild_drawn(S, Q):
         return wild_targets(S, Q, T, S[SC, I_CURRENT])
-    out: int = S[SC, I_FIELD] & Q[MONTHS, S[SC, I_DRAWN]]
+    seen = S[SC, I_FIELD] | (S[SC, I_EXPOSED] & ~S[P_HAND, S[SC, I_CURRENT]])
+    out: int = seen & Q[MONTHS, S[SC, I_DRAWN]]
     return out
 
 
@@ -360,6 +379,8 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
         S[SC, I_WILD_OWNER] = S[SC, I_CURRENT]
         S[SC, I_WILD_MONTH] = Q[MONTHS, t]
     S[SC, I_FIELD] &= ~(1 << t)
+    if S[SC, I_EXPOSED] >> t & 1:  # another player's shown card
+        take_shown(S, Q, 1 << t)
     got = (1 << t) | (1 << S[SC, I_DRAWN])
     if S[SC, I_FIELD] & Q[HW, W_BONUS]:  # (a card of a stack taken: its riders, riders.follow)
         gone = follow(S, Q, S[SC, I_FIELD])
@@ -380,6 +401,18 @@ def take(S: Array, Q: Array, T: Array, F: Floats, action: int) -> None:
 def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_TURN] += 1
     n = S[SC, I_NORDER]
+    if Q[SHQ, SHQ_STILL_DRAWS]:  # `the player with no hand card still draws`, while one holds
+        while S[SC, I_NSTOCK] > 0 and anyone_holds(S):
+            pos = (S[SC, I_POS] + 1) % n
+            s = S[P_ORDER, pos]
+            if S[P_HAND, s] or S[P_SKIPS, s]:
+                S[SC, I_POS] = pos
+                S[SC, I_CURRENT] = s
+                S[SC, I_PHASE] = PH_PLAY
+                return
+            if stock_turn(S, Q, T, F):  # his turn: the draw alone
+                return
+            S[SC, I_TURN] += 1
     pos = S[SC, I_POS]
     for k in range(1, n + 1):
         s = S[P_ORDER, (pos + k) % n]
@@ -393,6 +426,15 @@ def next_turn(S: Array, Q: Array, T: Array, F: Floats) -> None:
             return
         S[SC, I_TURN] += 1
     end_of_hands(S, Q, T, F)
+
+
+@inline
+def anyone_holds(S: Array) -> bool:
+    """Whether a player of the round still holds a card."""
+    cards = 0
+    for k in range(S[SC, I_NORDER]):
+        cards |= S[P_HAND, S[P_ORDER, k]]
+    return cards != 0
 
 
 @entry

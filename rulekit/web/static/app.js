@@ -121,10 +121,16 @@ function renderPlayers(t) {
       info.textContent = lines.join(" · ");
       el.appendChild(info);
     }
-    if (p.shown.length) {
+    if (p.shown.length) {  // a shown teyaku's cards: another's may be a target, as field cards
       const row = document.createElement("div");
       row.className = "pile";
-      p.shown.forEach((c) => row.appendChild(card(c, "small")));
+      const choices = targets(t);
+      p.shown.forEach((c) => {
+        const m = choices.find((x) => x.target === c.id);
+        const shown = card(c, m ? "small choice" : "small");
+        if (m) shown.addEventListener("click", () => send(m.action));
+        row.appendChild(shown);
+      });
       el.appendChild(row);
     }
     box.appendChild(el);
@@ -201,8 +207,10 @@ function renderDecision(state, t) {
     p.textContent = t.stakes;
     box.appendChild(p);
   }
-  if (t.phase === "take") box.append("the drawn card matches two field cards: click the one to take");
-  if (pending !== null) box.append("two field cards match: click the one to take");
+  const shown = t.players.some((p) => p.shown.some((c) => targets(t).some((m) => m.target === c.id)));
+  const where = shown ? "cards (on the field or shown)" : "field cards";
+  if (t.phase === "take") box.append(`the drawn card matches two ${where}: click the one to take`);
+  if (pending !== null) box.append(`two ${where} match: click the one to take`);
   t.moves.filter((m) => m.kind === "button" || m.kind === "hiki")
     .forEach((m) => box.appendChild(button(m.words, m.action, t.stakes)));
 }
