@@ -15,6 +15,7 @@ from operator import itemgetter
 
 from rulekit import ir
 from rulekit.agents.base import SeededAgent
+from rulekit.cards import bits
 from rulekit.engine import actions as A
 from rulekit.engine.actions import CARD_MASK
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
@@ -146,6 +147,15 @@ def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
     return choose
 
 
+def refuses_draw(view: PlayerView) -> bool:
+    """Greedy's answer to a draw offered (ir.DrawOffer): it refuses when it has made a yaku, or
+    a card of its hand matches the field (it has a capture to play); else it accepts."""
+    if view.made_value[view.seat]:
+        return True
+    months = view.compiled.index.month_mask_of_bit
+    return any(view.field & months[b] for b in bits(view.hand))
+
+
 class GreedyAgent(SeededAgent):
     name = "greedy"
     _plain: tuple[CompiledRules, PlainChoice] | None = None
@@ -171,9 +181,13 @@ class GreedyAgent(SeededAgent):
             return A.DECLARE if cannot_cost(view.compiled.rules) else A.PASS
         if phase == Phase.CLAIM:  # the dealer's claim of the field: cards in hand, always
             return A.CLAIM
+        if phase == Phase.ANSWER:  # a draw offered: see refuses_draw
+            return A.REFUSE if refuses_draw(view) else A.ACCEPT
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
+        if legal[-1] == A.OFFER:  # a draw, whenever he may offer one (he has no safe play)
+            return A.OFFER
         return self.pick(self.rank(view, legal))
 
     def pick(self, ranked: list[tuple[float, int]]) -> int:

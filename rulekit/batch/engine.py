@@ -122,6 +122,7 @@ EVENT_KINDS = {
     "bomb": K.EK_BOMB,
 }
 OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -> PQ row
+REFUSER_PAYS = {"nothing": 0, "for_all": 1}  # ir.DrawOffer.refuser_pays -> OQ row
 INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
@@ -326,6 +327,10 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
     if r.dealer_claim is not None:
         Q[K.CLQ, K.CLQ_TAKE] = r.dealer_claim.take
         Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
+    if r.draw_offer is not None:  # a draw offered (kernel/offer.py)
+        Q[K.OQ, K.OQ_HAS] = 1
+        Q[K.OQ, K.OQ_MIN] = r.draw_offer.minimum
+        Q[K.OQ, K.OQ_REFUSER_PAYS] = REFUSER_PAYS[r.draw_offer.refuser_pays]
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
     Q[K.EVQ, K.EVQ_FACTOR] = compiled.event_factor
@@ -498,7 +503,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -613,6 +618,9 @@ EVENT_CHOICE_KEYS = ("bomb offered", "bomb", "skip offered", "skip", "event offe
 I_EVENT_CHOICES = 23
 CLAIM_CHOICE_KEYS = ("claim offered", "claim")  # the dealer's claim of the field: 29..30
 I_CLAIM_CHOICES = 29
+# a draw offered, an answer asked (info's columns 31..34)
+OFFER_CHOICE_KEYS = ("draw offered", "draw", "refuse offered", "refuse")
+I_OFFER_CHOICES = 31
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -651,6 +659,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(CLAIM_CHOICE_KEYS):
             if info[I_CLAIM_CHOICES + c]:
                 choices[key] = int(info[I_CLAIM_CHOICES + c])
+        for c, key in enumerate(OFFER_CHOICE_KEYS):
+            if info[I_OFFER_CHOICES + c]:
+                choices[key] = int(info[I_OFFER_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -718,6 +729,7 @@ CHOICES = (  # columns
     + OWNER_CHOICE_KEYS
     + EVENT_CHOICE_KEYS
     + CLAIM_CHOICE_KEYS
+    + OFFER_CHOICE_KEYS
 )
 
 
@@ -739,6 +751,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
             info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
             info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
+            info[:, I_OFFER_CHOICES : I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)],
         ],
         axis=1,
     )

@@ -8,6 +8,8 @@ join, fold, stop, continue JOIN, FOLD, STOP, CONTINUE
 swap, keep                 SWAP, KEEP                         (trade hands with the dealer, or not)
 declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
 claim, pass                CLAIM, PASS                        (the dealer's claim of the field)
+offer a draw               OFFER                              (among the plays: ir.DrawOffer)
+accept, refuse             ACCEPT, REFUSE                     (a draw offered)
 read CARDS as CLASS        READ_FIRST, READ_SECOND            (an owner's choice, at the count)
 """
 
@@ -36,12 +38,15 @@ PASS = 8199  # do not
 READ_FIRST = 8200  # at the count, the owner's choice's cards in his pile read the first way
 READ_SECOND = 8201  # or the second (`read CARDS as N CLASSES`; engine/asking.py)
 CLAIM = 8202  # the dealer takes his claim of the field and plays second (ir.DealerClaim)
+OFFER = 8203  # show the hand and offer a draw, at the start of a turn (ir.DrawOffer)
+ACCEPT = 8204  # a draw offered: accept it
+REFUSE = 8205  # or refuse it
 HIKI = 8320
 SKIP = HIKI + 63  # skip the play, draw only (after a bomb: ir.Bomb.skips); no deck has 64 months
 
 MOVES_HINT = (
     "moves: play CARD [onto CARD], take CARD, hiki MONTH, bomb MONTH, skip, join, fold, stop,"
-    " continue, swap, keep, declare, claim, pass, read CARDS as CLASS"
+    " continue, swap, keep, declare, claim, pass, offer, accept, refuse, read CARDS as CLASS"
 )
 
 KEYWORDS = {
@@ -55,6 +60,9 @@ KEYWORDS = {
     "pass": PASS,
     "claim": CLAIM,
     "skip": SKIP,
+    "offer": OFFER,
+    "accept": ACCEPT,
+    "refuse": REFUSE,
 }
 
 

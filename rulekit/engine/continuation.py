@@ -13,7 +13,7 @@ from dataclasses import replace as dc_replace
 from typing import TYPE_CHECKING
 
 from rulekit.cards import bits
-from rulekit.engine import asking, ledger
+from rulekit.engine import asking, draw_offer, ledger
 from rulekit.engine.ledger import half, share
 from rulekit.engine.offers import BOTH, compile_offers, is_offered, offered
 from rulekit.engine.scoring import finish
@@ -365,6 +365,10 @@ def stop(r: RoundState, p: int) -> None:
     start = len(r.ledger)
     plan(r).paid.at_stop(r, p)
     OUTSTOPPED_PAYS[r.rules.continuation.outstopped_pays](r, p, start)
+    if r.refuser >= 0:  # (a draw offered and refused: ir.DrawOffer.refuser_pays)
+        offer = r.rules.draw_offer
+        assert offer is not None
+        draw_offer.REFUSER_PAYS[offer.refuser_pays](r, p, start)
     if True in continuing:  # (close_continuations has nobody to settle otherwise)
         close_continuations(r, stopper=p)
     r.ended_by = "yaku"

@@ -638,6 +638,7 @@ STATEMENT_WORDS = {
     "tie_break": "'tie break'",
     "stacks": "'the draw stacks on the pair just made'",
     "bomb": "'bomb'",
+    "draw_offer": "'offer a draw'",
     "stock": "'play out the stock'",
     "instant_all": "'every hand winning at once is a draw'",
 }
@@ -766,6 +767,7 @@ REMOVABLE: dict[str, Callable[[Draft], bool]] = {
     "declare": _drop_mechanic("declare"),
     "stacks": _drop_mechanic("stacks"),
     "bomb": _drop_mechanic("bomb"),
+    "draw offer": _drop_mechanic("draw_offer"),
     "events": _drop_attr_dict("events"),
     "liability": _drop_attr("liable"),
     "liable": _drop_attr("liable"),

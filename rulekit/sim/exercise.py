@@ -45,6 +45,8 @@ MECHANICS = (
     Mechanic("skip", "a play skipped after a bomb", "skips"),
     Mechanic("event", "an event during play (it happens, no one chooses it)", "events"),
     Mechanic("claim", "the dealer's claim of the field (take cards, play second)", "claims"),
+    Mechanic("draw", "a draw offered by a player with no safe play", "draws offered"),
+    Mechanic("refuse", "a draw offered, answered (accept or refuse)", "refusals"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -54,6 +56,7 @@ _PHASE_CHOICE = {
     Phase.SWAP: ("swap", A.SWAP),
     Phase.DECLARE: ("declare", A.DECLARE),
     Phase.CLAIM: ("claim", A.CLAIM),
+    Phase.ANSWER: ("refuse", A.REFUSE),
 }
 
 
@@ -112,6 +115,9 @@ class Counting:
                 self.counts["skip offered"] += 1
             if action == A.SKIP:
                 self.counts["skip"] += 1
+        if rules.draw_offer is not None and view.legal_actions()[-1] == A.OFFER:
+            self.counts["draw offered"] += 1
+            self.counts["draw"] += action == A.OFFER
         wild = rules.wild
         if wild is not None and A.is_play(action):
             bit = view.compiled.index.bit.get(wild.card, -1)
@@ -182,6 +188,8 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
         return (rules.events, rules.stacks)
     if key == "claim":
         return rules.dealer_claim
+    if key in ("draw", "refuse"):
+        return rules.draw_offer
     return rules.wild
 
 

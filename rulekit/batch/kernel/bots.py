@@ -94,7 +94,9 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         S[RW, RW_PENDING] = 0
         return int(S[RW, RW_ACTION])
     bot = BOT_GREEDY if S[RW, RW_ROLLOUT] else Q[BOTS, s]
-    weighed = phase >= PH_DECIDE or (phase == PH_PLAY and legal[0] >= HIKI)
+    weighed = phase >= PH_DECIDE or (
+        phase == PH_PLAY and (legal[0] >= HIKI or legal[n - 1] == OFFER)
+    )
     if phase == PH_TAKE and wild_drawn(S, Q):  # which card the drawn wild card takes
         weighed = True
     if bot == BOT_RULEWISE and weighed:
@@ -102,7 +104,11 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
     if bot == BOT_RANDOM:
         return int(legal[draw_below(S, Q, s, n)])
     if phase == PH_PLAY:
+        if legal[n - 1] == OFFER:  # greedy._play: a draw, whenever he may offer one
+            return OFFER
         return greedy_play(S, Q, T, F, legal, n)
+    if phase == PH_ANSWER:  # greedy.refuses_draw
+        return REFUSE if greedy_refuses(S, Q, s) else ACCEPT
     if phase == PH_TAKE:
         best = 0
         for k in range(1, n):
@@ -231,6 +237,20 @@ def greedy_ahead(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     return net > 0 or left <= S[SC, I_NORDER]
 
 
+@inline
+def greedy_refuses(S: Array, Q: Array, s: int) -> bool:
+    """greedy.refuses_draw: a yaku made, or a hand card matching the field."""
+    if S[P_MADE_VALUE, s]:
+        return True
+    hand = S[P_HAND, s]
+    field = S[SC, I_FIELD]
+    while hand:
+        if field & Q[MONTHS, low_bit(hand)]:
+            return True
+        hand &= hand - 1
+    return False
+
+
 @entry
 def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     """greedy._strong: join with a teyaku, or a hand worth more than an average one."""
@@ -274,22 +294,30 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         S[RW, RW_OPT] = CLAIM
         S[RW, RW_OPT + 1] = PASS
         S[RW, RW_NOPT] = 2
+    elif phase == PH_ANSWER:  # a draw offered: accept or refuse
+        S[RW, RW_OPT] = ACCEPT
+        S[RW, RW_OPT + 1] = REFUSE
+        S[RW, RW_NOPT] = 2
     elif phase != PH_PLAY:  # stop or continue
         if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
             return STOP
         S[RW, RW_OPT] = STOP
         S[RW, RW_OPT + 1] = CONTINUE
         S[RW, RW_NOPT] = 2
-    else:  # hikis offered (first among the plays): each, and the best ordinary play
-        hikis = 0
+    else:  # hikis offered (first among the plays), a draw offered (last): each, and the best
+        hikis = 0  # ordinary play
         while hikis < n and legal[hikis] >= HIKI:
             hikis += 1
+        end = n - 1 if legal[n - 1] == OFFER else n
         k = 0
-        if hikis < n:
-            S[RW, RW_OPT] = greedy_play(S, Q, T, F, legal[hikis:], n - hikis)
+        if hikis < end:
+            S[RW, RW_OPT] = greedy_play(S, Q, T, F, legal[hikis:end], end - hikis)
             k = 1
         for j in range(hikis):
             S[RW, RW_OPT + k] = legal[j]
+            k += 1
+        if end < n:
+            S[RW, RW_OPT + k] = OFFER
             k += 1
         if k == 1:
             return int(S[RW, RW_OPT])

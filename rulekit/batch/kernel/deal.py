@@ -84,6 +84,9 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_DECLARE_AT] = 0
     S[SC, I_WON_AT_ONCE] = 0
     S[SC, I_CLAIMED] = 0
+    S[SC, I_OFFERED] = 0  # (a draw offered: kernel/offer.py)
+    S[SC, I_OFFERER] = -1
+    S[SC, I_REFUSER] = -1
     S[SC, I_SCALE] = Q[CFG, C_SCALE]
     S[SC, I_CURRENT] = dealer
     S[SC, I_MULT] = 1

@@ -1,0 +1,134 @@
+"""A draw offered (ir.DrawOffer): at the start of his turn a player with no safe play may show
+his hand and offer a draw (OFFER, among his plays); the others answer in turn from him (ACCEPT
+or REFUSE, the ANSWER phase). The first refusal ends the asking and the offerer plays his turn;
+when all accept, the round ends as a draw. The first who refused may pay a later stop of
+another's for every payer (REFUSER_PAYS).
+
+batch/kernel/offer.py plays the same rules; tests/test_gostop_shodang.py holds the two to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace as dc_replace
+
+from rulekit.cards import bits
+from rulekit.engine.context import RoundView
+from rulekit.engine.scoring import finish
+from rulekit.engine.state import ANSWER, PLAY, RoundState
+
+
+def may_offer(r: RoundState, p: int, plays: list[int], captures: Callable[[int], int]) -> bool:
+    """Whether p may offer a draw now, at the start of his turn (`plays`: his legal plays,
+    `captures`: what one would capture before the draw): once per round, holding a card,
+    with no safe play."""
+    offer = r.c.draw_offer
+    if offer is None or r.offered >> p & 1 or not r.hands[p]:
+        return False
+    if any(captures(a) for a in plays):
+        return False  # a play captures: a safe play
+    return not draw_reaches(r, p, offer.minimum)
+
+
+def draw_reaches(r: RoundState, p: int, minimum: int) -> bool:
+    """Whether a card unseen by p, drawn after a play of his that captures nothing, could
+    capture cards that raise his yaku to `minimum` and over what he made (the rise that offers
+    him the stop): the drawn card takes one field card of its month (each in turn), or a stack
+    of three, or the hand card of its month he laid (each in turn). What events would give him
+    is not counted (the page: "cannot reach stop minimum by flipping a card")."""
+    table = r.c.yaku
+    if table is None:
+        return False
+    from rulekit.engine.continuation import plan  # (continuation imports this module)
+
+    hand = r.hands[p]
+    field = r.field
+    known = hand | field
+    for s in range(r.seated):
+        known |= r.captured[s]
+        if s != p and r.offered >> s & 1:
+            known |= r.hands[s]  # a hand shown by an offer
+    unseen = r.ix.full & ~known
+    pile = r.captured[p]
+    bar = max(minimum - 1, plan(r).bar(r, p))
+    view = RoundView(r, p) if table.sees_round else None
+    months = r.months
+    for d in bits(unseen):
+        month = months[d]
+        on_field = field & month
+        if on_field.bit_count() == 3:
+            gains = [on_field]
+        else:
+            gains = [1 << c for c in bits(on_field | (hand & month))]
+        for gain in gains:
+            x = pile | gain | (1 << d)
+            hits = table.match_play(x, view) if view is not None else table.match_play(x)
+            if hits and table.counted_value(hits, x)[1] > bar:
+                return True
+    return False
+
+
+def offer(r: RoundState) -> None:
+    """p offers a draw: his hand is shown (Observation: the others' worlds keep it), and the
+    next player in order answers."""
+    p = r.current
+    r.offered |= 1 << p
+    r.offerer = p
+    r.phase = ANSWER
+    r.current = _after(r, p)
+
+
+def answer(r: RoundState, accept: bool) -> None:
+    """The answering player accepts (the next answers; all accepted: the round is a draw) or
+    refuses (the first refuser is kept; the offerer plays his turn)."""
+    s = r.current
+    if not accept:
+        if r.refuser < 0:
+            r.refuser = s
+        r.current = r.offerer
+        r.phase = PLAY
+        return
+    nxt = _after(r, s)
+    if nxt != r.offerer:
+        r.current = nxt
+        return
+    from rulekit.engine.continuation import close_continuations  # (as draw_reaches)
+
+    r.current = r.offerer
+    close_continuations(r)  # (a continuer's bet ends with the round, unfinished)
+    finish(r, None)
+    r.ended_by = "draw"
+
+
+def _after(r: RoundState, s: int) -> int:
+    """The player after s in play order."""
+    order = r.order
+    return order[(order.index(s) + 1) % len(order)]
+
+
+def _nobody(r: RoundState, p: int, start: int) -> None:
+    return None
+
+
+def _refuser_pays(r: RoundState, p: int, start: int) -> None:
+    """`the refuser pays for all if another wins`: the first who refused pays, for every payer,
+    what p's stop was paid (the ledger from `start`), unless he is p, or a continuer already
+    pays for all (`if another stops first the first continuer pays for all` comes first)."""
+    q = r.refuser
+    if q < 0 or q == p:
+        return
+    if r.rules.continuation.outstopped_pays == "first" and any(c != p for c in r.first_continue):
+        return  # a continuer pays for all
+    entries = r.ledger
+    for k in range(start, len(entries)):
+        e = entries[k]
+        if e.payee == p and e.payer != q and e.reason == "yaku":
+            entries[k] = dc_replace(e, payer=q, reason="liability")
+
+
+# ir.DrawOffer.refuser_pays -> who pays a stop's yaku for the others after a refusal (from the
+# ledger's entry it starts at)
+REFUSER_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
+    "nothing": _nobody,
+    "for_all": _refuser_pays,
+}
