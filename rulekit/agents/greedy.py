@@ -15,7 +15,6 @@ from operator import itemgetter
 
 from rulekit import ir
 from rulekit.agents.base import SeededAgent
-from rulekit.cards import bits
 from rulekit.engine import actions as A
 from rulekit.engine.actions import CARD_MASK
 from rulekit.engine.actions import TARGET_SHIFT as SHIFT
@@ -148,12 +147,10 @@ def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
 
 
 def refuses_draw(view: PlayerView) -> bool:
-    """Greedy's answer to a draw offered (ir.DrawOffer): it refuses when it has made a yaku, or
-    a card of its hand matches the field (it has a capture to play); else it accepts."""
-    if view.made_value[view.seat]:
-        return True
-    months = view.compiled.index.month_mask_of_bit
-    return any(view.field & months[b] for b in bits(view.hand))
+    """Greedy's answer to a draw offered (ir.DrawOffer): it accepts only when it has no safe
+    play either (no card of its hand matches the field, and no flip could reach the minimum:
+    the offerer's own test); else it refuses."""
+    return view.has_safe_play()
 
 
 class GreedyAgent(SeededAgent):

@@ -30,6 +30,17 @@ def may_offer(r: RoundState, p: int, plays: list[int], captures: Callable[[int],
     return not draw_reaches(r, p, offer.minimum)
 
 
+def safe_play(r: RoundState, p: int) -> bool:
+    """Whether p, not at his turn, has a safe play (greedy's answer to a draw offered): a card
+    of his hand of a month on the field (or a lone card), or a flip that reaches the minimum."""
+    offer = r.c.draw_offer
+    hand = r.hands[p]
+    months = r.months
+    if hand & r.c.lone or any(r.field & months[b] for b in bits(hand)):
+        return True
+    return draw_reaches(r, p, offer.minimum if offer is not None else 1)
+
+
 def draw_reaches(r: RoundState, p: int, minimum: int) -> bool:
     """Whether a card unseen by p, drawn after a play of his that captures nothing, could
     capture cards that raise his yaku to `minimum` and over what he made (the rise that offers

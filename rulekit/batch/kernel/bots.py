@@ -11,6 +11,7 @@ from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
 from rulekit.batch.kernel.events import lowest
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask, points_of
+from rulekit.batch.kernel.offer import draw_reaches
 from rulekit.batch.kernel.turn import wild_drawn
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
@@ -108,7 +109,7 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
             return OFFER
         return greedy_play(S, Q, T, F, legal, n)
     if phase == PH_ANSWER:  # greedy.refuses_draw
-        return REFUSE if greedy_refuses(S, Q, s) else ACCEPT
+        return REFUSE if greedy_refuses(S, Q, T, s) else ACCEPT
     if phase == PH_TAKE:
         best = 0
         for k in range(1, n):
@@ -238,17 +239,18 @@ def greedy_ahead(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
 
 
 @inline
-def greedy_refuses(S: Array, Q: Array, s: int) -> bool:
-    """greedy.refuses_draw: a yaku made, or a hand card matching the field."""
-    if S[P_MADE_VALUE, s]:
-        return True
+def greedy_refuses(S: Array, Q: Array, T: Array, s: int) -> bool:
+    """greedy.refuses_draw (draw_offer.safe_play): a hand card matching the field (or a lone
+    card), or a flip reaching the minimum."""
     hand = S[P_HAND, s]
+    if hand & Q[HW, W_LONE]:
+        return True
     field = S[SC, I_FIELD]
     while hand:
         if field & Q[MONTHS, low_bit(hand)]:
             return True
         hand &= hand - 1
-    return False
+    return draw_reaches(S, Q, T, s)
 
 
 @entry
