@@ -16,6 +16,8 @@ from rich.console import Console
 from rulekit import ir
 from rulekit.agents import make_agent
 from rulekit.agents.greedy import GreedyAgent, refuses_draw
+from rulekit.agents.search import SearchAgent
+from rulekit.agents.strong import StrongAgent
 from rulekit.batch import engine as batch
 from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
@@ -228,3 +230,17 @@ def test_compare_reports_draws_offered_and_refusals() -> None:
     base = rules.model_copy(update={"draw_offer": None})
     report = exercised(base, rules, Counter(), counts)
     assert {"draw", "refuse"} <= set(report["differing"]) and not report["unseen"]
+
+
+def test_the_search_bots_weigh_the_draw_offered_among_their_best_plays() -> None:
+    """search and strong (the browser's and the hint's bots) keep the offer among the options
+    they search, whatever the card plays' rank, and answer an offer by rollouts."""
+    rnd, _, _ = _scenario_round(ACCEPTED, 5)
+    view = PlayerView(rnd, 1)  # six plays and the offer: more than either searches
+    options, _ = StrongAgent(0).candidates(view)
+    assert options[-1] == A.OFFER and len(options) == 5
+    estimates = SearchAgent(0, rollouts=14).evaluate(view)
+    assert A.OFFER in [e.action for e in estimates] and len(estimates) == 5
+    rnd.apply(A.OFFER)
+    answer = SearchAgent(0, rollouts=4).evaluate(PlayerView(rnd, 2))
+    assert {e.action for e in answer} == {A.ACCEPT, A.REFUSE}

@@ -2,18 +2,18 @@
 his hand and offer a draw (OFFER, among his plays); the others answer in turn from him (ACCEPT
 or REFUSE, the ANSWER phase). The first refusal ends the asking and the offerer plays his turn;
 when all accept, the round ends as a draw. The first who refused may pay a later stop of
-another's for every payer (REFUSER_PAYS).
+another's for every payer (continuation.REFUSER_PAYS).
 
-batch/kernel/offer.py plays the same rules; tests/test_gostop_shodang.py holds the two to them.
+batch/kernel/offer.py plays the same rules; tests/test_batch_identity.py holds the two to them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace as dc_replace
 
 from rulekit.cards import bits
 from rulekit.engine.context import RoundView
+from rulekit.engine.continuation import close_continuations, plan
 from rulekit.engine.scoring import finish
 from rulekit.engine.state import ANSWER, PLAY, RoundState
 
@@ -50,8 +50,6 @@ def draw_reaches(r: RoundState, p: int, minimum: int) -> bool:
     table = r.c.yaku
     if table is None:
         return False
-    from rulekit.engine.continuation import plan  # (continuation imports this module)
-
     hand = r.hands[p]
     field = r.field
     known = hand | field
@@ -103,8 +101,6 @@ def answer(r: RoundState, accept: bool) -> None:
     if nxt != r.offerer:
         r.current = nxt
         return
-    from rulekit.engine.continuation import close_continuations  # (as draw_reaches)
-
     r.current = r.offerer
     close_continuations(r)  # (a continuer's bet ends with the round, unfinished)
     finish(r, None)
@@ -115,31 +111,3 @@ def _after(r: RoundState, s: int) -> int:
     """The player after s in play order."""
     order = r.order
     return order[(order.index(s) + 1) % len(order)]
-
-
-def _nobody(r: RoundState, p: int, start: int) -> None:
-    return None
-
-
-def _refuser_pays(r: RoundState, p: int, start: int) -> None:
-    """`the refuser pays for all if another wins`: the first who refused pays, for every payer,
-    what p's stop was paid (the ledger from `start`), unless he is p, or a continuer already
-    pays for all (`if another stops first the first continuer pays for all` comes first)."""
-    q = r.refuser
-    if q < 0 or q == p:
-        return
-    if r.rules.continuation.outstopped_pays == "first" and any(c != p for c in r.first_continue):
-        return  # a continuer pays for all
-    entries = r.ledger
-    for k in range(start, len(entries)):
-        e = entries[k]
-        if e.payee == p and e.payer != q and e.reason == "yaku":
-            entries[k] = dc_replace(e, payer=q, reason="liability")
-
-
-# ir.DrawOffer.refuser_pays -> who pays a stop's yaku for the others after a refusal (from the
-# ledger's entry it starts at)
-REFUSER_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
-    "nothing": _nobody,
-    "for_all": _refuser_pays,
-}
