@@ -706,7 +706,7 @@ def draw_offer_sentence(d: ir.DrawOffer) -> str:
     """The draw offered as the rulebook says it: who may offer it, the answers, the refuser."""
     reach = f"raise his yaku to {d.minimum}" if d.minimum > 1 else "make him a yaku"
     pays = (
-        " The first who refused pays, for every payer, a later stop of another player's (after"
+        " The refuser pays, for every payer, a later stop of another player's (after"
         " a continuer who pays for all)."
         if d.refuser_pays == "for_all"
         else ""
@@ -714,7 +714,7 @@ def draw_offer_sentence(d: ir.DrawOffer) -> str:
     return (
         "Draw offered: at the start of his turn a player with no safe play (no play of his"
         f" captures, and no card he has not seen, drawn after it, could {reach}) may show his"
-        " hand and offer a draw, once a round. The others answer in turn: the first refusal"
+        " hand and offer a draw: one offer a round. The others answer in turn: the first refusal"
         " ends the asking and he plays on; when all accept, the round ends as a draw." + pays
     )
 

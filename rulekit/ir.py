@@ -664,8 +664,9 @@ class DrawOffer(_Frozen):
     after any play of his would capture cards that raise his yaku to `minimum` (and over what
     he made). His hand is then shown; the others answer in turn from him: the first refusal
     ends the asking (the round plays on, the offerer's turn with it); when all accept, the
-    round ends as a draw (nobody wins; what was paid in play stays paid). One offer per player
-    per round. With `refuser_pays` for_all, the first who refused pays for every payer a stop of
+    round ends as a draw (nobody wins; what was paid in play stays paid). One offer a round
+    (a refuser is liable for the rest of it). With `refuser_pays` for_all, the refuser pays for
+    every payer a stop of
     another's, unless a continuer already does (`if another stops first the first continuer
     pays for all` comes first)."""
 
@@ -676,7 +677,7 @@ class DrawOffer(_Frozen):
         " (the continuation's `choice only if score >= N`), else 1",
     )
     refuser_pays: Literal["nothing", "for_all"] = Field(
-        "nothing", description="for_all: the first refuser pays a stop of another's for every payer"
+        "nothing", description="for_all: the refuser pays a stop of another's for every payer"
     )
 
 

@@ -22,6 +22,7 @@ from rulekit.batch import engine as batch
 from rulekit.describe import rulebook, to_markdown
 from rulekit.diff import diff, render
 from rulekit.engine import actions as A
+from rulekit.engine.draw_offer import may_offer
 from rulekit.engine.observation import Observation, known_cards
 from rulekit.engine.playout import play_deal
 from rulekit.engine.round import ANSWER, DONE, PLAY, Round, StackedDeal
@@ -105,7 +106,7 @@ def test_no_minimum_on_the_choice_makes_any_yaku_the_minimum(tmp_path: Path) -> 
 
 def test_the_offer_is_the_last_play_and_the_others_answer_in_turn() -> None:
     """Bob's third turn in the scenario: OFFER after his plays; Carol (next) answers, then
-    Alice; a refusal gives Bob his turn back, with no second offer."""
+    Alice; a refusal gives Bob his turn back, and no other offer is made in the round."""
     rnd, _, _ = _scenario_round(ACCEPTED, 5)
     legal = rnd.legal_actions()
     assert rnd.current == 1 and legal[-1] == A.OFFER and A.OFFER not in legal[:-1]
@@ -122,6 +123,8 @@ def test_the_offer_is_the_last_play_and_the_others_answer_in_turn() -> None:
     assert A.OFFER not in twin.legal_actions()
     with pytest.raises(MoveError, match="may not offer a draw now"):
         twin.apply(A.OFFER)
+    # one offer a round: the refuser is liable for the rest of it, nobody offers again
+    assert not any(may_offer(twin, s, [], lambda a: 0) for s in range(3))
 
 
 def test_the_offered_hand_is_seen_by_the_others_and_kept_in_their_worlds() -> None:
@@ -193,7 +196,7 @@ def test_describe_and_diff_say_the_draw_offered(tmp_path: Path) -> None:
     rules = load_rules("gostop/gostop")
     said = to_markdown(rulebook(rules))
     assert "Draw offered: at the start of his turn a player with no safe play" in said
-    assert "raise his yaku to 3" in said and "The first who refused pays" in said
+    assert "raise his yaku to 3" in said and "The refuser pays" in said
     without = _house(tmp_path, "remove draw offer")
     words = render(diff(without, rules), "house", "gostop")
     assert "a draw offered: added" in words

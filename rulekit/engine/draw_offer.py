@@ -1,8 +1,8 @@
 """A draw offered (ir.DrawOffer): at the start of his turn a player with no safe play may show
 his hand and offer a draw (OFFER, among his plays); the others answer in turn from him (ACCEPT
-or REFUSE, the ANSWER phase). The first refusal ends the asking and the offerer plays his turn;
-when all accept, the round ends as a draw. The first who refused may pay a later stop of
-another's for every payer (continuation.REFUSER_PAYS).
+or REFUSE, the ANSWER phase), one offer a round. The first refusal ends the asking and the
+offerer plays his turn; when all accept, the round ends as a draw. The refuser may pay a later
+stop of another's for every payer (continuation.REFUSER_PAYS).
 
 batch/kernel/offer.py plays the same rules; tests/test_batch_identity.py holds the two to them.
 """
@@ -20,10 +20,11 @@ from rulekit.engine.state import ANSWER, PLAY, RoundState
 
 def may_offer(r: RoundState, p: int, plays: list[int], captures: Callable[[int], int]) -> bool:
     """Whether p may offer a draw now, at the start of his turn (`plays`: his legal plays,
-    `captures`: what one would capture before the draw): once per round, holding a card,
-    with no safe play."""
+    `captures`: what one would capture before the draw): the round's one offer (nobody
+    offered yet: a refuser is liable "for the remainder of the round"), holding a card, with
+    no safe play."""
     offer = r.c.draw_offer
-    if offer is None or r.offered >> p & 1 or not r.hands[p]:
+    if offer is None or r.offered or not r.hands[p]:
         return False
     if any(captures(a) for a in plays):
         return False  # a play captures: a safe play
@@ -89,7 +90,7 @@ def offer(r: RoundState) -> None:
 
 def answer(r: RoundState, accept: bool) -> None:
     """The answering player accepts (the next answers; all accepted: the round is a draw) or
-    refuses (the first refuser is kept; the offerer plays his turn)."""
+    refuses (the refuser, liable for the rest of the round; the offerer plays his turn)."""
     s = r.current
     if not accept:
         if r.refuser < 0:

@@ -397,7 +397,7 @@ class Terminal:
             if A.OFFER not in legal:
                 raise UsageError(
                     "you may not offer a draw now: only with no safe play (no card of your hand"
-                    " captures, and no flip could reach the stop minimum), once a round"
+                    " captures, and no flip could reach the stop minimum), one offer a round"
                 )
             return A.OFFER
         if words and words[0].lower() in ("hiki", "bomb"):  # (a bomb is played as a hiki)

@@ -359,7 +359,7 @@ def first_continuer_pays(S: Array, p: int, start: int) -> None:
 
 @entry
 def refuser_pays(S: Array, Q: Array, p: int, start: int) -> None:
-    """draw_offer._refuser_pays (a draw offered: kernel/offer.py): the first refuser pays what
+    """draw_offer._refuser_pays (a draw offered: kernel/offer.py): the refuser pays what
     p's stop was paid (the ledger from `start`) for every payer, unless he is p or a continuer
     pays for all."""
     q = S[SC, I_REFUSER]

@@ -32,9 +32,9 @@ def captures(S: Array, Q: Array, a: int) -> int:
 
 @entry
 def may_offer(S: Array, Q: Array, T: Array, p: int, legal: Array, n: int) -> bool:
-    """draw_offer.may_offer: once per round, holding a card, no play captures, and no draw
-    reaches the minimum."""
-    if S[SC, I_OFFERED] >> p & 1 or not S[P_HAND, p]:
+    """draw_offer.may_offer: the round's one offer, holding a card, no play captures, and no
+    draw reaches the minimum."""
+    if S[SC, I_OFFERED] or not S[P_HAND, p]:
         return False
     for k in range(n):
         if captures(S, Q, legal[k]):
