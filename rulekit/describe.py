@@ -399,6 +399,8 @@ def round_paragraphs(rules: ir.Ruleset) -> list[str]:
     out.extend(declaration_sentence(d, rules) for d in rules.declarations)
     if rules.bomb is not None:
         out.append(bomb_sentence(rules.bomb))
+    if rules.draw_offer is not None:
+        out.append(draw_offer_sentence(rules.draw_offer))
     if rules.stacks:
         out.append(STACKS_SENTENCE)
     if rules.bonus_on_pair == "stays":
@@ -713,6 +715,23 @@ def dealer_claim_sentence(claim: ir.DealerClaim) -> str:
         f"Where the field is laid with {claim.size} cards of a month, the dealer may take"
         f" {claim.take} of them (the most valuable; of each such month) and play second:"
         " the other player leads the round. He is asked before the first play."
+    )
+
+
+def draw_offer_sentence(d: ir.DrawOffer) -> str:
+    """The draw offered as the rulebook says it: who may offer it, the answers, the refuser."""
+    reach = f"raise his yaku to {d.minimum}" if d.minimum > 1 else "make him a yaku"
+    pays = (
+        " The refuser pays, for every payer, a later stop of another player's (after"
+        " a continuer who pays for all)."
+        if d.refuser_pays == "for_all"
+        else ""
+    )
+    return (
+        "Draw offered: at the start of his turn a player with no safe play (no play of his"
+        f" captures, and no card he has not seen, drawn after it, could {reach}) may show his"
+        " hand and offer a draw: one offer a round. The others answer in turn: the first refusal"
+        " ends the asking and he plays on; when all accept, the round ends as a draw." + pays
     )
 
 

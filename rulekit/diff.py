@@ -34,7 +34,7 @@ from rulekit.describe import (
 MECHANICS = (
     "seats", "deal", "setup", "fold", "joker", "first_dealer", "continuation", "liability",
     "count", "length", "dealer_captures", "dealer_claim", "wild", "hiki", "teams", "bomb",
-    "play_out_stock", "instant_all", "still_draws",
+    "play_out_stock", "instant_all", "still_draws", "draw_offer",
 )  # fmt: skip
 # Ruleset fields diffed as tables of named entries (each entry added, removed or changed).
 NAMED_TABLES = ("instant_wins",)
@@ -484,6 +484,8 @@ TABLE_LABELS = {
 LABELS = {
     "bomb.hand": "the cards of a month a bomb plays from the hand",
     "bomb.skips": "the later turns on which a bomber may skip the play",
+    "draw_offer.minimum": "the yaku value a draw must reach to be a safe play (a draw offered)",
+    "draw_offer.refuser_pays": "who refused a draw offered pays a stop of another's for all",
     "seats": "players at the table",
     "seats.min": "the fewest players at the table",
     "seats.max": "the most players at the table",
@@ -923,7 +925,7 @@ def _identity(a: ir.Ruleset, b: ir.Ruleset) -> list[Change]:
 # An optional mechanic added or removed whole (`remove wild`) is one line, not one per option.
 WHOLE_NAMES = {
     "wild": "the wild card", "liability": "liability", "joker": "the joker", "bomb": "the bomb",
-    "dealer_claim": "the dealer's claim of the field",
+    "dealer_claim": "the dealer's claim of the field", "draw_offer": "a draw offered",
 }  # fmt: skip
 
 
@@ -949,6 +951,10 @@ def _whole_sentence(name: str, v: Any, rules: ir.Ruleset) -> str:
         from rulekit.describe import bomb_sentence
 
         return bomb_sentence(v).rstrip(".")
+    if isinstance(v, ir.DrawOffer):
+        from rulekit.describe import draw_offer_sentence
+
+        return draw_offer_sentence(v).rstrip(".")
     return _show(v, rules)
 
 

@@ -668,6 +668,29 @@ class Bomb(_Frozen):
     skips: int = Field(0, ge=0, description="later turns on which he may skip the play")
 
 
+class DrawOffer(_Frozen):
+    """A draw offered at the start of a player's turn, when he has no safe play: no play of his
+    captures a card, and no card unseen by him (the stock, the hands he has not seen) drawn
+    after any play of his would capture cards that raise his yaku to `minimum` (and over what
+    he made). His hand is then shown; the others answer in turn from him: the first refusal
+    ends the asking (the round plays on, the offerer's turn with it); when all accept, the
+    round ends as a draw (nobody wins; what was paid in play stays paid). One offer a round
+    (a refuser is liable for the rest of it). With `refuser_pays` for_all, the refuser pays for
+    every payer a stop of
+    another's, unless a continuer already does (`if another stops first the first continuer
+    pays for all` comes first)."""
+
+    minimum: int = Field(
+        1,
+        ge=1,
+        description="the yaku value a draw must reach to be a safe play: the stop minimum"
+        " (the continuation's `choice only if score >= N`), else 1",
+    )
+    refuser_pays: Literal["nothing", "for_all"] = Field(
+        "nothing", description="for_all: the refuser pays a stop of another's for every payer"
+    )
+
+
 class Joker(_Frozen):
     """An extra card added at `seats` seated players; whoever is dealt it replaces it from the
     stock (it never reaches the field or a pile)."""
@@ -1080,6 +1103,9 @@ class Ruleset(_Frozen):
         None, description="cards that count one way or another at their owner's choice"
     )
     bomb: Bomb | None = Field(None, description="cards of a month played at once onto the rest")
+    draw_offer: DrawOffer | None = Field(
+        None, description="a draw offered by a player with no safe play, answered in turn"
+    )
     stacks: bool = Field(
         False,
         description="a drawn card of the month its hand card just took a pair of stays with the"

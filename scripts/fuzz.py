@@ -511,7 +511,11 @@ def event_statement(rng: random.Random) -> str:
     if rng.random() < 0.25:
         return rng.choice(
             ("the draw stacks on the pair just made", "remove events", "remove stacks",
-             "remove event jjok", "remove bomb",
+             "remove event jjok", "remove bomb", "remove draw offer",
+             # a draw offered (GS 55, shodang), with and without the refuser's liability
+             "offer a draw: when he has no safe play",
+             "offer a draw: when he has no safe play; the refuser pays for all if another wins",
+             "offer a draw: when he has a safe play",
              f"bomb: {rng.randint(1, 4)} of a month from the hand take the rest from the field",
              f"bomb: 3 of a month from the hand take the rest from the field; he may skip the"
              f" play on {rng.randint(0, 3)} later turns")

@@ -49,7 +49,7 @@ NO_CARDS = frozenset(
     wild_bit wild_month wild_owner winner winners yaku_made declarer declare_payers draws_before
     sitters_in declared declare_at asked count_ending count_offer readings to_ask event_factor
     events_happened skips won_at_once event_times declared_times first_continue
-    compensations claimed rides_made show_at showed""".split()
+    compensations claimed rides_made show_at showed offered offerer refuser""".split()
 )
 
 

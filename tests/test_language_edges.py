@@ -375,6 +375,7 @@ def test_mechanic_options_are_named_as_the_fields_of_the_ir() -> None:
             ir.Event,
             ir.Bomb,
             ir.Compensation,
+            ir.DrawOffer,
         )
         for f in model.model_fields
     }

@@ -148,6 +148,13 @@ def _plain_ranker(compiled: CompiledRules, owner: SeededAgent) -> PlainChoice:
     return choose
 
 
+def refuses_draw(view: PlayerView) -> bool:
+    """Greedy's answer to a draw offered (ir.DrawOffer): it accepts only when it has no safe
+    play either (no card of its hand matches the field, and no flip could reach the minimum:
+    the offerer's own test); else it refuses."""
+    return view.has_safe_play()
+
+
 class GreedyAgent(SeededAgent):
     name = "greedy"
     _plain: tuple[CompiledRules, PlainChoice] | None = None
@@ -175,9 +182,13 @@ class GreedyAgent(SeededAgent):
             return A.CLAIM
         if phase == Phase.SHOW:  # a teyaku the others may capture: its payment, always
             return A.SHOW
+        if phase == Phase.ANSWER:  # a draw offered: see refuses_draw
+            return A.REFUSE if refuses_draw(view) else A.ACCEPT
         return legal[0]
 
     def _play(self, view: PlayerView, legal: list[int]) -> int:
+        if legal[-1] == A.OFFER:  # a draw, whenever he may offer one (he has no safe play)
+            return A.OFFER
         return self.pick(self.rank(view, legal))
 
     def pick(self, ranked: list[tuple[float, int]]) -> int:

@@ -7,8 +7,9 @@ under the variant being played:
 
 - stop or continue, a hiki (against the best ordinary play), the card a drawn wild card
   takes (`captures any field card when drawn`), and the dealer's claim of the field (`the
-  dealer may take 2 of a month of 3 on the field and play second`), and a teyaku shown
-  (paid, its cards capturable by the others) or kept hidden: short rollouts at the
+  dealer may take 2 of a month of 3 on the field and play second`), a teyaku shown
+  (paid, its cards capturable by the others) or kept hidden, a draw offered and its
+  answer (`offer a draw: when he has no safe play`): short rollouts at the
   decision, in worlds sampled from what the bot has seen (dealt from its own chance), with the
   greedy policy for everyone (rulekit.agents.rollouts). The rollouts follow the rule file, so
   a costlier continuation or a richer one changes the choice. A stop with an empty hand is
@@ -63,11 +64,14 @@ class RulewiseAgent(GreedyAgent):
             return self._weighed(view, [A.SHOW, A.PASS])
         if phase == Phase.TAKE and view.wild_drawn:  # which card the drawn wild card takes
             return self._weighed(view, view.legal_actions())
+        if phase == Phase.ANSWER:  # a draw offered: accept (the round may end) or refuse
+            return self._weighed(view, [A.ACCEPT, A.REFUSE])
         if phase == Phase.PLAY:
             legal = view.legal_actions()
-            hikis = [a for a in legal if a >= A.HIKI]
+            # hikis (and a bomb's skip), and a draw offered (last): against the best play
+            hikis = [a for a in legal if a >= A.HIKI or a == A.OFFER]
             if hikis:
-                plays = [a for a in legal if a < A.HIKI]
+                plays = [a for a in legal if a < A.HIKI and a != A.OFFER]
                 best = [self._play(view, plays)] if plays else []
                 return self._weighed(view, best + hikis)
         return super().act(view)

@@ -16,6 +16,7 @@ import time
 from rulekit.agents.base import SeededAgent
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.agents.rollouts import Estimate, outcome
+from rulekit.engine import actions as A
 from rulekit.engine.playout import Offers, Player, offers, play_out
 from rulekit.engine.round import Phase, clone
 from rulekit.engine.view import PlayerView
@@ -50,8 +51,10 @@ class SearchAgent(SeededAgent):
             raise MoveError(f"it is not seat {view.seat}'s turn: there is nothing to decide")
         if len(legal) == 1:
             return [Estimate(legal[0], 0.0, 0)]
-        if view.phase == Phase.PLAY and len(legal) > CANDIDATES:
-            legal = self.policy.ranked_plays(view, legal)[:CANDIDATES]
+        if view.phase == Phase.PLAY and len(legal) > CANDIDATES:  # (a draw offered: kept)
+            offer = [A.OFFER] if legal[-1] == A.OFFER else []
+            plays = legal[: len(legal) - len(offer)]
+            legal = self.policy.ranked_plays(view, plays)[:CANDIDATES] + offer
         observation = view.observe()
         seat = view.seat
         totals = dict.fromkeys(legal, 0.0)

@@ -136,8 +136,9 @@ class StrongAgent(SeededAgent):
             return legal, None
         if phase != Phase.PLAY:
             return legal, self.policy.act(view)
-        plays = [a for a in self.policy.ranked_plays(view, legal) if a < A.HIKI][:WIDTH]
-        options = plays + [a for a in legal if a >= A.HIKI]
+        cards = [a for a in legal if a != A.OFFER]  # (a draw offered: searched apart)
+        plays = [a for a in self.policy.ranked_plays(view, cards) if a < A.HIKI][:WIDTH]
+        options = plays + [a for a in legal if a >= A.HIKI or a == A.OFFER]
         return options, (plays[0] if plays else None)
 
     def evaluate(self, view: PlayerView) -> list[Estimate]:

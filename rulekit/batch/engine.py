@@ -123,6 +123,7 @@ EVENT_KINDS = {
     "bomb": K.EK_BOMB,
 }
 OUTSTOPPED_PAYS = {"nobody": 0, "first": 1}  # ir.Continuation.outstopped_pays -> PQ row
+REFUSER_PAYS = {"nothing": 0, "for_all": 1}  # ir.DrawOffer.refuser_pays -> OQ row
 INSTANT_ALL = {"first": 0, "draw": 1}  # ir.Ruleset.instant_all -> PQ_INSTANT_DRAW
 EVENT_STEALS = {"flat": 0, "doubling": 1}  # ir.Event.steal_grows -> EV_DOUBLING
 EVENT_OUTCOMES = {"plays_on": 0, "wins_round": 1}  # ir.Event.outcome -> EV_WINS
@@ -330,6 +331,10 @@ def make_plan(compiled: CompiledRules, seats: int, bots: Sequence[str], seed: in
         Q[K.CLQ, K.CLQ_SIZE] = r.dealer_claim.size
     Q[K.SHQ, K.SHQ_ENTRIES] = compiled.shown_teyaku
     Q[K.SHQ, K.SHQ_STILL_DRAWS] = r.still_draws
+    if r.draw_offer is not None:  # a draw offered (kernel/offer.py)
+        Q[K.OQ, K.OQ_HAS] = 1
+        Q[K.OQ, K.OQ_MIN] = r.draw_offer.minimum
+        Q[K.OQ, K.OQ_REFUSER_PAYS] = REFUSER_PAYS[r.draw_offer.refuser_pays]
     Q[K.EVQ, K.EVQ_N] = len(r.events)
     Q[K.EVQ, K.EVQ_STACKS] = r.stacks
     Q[K.EVQ, K.EVQ_RIDES] = BONUS_ON_PAIR[r.bonus_on_pair]
@@ -503,7 +508,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_SHOW_CHOICES + len(SHOW_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -623,6 +628,9 @@ RIDE_CHOICE_KEYS = ("ride offered", "ride")  # bonus cards left riding a stack: 
 I_RIDE_CHOICES = 31
 SHOW_CHOICE_KEYS = ("show offered", "show")  # a teyaku shown or kept hidden: 33..34
 I_SHOW_CHOICES = 33
+# a draw offered, an answer asked (info's columns 35..38)
+OFFER_CHOICE_KEYS = ("draw offered", "draw", "refuse offered", "refuse")
+I_OFFER_CHOICES = 35
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
@@ -667,6 +675,9 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
         for c, key in enumerate(SHOW_CHOICE_KEYS):
             if info[I_SHOW_CHOICES + c]:
                 choices[key] = int(info[I_SHOW_CHOICES + c])
+        for c, key in enumerate(OFFER_CHOICE_KEYS):
+            if info[I_OFFER_CHOICES + c]:
+                choices[key] = int(info[I_OFFER_CHOICES + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -736,6 +747,7 @@ CHOICES = (  # columns
     + CLAIM_CHOICE_KEYS
     + RIDE_CHOICE_KEYS
     + SHOW_CHOICE_KEYS
+    + OFFER_CHOICE_KEYS
 )
 
 
@@ -759,6 +771,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
             info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
             info[:, I_RIDE_CHOICES : I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)],
             info[:, I_SHOW_CHOICES : I_SHOW_CHOICES + len(SHOW_CHOICE_KEYS)],
+            info[:, I_OFFER_CHOICES : I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)],
         ],
         axis=1,
     )

@@ -17,6 +17,7 @@ HANDLERS: dict[tuple[type, str], Mapping[Any, object]] = {
     (ir.Continuation, "if_other_stops"): engine.OTHER_STOPS,
     (ir.Continuation, "if_unfinished"): engine.UNFINISHED,
     (ir.Continuation, "outstopped_pays"): engine.OUTSTOPPED_PAYS,
+    (ir.DrawOffer, "refuser_pays"): engine.REFUSER_PAYS,
     (ir.Continuation, "after_loss"): engine.AFTER_LOSS,
     (ir.Offer, "option"): tables.OFFER_OPTIONS,
     (ir.Offer, "limits"): tables.OFFER_LIMITS,

@@ -9,6 +9,8 @@ swap, keep                 SWAP, KEEP                         (trade hands with 
 declare, pass              DECLARE, PASS                      (the rule file's declaration, or not)
 claim, pass                CLAIM, PASS                        (the dealer's claim of the field)
 show, pass                 SHOW, PASS                         (a teyaku the others may capture)
+offer a draw               OFFER                              (among the plays: ir.DrawOffer)
+accept, refuse             ACCEPT, REFUSE                     (a draw offered)
 read CARDS as CLASS        READ_FIRST, READ_SECOND            (an owner's choice, at the count)
 """
 
@@ -38,12 +40,15 @@ READ_FIRST = 8200  # at the count, the owner's choice's cards in his pile read t
 READ_SECOND = 8201  # or the second (`read CARDS as N CLASSES`; engine/asking.py)
 CLAIM = 8202  # the dealer takes his claim of the field and plays second (ir.DealerClaim)
 SHOW = 8203  # show a teyaku whose cards the others may capture (ir.Yaku.shown), or PASS
+OFFER = 8204  # show the hand and offer a draw, at the start of a turn (ir.DrawOffer)
+ACCEPT = 8205  # a draw offered: accept it
+REFUSE = 8206  # or refuse it
 HIKI = 8320
 SKIP = HIKI + 63  # skip the play, draw only (after a bomb: ir.Bomb.skips); no deck has 64 months
 
 MOVES_HINT = (
     "moves: play CARD [onto CARD], take CARD, hiki MONTH, bomb MONTH, skip, join, fold, stop,"
-    " continue, swap, keep, declare, claim, show, pass, read CARDS as CLASS"
+    " continue, swap, keep, declare, claim, show, pass, offer, accept, refuse, read CARDS as CLASS"
 )
 
 KEYWORDS = {
@@ -58,6 +63,9 @@ KEYWORDS = {
     "claim": CLAIM,
     "show": SHOW,
     "skip": SKIP,
+    "offer": OFFER,
+    "accept": ACCEPT,
+    "refuse": REFUSE,
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from rulekit.cards import bits
 from rulekit.engine.actions import (
+    ACCEPT,
     CARD_MASK,
     CLAIM,
     CONTINUE,
@@ -22,7 +23,9 @@ from rulekit.engine.actions import (
     HIKI,
     JOIN,
     KEEP,
+    OFFER,
     PASS,
+    REFUSE,
     SHOW,
     SKIP,
     STOP,
@@ -34,10 +37,12 @@ from rulekit.engine.actions import TARGET_SHIFT as SHIFT
 from rulekit.engine.chance import Chance
 from rulekit.engine.context import RoundView
 from rulekit.engine.continuation import changed, end_of_hands, made, plan
+from rulekit.engine.draw_offer import may_offer, offer
 from rulekit.engine.events import at_turn_end
 from rulekit.engine.offers import is_offered
 from rulekit.engine.riders import ON_PAIR, follow, riding
 from rulekit.engine.specialise import compile_turns
+from rulekit.engine.state import ANSWER as ANSWER_PHASE
 from rulekit.engine.state import CLAIM as CLAIM_PHASE
 from rulekit.engine.state import COUNT, DECIDE, DONE, PLAY, RoundState
 from rulekit.engine.state import DECLARE as DECLARE_PHASE
@@ -85,6 +90,8 @@ def legal_actions(r: RoundState) -> list[int]:
                 out.append(b | (((m ^ lo).bit_length()) << SHIFT))
             else:
                 out.append(b)
+        if r.c.draw_offer is not None and may_offer(r, r.current, out, lambda a: preview(r, a)):
+            out.append(OFFER)  # (last: a draw offered at the start of his turn)
         return out
     if phase == TAKE_PHASE:
         return [TAKE + b for b in bits(take_targets(r))]
@@ -100,6 +107,8 @@ def legal_actions(r: RoundState) -> list[int]:
         return [CLAIM, PASS]
     if phase == SHOW_PHASE:
         return [SHOW, PASS]
+    if phase == ANSWER_PHASE:
+        return [ACCEPT, REFUSE]
     if phase == COUNT:
         return list(r.count_offer)  # (engine/asking.py: the better reading first)
     return []
@@ -217,6 +226,11 @@ def play(r: RoundState, action: int) -> None:
         return
     if action == SKIP:
         skip(r)
+        return
+    if action == OFFER:
+        if OFFER not in legal_actions(r):
+            raise illegal(r, action, f"seat {r.current} may not offer a draw now")
+        offer(r)
         return
     if not 0 <= action < TAKE:
         raise illegal(r, action, f"seat {r.current} must play a card")
@@ -489,7 +503,7 @@ def skip(r: RoundState) -> None:
 
 def preview(r: RoundState, action: int) -> int:
     """The cards a play would capture (before the draw), for bots weighing their choices."""
-    if action == SKIP:
+    if action in (SKIP, OFFER):
         return 0
     if HIKI <= action < HIKI + len(r.ix.month_masks):
         return r.ix.month_masks[action - HIKI]

@@ -365,6 +365,10 @@ def stop(r: RoundState, p: int) -> None:
     start = len(r.ledger)
     plan(r).paid.at_stop(r, p)
     OUTSTOPPED_PAYS[r.rules.continuation.outstopped_pays](r, p, start)
+    if r.refuser >= 0:  # (a draw offered and refused: ir.DrawOffer.refuser_pays)
+        offer = r.rules.draw_offer
+        assert offer is not None
+        REFUSER_PAYS[offer.refuser_pays](r, p, start)
     if True in continuing:  # (close_continuations has nobody to settle otherwise)
         close_continuations(r, stopper=p)
     r.ended_by = "yaku"
@@ -587,6 +591,36 @@ OUTSTOPPED_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
     "nobody": _each_his_own,
     "first": _first_continuer_pays,
 }
+
+
+def _nobody(r: RoundState, p: int, start: int) -> None:
+    return None
+
+
+def _refuser_pays(r: RoundState, p: int, start: int) -> None:
+    """`the refuser pays for all if another wins`: the first who refused pays, for every payer,
+    what p's stop was paid (the ledger from `start`), unless he is p, or a continuer already
+    pays for all (`if another stops first the first continuer pays for all` comes first)."""
+    q = r.refuser
+    if q < 0 or q == p:
+        return
+    if r.rules.continuation.outstopped_pays == "first" and any(c != p for c in r.first_continue):
+        return  # a continuer pays for all
+    entries = r.ledger
+    for k in range(start, len(entries)):
+        e = entries[k]
+        if e.payee == p and e.payer != q and e.reason == "yaku":
+            entries[k] = dc_replace(e, payer=q, reason="liability")
+
+
+# ir.DrawOffer.refuser_pays (a draw offered: engine/draw_offer.py) -> who pays a stop's yaku
+# for the others after a refusal (from the ledger's entry it starts at)
+REFUSER_PAYS: dict[str, Callable[[RoundState, int, int], None]] = {
+    "nothing": _nobody,
+    "for_all": _refuser_pays,
+}
+
+
 # ir.Continuation.if_unfinished -> a continuer when the round ends without his new yaku
 UNFINISHED: dict[str, Callable[[RoundState, int], None]] = {
     "keep": _keep,

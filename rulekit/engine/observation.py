@@ -23,8 +23,9 @@ _HIDDEN_SEED = "hidden"  # the masked round's fold reshuffle: not the real one
 
 def known_cards(rnd: Round, seat: int) -> int:
     """The cards `seat` can see and place: his own hand (unless the choice is blind), the
-    field, every captured pile, the drawn card, and the teyaku cards others showed and still
-    hold. Every other card of the deck is unknown to him."""
+    field, every captured pile, the drawn card, the teyaku cards others showed and still
+    hold, and the hand of one who showed it to offer a draw (ir.DrawOffer). Every other card of
+    the deck is unknown to him."""
     known = rnd.field
     for pile in rnd.captured:
         known |= pile
@@ -34,6 +35,8 @@ def known_cards(rnd: Round, seat: int) -> int:
         if s == seat:
             if not blind(rnd):
                 known |= rnd.hands[s] & rnd.ix.full
+        elif rnd.offered >> s & 1:  # he showed his hand and offered a draw: all of it
+            known |= rnd.hands[s]
         else:
             known |= rnd.teyaku_revealed.get(s, 0) & rnd.hands[s]
     return known & rnd.ix.full

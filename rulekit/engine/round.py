@@ -21,11 +21,12 @@ from typing import Any
 from rulekit import ir
 from rulekit.cards import bits
 from rulekit.engine import actions as A
-from rulekit.engine import asking, capture, continuation, setup
+from rulekit.engine import asking, capture, continuation, draw_offer, setup
 from rulekit.engine.deal import deal_order, shuffle, stack
 from rulekit.engine.ledger import net
 from rulekit.engine.specialise import compile_fields
 from rulekit.engine.state import (
+    ANSWER,
     CLAIM,
     COUNT,
     DECIDE,
@@ -46,6 +47,7 @@ from rulekit.engine.tables import CompiledRules
 from rulekit.errors import MoveError, UsageError
 
 __all__ = [
+    "ANSWER",
     "CLAIM",
     "COUNT",
     "DECIDE",
@@ -182,6 +184,11 @@ class Round(RoundState):
             if action not in (A.JOIN, A.FOLD):
                 raise capture.illegal(self, action, f"seat {self.current} must join or fold")
             setup.choose_fold(self, action == A.JOIN)
+        elif phase == ANSWER:
+            if action not in (A.ACCEPT, A.REFUSE):
+                why = f"seat {self.current} must accept or refuse the draw offered"
+                raise capture.illegal(self, action, why)
+            draw_offer.answer(self, action == A.ACCEPT)
         elif phase == COUNT:
             if action not in self.count_offer:
                 choice = self.rules.owners_choice

@@ -34,10 +34,11 @@ class Phase(IntEnum):
     COUNT = 7  # an asked owner chooses how his pile reads the owner's choice (engine/asking.py)
     CLAIM = 8  # the dealer may take cards of a month laid on the field and play second
     SHOW = 9  # a player may show a teyaku whose cards the others may capture, or keep it hidden
+    ANSWER = 10  # a player answers a draw offered (engine/draw_offer.py): accept or refuse
 
 
 # The hot path compares plain ints (an IntEnum comparison costs a method call).
-FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT, CLAIM, SHOW = (int(p) for p in Phase)
+FOLD, PLAY, TAKE, DECIDE, DONE, SWAP, DECLARE, COUNT, CLAIM, SHOW, ANSWER = (int(p) for p in Phase)
 
 JOKER_ID = 0  # the joker in a written-down deal (a hand only; no card of a deck has id 0)
 
@@ -158,6 +159,11 @@ class RoundState:
     # (seat, event index) -> the times it happened to him (ir.Event.time, in_a_row, doubling)
     event_times: dict[tuple[int, int], int] = dc.field(default_factory=dict)
     events_happened: int = 0  # times an event of the rule file happened (sim.exercise)
+    # a draw offered (engine/draw_offer.py): the seats who offered (bits; their hands shown),
+    # the last offerer, and the first who refused (-1: none)
+    offered: int = 0
+    offerer: int = -1
+    refuser: int = -1
     wild_owner: int = -1
     wild_month: int = 0  # the month mask of the card the wild card took
     # ---- yaku and continuation

@@ -808,6 +808,8 @@ class CompiledRules:
         self.stacks = rules.stacks
         self.bomb = rules.bomb  # a play like a hiki (capture.bomb_actions), then skips
         self.plain = self.plain and not rules.events and not rules.stacks and rules.bomb is None
+        self.draw_offer = rules.draw_offer  # OFFER among the plays (engine/draw_offer.py)
+        self.plain = self.plain and rules.draw_offer is None
         self.event_gives = [
             self.index.mask(c.id for c in rules.deck.cards if e.give in c.classes) if e.give else 0
             for e in rules.events

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rulekit.engine import asking
 from rulekit.engine.capture import legal_actions, preview, previews, wild_drawn
+from rulekit.engine.draw_offer import safe_play
 from rulekit.engine.ledger import Payment
 from rulekit.engine.observation import Observation, known_cards
 from rulekit.engine.round import COUNT, DECLARE, DONE, FOLD, PLAY, TAKE, Phase, Round
@@ -141,8 +142,29 @@ class PlayerView:
 
     @property
     def revealed(self) -> dict[int, int]:
-        """Cards each player showed for his teyaku (still in his hand unless played since)."""
-        return {s: m & self._r.hands[s] for s, m in self._r.teyaku_revealed.items()}
+        """Cards each player showed for his teyaku (still in his hand unless played since), and
+        the whole hand of one who showed it to offer a draw (offered_hands)."""
+        shown = {s: m & self._r.hands[s] for s, m in self._r.teyaku_revealed.items()}
+        for s, hand in self.offered_hands.items():
+            shown[s] = shown.get(s, 0) | hand
+        return shown
+
+    def has_safe_play(self) -> bool:
+        """Whether this seat has a safe play now (draw_offer.safe_play: a card of his hand
+        matching the field, or a flip reaching the stop minimum), as he sees the cards."""
+        return safe_play(self._r, self.seat)
+
+    @property
+    def offered_hands(self) -> dict[int, int]:
+        """The hand of each player who showed it to offer a draw this round (ir.DrawOffer)."""
+        r = self._r
+        return {s: r.hands[s] for s in range(r.seated) if r.offered >> s & 1}
+
+    @property
+    def offerer(self) -> int:
+        """Who offered the draw being answered (the ANSWER phase), else the last who did (-1:
+        nobody)."""
+        return self._r.offerer
 
     @property
     def made_value(self) -> list[int]:

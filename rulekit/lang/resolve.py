@@ -1281,6 +1281,10 @@ class Resolver:
             result["stacks"] = True
         if "bonus_on_pair" in self.d.mechanics:
             self.bonus_on_pair(result)
+        if "draw_offer" in self.d.mechanics:
+            offer = self.draw_offer(result["continuation"])
+            if offer is not None:
+                result["draw_offer"] = offer
         if "bomb" in self.d.mechanics:
             bomb = self.bomb(result.get("hiki", False))
             if bomb is not None:
@@ -1462,6 +1466,40 @@ class Resolver:
                     " 5 from each other player; 5 to each other player if he fails; or read it"
                     f" in a condition: declared {d.name}",
                 )
+
+    def draw_offer(self, cont: ir.Continuation) -> ir.DrawOffer | None:
+        """`offer a draw: when he has no safe play`: a draw could make him a safe play when it
+        raises his yaku to the stop minimum, read from the continuation's `choice only if
+        score >= N` (no other condition on the choice says what it is); the refuser pays for
+        all only where a stop is paid (as the first continuer does)."""
+        written = self.d.mechanics["draw_offer"]
+        at = written["offered"].loc
+        minimum = 1
+        for offer in cont.offers:
+            if offer.option != "choice" or offer.condition is None:
+                continue
+            cond = offer.condition
+            if not isinstance(cond, ir.ScoreCmp) or cond.op not in (">=", ">"):
+                self.error(
+                    "offer a draw: a safe play is a draw that reaches the stop minimum, read"
+                    " from the continuation's `choice only if score >= N`; this choice's"
+                    " condition is not one",
+                    at,
+                    "write the choice's condition as: choice only if score >= 3",
+                )
+                return None
+            minimum = max(minimum, cond.n + (cond.op == ">"))
+        opts = self.options("draw_offer")
+        opts.pop("offered")
+        if opts.get("refuser_pays") == "for_all" and cont.paid != "stop":
+            self.error(
+                "'the refuser pays for all if another wins' moves a stop's payments to the"
+                " refuser: the continuation must be paid when stopping",
+                written["refuser_pays"].loc,
+                'continue "Go": paid when stopping; ...',
+            )
+            return None
+        return ir.DrawOffer(minimum=minimum, **opts)
 
     def bomb(self, hiki: bool) -> ir.Bomb | None:
         """`bomb: N of a month from the hand take the rest from the field`: 2 or 3 from the hand

@@ -109,6 +109,7 @@ OPTIONS: dict[str, tuple[str, int | str | None]] = {
     "ev_draw_takes_play": ("kind", "draw_takes_play"),
     "ev_bomb": ("kind", "bomb"),
     "bomb_skips": ("skips", None),
+    "refuser_pays_all": ("refuser_pays", "for_all"),
     "ev_steal": ("steal", None),
     "ev_first_turn": ("first_turn", True),
     "ev_not_last_turn": ("not_last_turn", True),
@@ -668,6 +669,11 @@ class _ToAst(Transformer[Token, list[ast.Stmt]]):
     def bomb(self, meta: Meta, c: list[Any]) -> ast.Stmt:
         """`bomb: 3 of a month from the hand take the rest from the field; ...`."""
         return self.mechanic(meta, "bomb", [self.number(c[0], "hand"), *c[1:]])
+
+    @v_args(meta=True)
+    def draw_offer(self, meta: Meta, c: list[Any]) -> ast.Stmt:
+        """`offer a draw: when he has no safe play; the refuser pays for all if another wins`."""
+        return self.mechanic(meta, "draw_offer", [self.opt(meta, "offered", True), *c])
 
     @v_args(meta=True)
     def event(self, meta: Meta, c: list[Any]) -> ast.Stmt:

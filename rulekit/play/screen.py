@@ -198,6 +198,12 @@ def table(
             Text(f"{says(names[s], 'show')} {label}{free}: ", style="bold")
             + cards_line(rules, shown)
         )
+    for s, hand in view.offered_hands.items():  # shown to offer a draw (ir.DrawOffer)
+        shown = sorted_ids(view, hand)
+        lines.append(
+            Text(f"{says(names[s], 'show')} his hand, a draw offered: ", style="bold")
+            + cards_line(rules, shown)
+        )
     return Group(*lines)
 
 
@@ -267,6 +273,24 @@ def claim_line(view: PlayerView, claim: ir.DealerClaim) -> str:
     return (
         f"the field holds {claim.size} cards of a month: take {_cards(ix, ix.ids_of(cards))}"
         " and play second (the other player leads), or pass and lead"
+    )
+
+
+def draw_offer_line(view: PlayerView, names: Sequence[str]) -> str:
+    """A draw offered, as the player asked to answer it hears it: who offered it, his hand, and
+    what each answer does (ir.DrawOffer)."""
+    ix = view.compiled.index
+    offer = view.compiled.rules.draw_offer
+    p = view.offerer
+    hand = _cards(ix, ix.ids_of(view.offered_hands.get(p, 0)))
+    pays = (
+        ": you pay for all if another wins"
+        if offer is not None and offer.refuser_pays == "for_all"
+        else ""
+    )
+    return (
+        f"{says(names[p], 'show')} {hand} and {verb(names[p], 'offer')} a draw: accept (the round"
+        f" is a draw when all accept) or refuse (play goes on{pays})"
     )
 
 
@@ -347,6 +371,10 @@ def action_words(rules: ir.Ruleset, action: int, ix: CardIndex) -> str:
         return "claim: take the field's cards and play second"
     if action == A.SHOW:
         return "show: be paid, its cards face up for the others to capture"
+    if action == A.OFFER:
+        return "offer a draw (your hand is shown)"
+    if action in (A.ACCEPT, A.REFUSE):
+        return f"{A.describe(action, ix)} the draw"
     return A.describe(action, ix, rules.owners_choice)
 
 
@@ -386,6 +414,10 @@ def narrate(rules: ir.Ruleset, ix: CardIndex, names: Sequence[str], move: Move) 
     elif a == A.PASS:
         claims = rules.dealer_claim is not None or shows_teyaku(rules)
         text = says(name, "pass") + ("" if claims else ": no declaration")
+    elif a == A.OFFER:  # a draw offered (ir.DrawOffer)
+        text = f"{says(name, 'show')} the hand and {verb(name, 'offer')} a draw"
+    elif a in (A.ACCEPT, A.REFUSE):
+        text = f"{says(name, A.describe(a, ix))} the draw"
     elif a in (A.JOIN, A.FOLD, A.STOP):
         text = says(name, A.describe(a, ix))
     elif a in (A.READ_FIRST, A.READ_SECOND):  # asked at the count (engine/asking.py)

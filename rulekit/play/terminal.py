@@ -15,7 +15,19 @@ from rich.console import Console
 from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence, rulebook, to_rich
 from rulekit.engine import actions as A
-from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SHOW, SWAP, TAKE, Round
+from rulekit.engine.round import (
+    ANSWER,
+    CLAIM,
+    COUNT,
+    DECIDE,
+    DECLARE,
+    FOLD,
+    PLAY,
+    SHOW,
+    SWAP,
+    TAKE,
+    Round,
+)
 from rulekit.engine.view import PlayerView
 from rulekit.errors import MoveError, RulekitError, UsageError
 from rulekit.output import check_writable, score_text
@@ -257,6 +269,8 @@ class Terminal:
                 self.console.print(screen.claim_line(view, claim), style="bold")
             if view.phase == SHOW:  # a teyaku the others may capture, in words
                 self.console.print(screen.show_line(view), style="bold")
+            if view.phase == ANSWER:  # a draw offered: by whom, and what a refusal costs
+                self.console.print(screen.draw_offer_line(view, self.s.names), style="bold")
             if view.phase == COUNT:  # the owner's choice, asked at the count
                 rules = view.compiled.rules
                 self.console.print("the count: how does your pile read?", style="bold")
@@ -314,6 +328,10 @@ class Terminal:
             return f"the drawn card matches {options}: take which? "
         if phase == COUNT:
             return "count your pile which way? (1/2) "
+        if phase == ANSWER:
+            return "accept the draw offered, or refuse? (accept/refuse) "
+        if A.OFFER in view.legal_actions():  # no safe play: he may offer a draw
+            return "your move (or 'offer' a draw): "
         return "your move: "
 
     def _stop_value(self, view: PlayerView) -> str:
@@ -355,6 +373,10 @@ class Terminal:
                 "show": A.SHOW, "s": A.SHOW, "1": A.SHOW,
                 "pass": A.PASS, "p": A.PASS, "hide": A.PASS, "2": A.PASS,
             },
+            ANSWER: {
+                "accept": A.ACCEPT, "a": A.ACCEPT, "1": A.ACCEPT,
+                "refuse": A.REFUSE, "r": A.REFUSE, "2": A.REFUSE,
+            },
             DECIDE: {
                 "stop": stop, "s": stop, "1": stop,
                 "continue": more, "c": more, "2": more, **dict.fromkeys(calls, more),
@@ -380,6 +402,13 @@ class Terminal:
             raise UsageError("it is not your turn")
         if [w.lower() for w in words] == ["skip"] and A.SKIP in legal:  # after a bomb
             return A.SKIP
+        if [w.lower() for w in words] in (["offer"], ["offer", "a", "draw"]):
+            if A.OFFER not in legal:
+                raise UsageError(
+                    "you may not offer a draw now: only with no safe play (no card of your hand"
+                    " captures, and no flip could reach the stop minimum), one offer a round"
+                )
+            return A.OFFER
         if words and words[0].lower() in ("hiki", "bomb"):  # (a bomb is played as a hiki)
             if len(words) != 2:
                 raise UsageError(f"{words[0].lower()} needs a month: {words[0].lower()} willow")

@@ -47,6 +47,8 @@ MECHANICS = (
     Mechanic("claim", "the dealer's claim of the field (take cards, play second)", "claims"),
     Mechanic("ride", "a bonus card riding a stack (it happens, no one chooses it)", "rides"),
     Mechanic("show", "a teyaku shown (its cards capturable) or kept hidden", "teyaku shown"),
+    Mechanic("draw", "a draw offered by a player with no safe play", "draws offered"),
+    Mechanic("refuse", "a draw offered, answered (accept or refuse)", "refusals"),
 )
 # the rule choices counted, offered and taken (a comparison's columns of them, in this order)
 CHOICES = tuple(key for m in MECHANICS for key in (f"{m.key} offered", m.key))
@@ -57,6 +59,7 @@ _PHASE_CHOICE = {
     Phase.DECLARE: ("declare", A.DECLARE),
     Phase.CLAIM: ("claim", A.CLAIM),
     Phase.SHOW: ("show", A.SHOW),
+    Phase.ANSWER: ("refuse", A.REFUSE),
 }
 
 
@@ -115,6 +118,9 @@ class Counting:
                 self.counts["skip offered"] += 1
             if action == A.SKIP:
                 self.counts["skip"] += 1
+        if rules.draw_offer is not None and view.legal_actions()[-1] == A.OFFER:
+            self.counts["draw offered"] += 1
+            self.counts["draw"] += action == A.OFFER
         wild = rules.wild
         if wild is not None and A.is_play(action):
             bit = view.compiled.index.bit.get(wild.card, -1)
@@ -193,6 +199,8 @@ def _terms(rules: ir.Ruleset, key: str) -> object:
     if key == "show":  # the teyaku shown or kept hidden, and the hands that may run out
         entries = rules.teyaku.entries if rules.teyaku is not None else ()
         return (tuple(e.name for e in entries if e.shown), rules.still_draws)
+    if key in ("draw", "refuse"):
+        return rules.draw_offer
     return rules.wild
 
 

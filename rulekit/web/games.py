@@ -9,6 +9,7 @@ import tempfile
 import threading
 import tomllib
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,18 @@ from rulekit.agents.search import SearchAgent
 from rulekit.describe import declaration_sentence
 from rulekit.engine import actions as A
 from rulekit.engine.asking import Reading
-from rulekit.engine.round import CLAIM, COUNT, DECIDE, DECLARE, FOLD, PLAY, SHOW, SWAP, TAKE
+from rulekit.engine.round import (
+    ANSWER,
+    CLAIM,
+    COUNT,
+    DECIDE,
+    DECLARE,
+    FOLD,
+    PLAY,
+    SHOW,
+    SWAP,
+    TAKE,
+)
 from rulekit.engine.state import Phase
 from rulekit.engine.tables import CompiledRules
 from rulekit.engine.view import PlayerView
@@ -298,7 +310,7 @@ class WebGame:
             "payments": [screen.payment_sentence(p, s.names, view) for p in view.ledger]
             or ["no payments yet"],
             "moves": [_action(view, a, readings) for a in legal],
-            "stakes": _stakes(view) if mine else None,
+            "stakes": _stakes(view, s.names) if mine else None,
         }
 
 
@@ -343,7 +355,7 @@ def _action(
     return move
 
 
-def _stakes(view: PlayerView) -> str | None:
+def _stakes(view: PlayerView, names: Sequence[str] = ()) -> str | None:
     """What a decision is worth, said next to its buttons."""
     phase = view.phase
     if phase == DECIDE:
@@ -360,6 +372,8 @@ def _stakes(view: PlayerView) -> str | None:
         return screen.claim_line(view, claim)
     if phase == SHOW:
         return screen.show_line(view)
+    if phase == ANSWER:  # a draw offered: who, his hand, what each answer does
+        return screen.draw_offer_line(view, names or [f"seat {s}" for s in range(view.seated)])
     if phase == COUNT:
         choice = view.compiled.rules.owners_choice
         assert choice is not None

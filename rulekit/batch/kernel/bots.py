@@ -11,6 +11,7 @@ from rulekit.batch.chance import entry, inline, sha512_limbs, write_int
 from rulekit.batch.kernel.events import lowest
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
 from rulekit.batch.kernel.ledger import full_mask, points_of
+from rulekit.batch.kernel.offer import draw_reaches
 from rulekit.batch.kernel.turn import riding, wild_drawn
 from rulekit.batch.tables import counted as t_counted
 from rulekit.batch.tables import match as t_match
@@ -94,7 +95,9 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
         S[RW, RW_PENDING] = 0
         return int(S[RW, RW_ACTION])
     bot = BOT_GREEDY if S[RW, RW_ROLLOUT] else Q[BOTS, s]
-    weighed = phase >= PH_DECIDE or (phase == PH_PLAY and legal[0] >= HIKI)
+    weighed = phase >= PH_DECIDE or (
+        phase == PH_PLAY and (legal[0] >= HIKI or legal[n - 1] == OFFER)
+    )
     if phase == PH_TAKE and wild_drawn(S, Q):  # which card the drawn wild card takes
         weighed = True
     if bot == BOT_RULEWISE and weighed:
@@ -102,7 +105,11 @@ def choose(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: int) -> int
     if bot == BOT_RANDOM:
         return int(legal[draw_below(S, Q, s, n)])
     if phase == PH_PLAY:
+        if legal[n - 1] == OFFER:  # greedy._play: a draw, whenever he may offer one
+            return OFFER
         return greedy_play(S, Q, T, F, legal, n)
+    if phase == PH_ANSWER:  # greedy.refuses_draw
+        return REFUSE if greedy_refuses(S, Q, T, s) else ACCEPT
     if phase == PH_TAKE:
         best = 0
         for k in range(1, n):
@@ -235,6 +242,21 @@ def greedy_ahead(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     return net > 0 or left <= S[SC, I_NORDER]
 
 
+@inline
+def greedy_refuses(S: Array, Q: Array, T: Array, s: int) -> bool:
+    """greedy.refuses_draw (draw_offer.safe_play): a hand card matching the field (or a lone
+    card), or a flip reaching the minimum."""
+    hand = S[P_HAND, s]
+    if hand & Q[HW, W_LONE]:
+        return True
+    field = S[SC, I_FIELD]
+    while hand:
+        if field & Q[MONTHS, low_bit(hand)]:
+            return True
+        hand &= hand - 1
+    return draw_reaches(S, Q, T, s)
+
+
 @entry
 def greedy_strong(S: Array, Q: Array, T: Array, F: Floats, s: int) -> bool:
     """greedy._strong: join with a teyaku, or a hand worth more than an average one."""
@@ -281,6 +303,9 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
     elif phase == PH_SHOW:  # a teyaku shown (paid, its cards capturable), or kept hidden
         S[RW, RW_OPT] = SHOW
         S[RW, RW_OPT + 1] = PASS
+    elif phase == PH_ANSWER:  # a draw offered: accept or refuse
+        S[RW, RW_OPT] = ACCEPT
+        S[RW, RW_OPT + 1] = REFUSE
         S[RW, RW_NOPT] = 2
     elif phase != PH_PLAY:  # stop or continue
         if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
@@ -288,16 +313,20 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         S[RW, RW_OPT] = STOP
         S[RW, RW_OPT + 1] = CONTINUE
         S[RW, RW_NOPT] = 2
-    else:  # hikis offered (first among the plays): each, and the best ordinary play
-        hikis = 0
+    else:  # hikis offered (first among the plays), a draw offered (last): each, and the best
+        hikis = 0  # ordinary play
         while hikis < n and legal[hikis] >= HIKI:
             hikis += 1
+        end = n - 1 if legal[n - 1] == OFFER else n
         k = 0
-        if hikis < n:
-            S[RW, RW_OPT] = greedy_play(S, Q, T, F, legal[hikis:], n - hikis)
+        if hikis < end:
+            S[RW, RW_OPT] = greedy_play(S, Q, T, F, legal[hikis:end], end - hikis)
             k = 1
         for j in range(hikis):
             S[RW, RW_OPT + k] = legal[j]
+            k += 1
+        if end < n:
+            S[RW, RW_OPT + k] = OFFER
             k += 1
         if k == 1:
             return int(S[RW, RW_OPT])

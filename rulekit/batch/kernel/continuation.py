@@ -333,6 +333,8 @@ def stop(S: Array, Q: Array, T: Array, F: Floats, p: int) -> None:
     at_stop(S, Q, T, F, p)
     if Q[PQ, PQ_OUTSTOPPED_PAYS]:
         first_continuer_pays(S, p, start)
+    if Q[OQ, OQ_REFUSER_PAYS] and S[SC, I_REFUSER] >= 0:  # (a draw offered and refused)
+        refuser_pays(S, Q, p, start)
     close_continuations(S, Q, T, F, p)
     S[SC, I_ENDED] = END_YAKU
     finish(S, Q, T, F, p, False)
@@ -352,6 +354,25 @@ def first_continuer_pays(S: Array, p: int, start: int) -> None:
     for k in range(start, S[SC, I_NLEDGER]):
         if S[LEDGER + 1, k] == p and S[LEDGER, k] != liable and S[LEDGER + 3, k] == R_YAKU:
             S[LEDGER, k] = liable
+            S[LEDGER + 3, k] = R_LIABILITY
+
+
+@entry
+def refuser_pays(S: Array, Q: Array, p: int, start: int) -> None:
+    """draw_offer._refuser_pays (a draw offered: kernel/offer.py): the refuser pays what
+    p's stop was paid (the ledger from `start`) for every payer, unless he is p or a continuer
+    pays for all."""
+    q = S[SC, I_REFUSER]
+    if q < 0 or q == p:
+        return
+    if Q[PQ, PQ_OUTSTOPPED_PAYS]:
+        for k in range(S[SC, I_NORDER]):
+            c = S[P_ORDER, k]
+            if c != p and S[P_FIRST_GO, c]:
+                return
+    for k in range(start, S[SC, I_NLEDGER]):
+        if S[LEDGER + 1, k] == p and S[LEDGER, k] != q and S[LEDGER + 3, k] == R_YAKU:
+            S[LEDGER, k] = q
             S[LEDGER + 3, k] = R_LIABILITY
 
 

@@ -88,6 +88,9 @@ def reset(S: Array, Q: Array, T: Array, F: Floats) -> None:
     S[SC, I_SHOW_AT] = 0
     S[SC, I_SHOWED] = 0
     S[SC, I_EXPOSED] = 0
+    S[SC, I_OFFERED] = 0  # (a draw offered: kernel/offer.py)
+    S[SC, I_OFFERER] = -1
+    S[SC, I_REFUSER] = -1
     S[SC, I_SCALE] = Q[CFG, C_SCALE]
     S[SC, I_CURRENT] = dealer
     S[SC, I_MULT] = 1

@@ -643,3 +643,26 @@ I_EXPOSED = I_SIZE + 52  # SC row: the shown cards still in a hand (capture.show
 CH_SHOW_OFFERED = CH_N
 CH_SHOW = CH_N + 1
 CH_N += 2
+# ---------------------------------------------------------------- a draw offered (issue 25)
+# ir.DrawOffer (`offer a draw: when he has no safe play`; engine/draw_offer.py): OFFER last
+# among the plays, then the others' ANSWER phase (ACCEPT, REFUSE); its options (the OQ row);
+# who offered (bits: their hands shown), the offerer, the refuser (the SC row); its
+# choices counted (info's columns 35..38: an offer offered and made, an answer asked and a
+# refusal)
+PH_ANSWER = 8
+OFFER = actions.OFFER
+ACCEPT = actions.ACCEPT
+REFUSE = actions.REFUSE
+OQ = Q_ROWS
+Q_ROWS += 1
+OQ_HAS = 0  # 1: the rule file has a draw offered
+OQ_MIN = 1  # the yaku value a draw must reach to be a safe play (ir.DrawOffer.minimum)
+OQ_REFUSER_PAYS = 2  # 1: the refuser pays a stop of another's for all (refuser_pays)
+I_OFFERED = I_SIZE + 45  # SC row: the seats who offered a draw this round, as bits
+I_OFFERER = I_SIZE + 46  # the last who offered one (-1: none)
+I_REFUSER = I_SIZE + 47  # who refused it (-1: none)
+CH_OFFER_OFFERED = CH_N
+CH_OFFER = CH_N + 1
+CH_REFUSE_OFFERED = CH_N + 2
+CH_REFUSE = CH_N + 3
+CH_N += 4

@@ -156,6 +156,8 @@ def sample(S: Array, Q: Array, T: Array, d: int) -> None:
         known |= S[P_CAPTURED, s]
         if s == d:
             known |= S[P_HAND, s]  # (never blind: no choice before the deal is weighed)
+        elif S[SC, I_OFFERED] >> s & 1:  # his hand shown to offer a draw (kernel/offer.py)
+            known |= S[P_HAND, s]
         else:
             known |= S[RW, RW_REVEALED + s] & S[P_HAND, s]
     if S[SC, I_DRAWN] >= 0:

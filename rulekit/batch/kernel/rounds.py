@@ -8,6 +8,7 @@ from rulekit.batch.kernel.bots import choose
 from rulekit.batch.kernel.continuation import stop
 from rulekit.batch.kernel.deal import deal, reset
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.offer import answer, offer
 from rulekit.batch.kernel.rollouts import end_rollout, next_rollout, reset_weighing
 from rulekit.batch.kernel.setup import (
     choose_claim,
@@ -66,6 +67,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_SHOW:
             legal[0] = SHOW
             legal[1] = PASS
+        elif phase == PH_ANSWER:
+            legal[0] = ACCEPT
+            legal[1] = REFUSE
             n = 2
         else:
             legal[0] = SWAP
@@ -95,10 +99,16 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_TAKE and wild_drawn(S, Q):  # the drawn wild card's target: a play
             S[CHOICES, CH_WILD_OFFERED] += 1
             S[CHOICES, CH_WILD] += 1
+        elif phase == PH_ANSWER:
+            S[CHOICES, CH_REFUSE_OFFERED] += 1
+            S[CHOICES, CH_REFUSE] += action == REFUSE
         elif phase == PH_PLAY:
             count_play(S, Q, s, action, legal[0] >= HIKI)
             if Q[EVQ, EVQ_BOMB_HAND]:
                 count_bomb(S, action, legal, n)
+            if n and legal[n - 1] == OFFER:  # sim.exercise.Counting: a draw offered
+                S[CHOICES, CH_OFFER_OFFERED] += 1
+                S[CHOICES, CH_OFFER] += action == OFFER
         if trace:
             k = S[SC, I_NMOVES]
             if k >= MOVES:
@@ -107,7 +117,9 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             S[MOVES + 0, k] = s
             S[MOVES + 1, k] = action
             S[SC, I_NMOVES] = k + 1
-        if phase == PH_PLAY:
+        if phase == PH_PLAY and action == OFFER:
+            offer(S)
+        elif phase == PH_PLAY:
             play_card(S, Q, T, F, action)
         elif phase == PH_TAKE:
             take(S, Q, T, F, action)
@@ -134,6 +146,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
             if not next_declarer(S, Q, T):
                 S[SC, I_STEP] += 1
                 run_setup(S, Q, T, F)
+        elif phase == PH_ANSWER:
+            answer(S, Q, T, F, action == ACCEPT)
         elif phase == PH_CLAIM:  # setup.choose_claim: then setup goes on
             choose_claim(S, Q, s, action == CLAIM)
             S[SC, I_STEP] += 1

@@ -8,6 +8,7 @@ from rulekit.batch.chance import entry, inline
 from rulekit.batch.kernel.continuation import end_of_hands, yaku_check, yaku_hits
 from rulekit.batch.kernel.events import at_turn_end
 from rulekit.batch.kernel.layout import *  # noqa: F403  (the layout's names, for numba)
+from rulekit.batch.kernel.offer import may_offer
 from rulekit.batch.kernel.offers import is_offered
 from rulekit.batch.tables import OFFER_OPTIONS
 
@@ -41,9 +42,20 @@ def card_plays(b: int, field: int, Q: Array, out: Array, n: int) -> int:
 
 @entry
 def legal_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
-    """capture.legal_actions in the play phase, in its order: the hikis (by month), then each
-    hand card lowest first, the wild card as one play per target (lowest first) then laid
-    when it may be; plays() when the round has neither."""
+    """capture.legal_actions in the play phase: turn_plays, then a draw offered (OFFER, last)
+    when he may offer one (kernel/offer.py)."""
+    n = turn_plays(S, Q, T, out)
+    if Q[OQ, OQ_HAS] and may_offer(S, Q, T, S[SC, I_CURRENT], out, n):
+        out[n] = OFFER
+        n += 1
+    return n
+
+
+@entry
+def turn_plays(S: Array, Q: Array, T: Array, out: Array) -> int:
+    """capture.legal_actions's plays, in its order: the hikis (by month), then each hand card
+    lowest first, the wild card as one play per target (lowest first) then laid when it may
+    be; plays() when the round has neither."""
     p = S[SC, I_CURRENT]
     hand = S[P_HAND, p]
     field = S[SC, I_FIELD]
