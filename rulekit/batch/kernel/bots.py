@@ -303,6 +303,7 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
     elif phase == PH_SHOW:  # a teyaku shown (paid, its cards capturable), or kept hidden
         S[RW, RW_OPT] = SHOW
         S[RW, RW_OPT + 1] = PASS
+        S[RW, RW_NOPT] = 2
     elif phase == PH_ANSWER:  # a draw offered: accept or refuse
         S[RW, RW_OPT] = ACCEPT
         S[RW, RW_OPT + 1] = REFUSE

@@ -67,6 +67,7 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
         elif phase == PH_SHOW:
             legal[0] = SHOW
             legal[1] = PASS
+            n = 2
         elif phase == PH_ANSWER:
             legal[0] = ACCEPT
             legal[1] = REFUSE
