@@ -508,7 +508,7 @@ def play(plan: Plan, start: int, stop: int, trace: bool = False) -> Played:
     Q[K.CFG, K.C_TRACE] = int(trace)
     z = np.zeros
     net = z((n, plan.seats), dtype=np.int64)
-    info = z((n, I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)), dtype=np.int64)
+    info = z((n, INFO_COLUMNS), dtype=np.int64)
     teyaku = z(K.ENTRIES, dtype=np.int64)
     yaku = z(K.ENTRIES, dtype=np.int64)
     rows = n if trace else 1
@@ -634,6 +634,19 @@ I_OFFER_CHOICES = 35
 # info's columns (kernel.rounds.play_deals)
 I_BAILED, I_VOIDS, I_TURNS, I_CONTINUED, I_ENDED, I_WINNERS, I_PAID_OFF = 0, 1, 2, 3, 4, 6, 7
 I_CHOICES, I_FRACTIONS, I_PLAY_CHOICES = 8, 14, 15
+# where each group of counted choices starts in info, and its keys: one place to add a group
+CHOICE_COLUMNS = (
+    (I_CHOICES, CHOICE_KEYS),
+    (I_PLAY_CHOICES, PLAY_CHOICE_KEYS),
+    (I_DECLARE_CHOICES, DECLARE_CHOICE_KEYS),
+    (I_OWNER_CHOICES, OWNER_CHOICE_KEYS),
+    (I_EVENT_CHOICES, EVENT_CHOICE_KEYS),
+    (I_CLAIM_CHOICES, CLAIM_CHOICE_KEYS),
+    (I_RIDE_CHOICES, RIDE_CHOICE_KEYS),
+    (I_SHOW_CHOICES, SHOW_CHOICE_KEYS),
+    (I_OFFER_CHOICES, OFFER_CHOICE_KEYS),
+)
+INFO_COLUMNS = max(at + len(keys) for at, keys in CHOICE_COLUMNS)
 LEDGER_FIELDS = 5  # a traced ledger entry's payer, payee, amount, reason and detail code
 
 
@@ -651,33 +664,10 @@ def rounds(plan: Plan, start: int, stop: int) -> list[BatchRound | None]:
             continue
         number = start + k
         choices: Counter[str] = Counter()
-        for c, key in enumerate(CHOICE_KEYS):
-            if info[8 + c]:
-                choices[key] = int(info[8 + c])
-        for c, key in enumerate(PLAY_CHOICE_KEYS):
-            if info[15 + c]:
-                choices[key] = int(info[15 + c])
-        for c, key in enumerate(DECLARE_CHOICE_KEYS):
-            if info[I_DECLARE_CHOICES + c]:
-                choices[key] = int(info[I_DECLARE_CHOICES + c])
-        for c, key in enumerate(OWNER_CHOICE_KEYS):
-            if info[I_OWNER_CHOICES + c]:
-                choices[key] = int(info[I_OWNER_CHOICES + c])
-        for c, key in enumerate(EVENT_CHOICE_KEYS):
-            if info[I_EVENT_CHOICES + c]:
-                choices[key] = int(info[I_EVENT_CHOICES + c])
-        for c, key in enumerate(CLAIM_CHOICE_KEYS):
-            if info[I_CLAIM_CHOICES + c]:
-                choices[key] = int(info[I_CLAIM_CHOICES + c])
-        for c, key in enumerate(RIDE_CHOICE_KEYS):
-            if info[I_RIDE_CHOICES + c]:
-                choices[key] = int(info[I_RIDE_CHOICES + c])
-        for c, key in enumerate(SHOW_CHOICE_KEYS):
-            if info[I_SHOW_CHOICES + c]:
-                choices[key] = int(info[I_SHOW_CHOICES + c])
-        for c, key in enumerate(OFFER_CHOICE_KEYS):
-            if info[I_OFFER_CHOICES + c]:
-                choices[key] = int(info[I_OFFER_CHOICES + c])
+        for at, keys in CHOICE_COLUMNS:
+            for c, key in enumerate(keys):
+                if info[at + c]:
+                    choices[key] = int(info[at + c])
         ledger = [
             entry(number, int(e[0]), int(e[1]), plan.amount(e[2]), K.REASONS[e[3]],
                   plan.detail(int(e[3]), int(e[4])), int(e[5]), plan.amount(e[6]))
@@ -738,17 +728,7 @@ class Deals:
 
 ENDINGS = K.ENDINGS  # Deals.ended's codes: RoundResult.ended_by
 REASONS = K.REASONS  # the ledger's reason codes: Payment.reason
-CHOICES = (  # columns
-    CHOICE_KEYS
-    + PLAY_CHOICE_KEYS
-    + DECLARE_CHOICE_KEYS
-    + OWNER_CHOICE_KEYS
-    + EVENT_CHOICE_KEYS
-    + CLAIM_CHOICE_KEYS
-    + RIDE_CHOICE_KEYS
-    + SHOW_CHOICE_KEYS
-    + OFFER_CHOICE_KEYS
-)
+CHOICES = tuple(key for _, keys in CHOICE_COLUMNS for key in keys)  # Deals.choices' columns
 
 
 def deals(plan: Plan, start: int, stop: int) -> Deals:
@@ -761,20 +741,7 @@ def deals(plan: Plan, start: int, stop: int) -> Deals:
     ledgers = played.ledgers[:, :, :LEDGER_FIELDS]
     ledgers[handed] = -9  # (the kernel writes nothing for a deal it hands over)
     longest = int((ledgers[:, :, 0] != -9).sum(axis=1).max(initial=0))
-    choices = np.concatenate(
-        [
-            info[:, I_CHOICES : I_CHOICES + len(CHOICE_KEYS)],
-            info[:, I_PLAY_CHOICES : I_PLAY_CHOICES + len(PLAY_CHOICE_KEYS)],
-            info[:, I_DECLARE_CHOICES : I_DECLARE_CHOICES + len(DECLARE_CHOICE_KEYS)],
-            info[:, I_OWNER_CHOICES : I_OWNER_CHOICES + len(OWNER_CHOICE_KEYS)],
-            info[:, I_EVENT_CHOICES : I_EVENT_CHOICES + len(EVENT_CHOICE_KEYS)],
-            info[:, I_CLAIM_CHOICES : I_CLAIM_CHOICES + len(CLAIM_CHOICE_KEYS)],
-            info[:, I_RIDE_CHOICES : I_RIDE_CHOICES + len(RIDE_CHOICE_KEYS)],
-            info[:, I_SHOW_CHOICES : I_SHOW_CHOICES + len(SHOW_CHOICE_KEYS)],
-            info[:, I_OFFER_CHOICES : I_OFFER_CHOICES + len(OFFER_CHOICE_KEYS)],
-        ],
-        axis=1,
-    )
+    choices = np.concatenate([info[:, at : at + len(keys)] for at, keys in CHOICE_COLUMNS], axis=1)
     return Deals(
         plan=plan,
         start=start,

@@ -53,6 +53,18 @@ from rulekit.engine.state import TAKE as TAKE_PHASE
 from rulekit.engine.tables import CompiledTable
 from rulekit.errors import MoveError
 
+# the phases that ask one of two answers, and them, in the order the bots and the kernel
+# (batch/kernel/rounds.two_answers) list them
+TWO_ANSWERS = {
+    DECIDE: (STOP, CONTINUE),
+    FOLD_PHASE: (JOIN, FOLD),
+    SWAP_PHASE: (SWAP, KEEP),
+    DECLARE_PHASE: (DECLARE, PASS),
+    CLAIM_PHASE: (CLAIM, PASS),
+    SHOW_PHASE: (SHOW, PASS),
+    ANSWER_PHASE: (ACCEPT, REFUSE),
+}
+
 
 def legal_actions(r: RoundState) -> list[int]:
     """Every action the current player may take now."""
@@ -95,20 +107,8 @@ def legal_actions(r: RoundState) -> list[int]:
         return out
     if phase == TAKE_PHASE:
         return [TAKE + b for b in bits(take_targets(r))]
-    if phase == DECIDE:
-        return [STOP, CONTINUE]
-    if phase == FOLD_PHASE:
-        return [JOIN, FOLD]
-    if phase == SWAP_PHASE:
-        return [SWAP, KEEP]
-    if phase == DECLARE_PHASE:
-        return [DECLARE, PASS]
-    if phase == CLAIM_PHASE:
-        return [CLAIM, PASS]
-    if phase == SHOW_PHASE:
-        return [SHOW, PASS]
-    if phase == ANSWER_PHASE:
-        return [ACCEPT, REFUSE]
+    if phase in TWO_ANSWERS:
+        return list(TWO_ANSWERS[phase])
     if phase == COUNT:
         return list(r.count_offer)  # (engine/asking.py: the better reading first)
     return []

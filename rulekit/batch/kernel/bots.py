@@ -292,28 +292,12 @@ def rulewise_choice(S: Array, Q: Array, T: Array, F: Floats, legal: Array, n: in
         return SWAP if Q[RQ, RQ_SWAP] else KEEP
     if phase == PH_DECLARE:
         return DECLARE if Q[RQ, RQ_DECLARE] or Q[DQ, DQ_FREE] else PASS
-    if phase == PH_TAKE:  # the drawn wild card's targets, each
-        for k in range(n):
-            S[RW, RW_OPT + k] = legal[k]
+    if phase == PH_DECIDE and Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
+        return STOP
+    if phase != PH_PLAY:  # each of the phase's answers, in legal's order: the drawn wild
+        for k in range(n):  # card's targets, the dealer's claim, a teyaku shown, a draw
+            S[RW, RW_OPT + k] = legal[k]  # offered's answer, stop or continue
         S[RW, RW_NOPT] = n
-    elif phase == PH_CLAIM:  # the dealer's claim of the field, or the lead
-        S[RW, RW_OPT] = CLAIM
-        S[RW, RW_OPT + 1] = PASS
-        S[RW, RW_NOPT] = 2
-    elif phase == PH_SHOW:  # a teyaku shown (paid, its cards capturable), or kept hidden
-        S[RW, RW_OPT] = SHOW
-        S[RW, RW_OPT + 1] = PASS
-        S[RW, RW_NOPT] = 2
-    elif phase == PH_ANSWER:  # a draw offered: accept or refuse
-        S[RW, RW_OPT] = ACCEPT
-        S[RW, RW_OPT + 1] = REFUSE
-        S[RW, RW_NOPT] = 2
-    elif phase != PH_PLAY:  # stop or continue
-        if Q[RQ, RQ_CANNOT_GAIN] and not S[P_HAND, s] & full_mask(Q):
-            return STOP
-        S[RW, RW_OPT] = STOP
-        S[RW, RW_OPT + 1] = CONTINUE
-        S[RW, RW_NOPT] = 2
     else:  # hikis offered (first among the plays), a draw offered (last): each, and the best
         hikis = 0  # ordinary play
         while hikis < n and legal[hikis] >= HIKI:

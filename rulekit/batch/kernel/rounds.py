@@ -48,34 +48,8 @@ def play_round(S: Array, Q: Array, T: Array, F: Floats) -> None:
                 legal[n] = TAKE + low_bit(m)
                 m &= m - 1
                 n += 1
-        elif phase == PH_DECIDE:
-            legal[0] = STOP
-            legal[1] = CONTINUE
-            n = 2
-        elif phase == PH_FOLD:
-            legal[0] = JOIN
-            legal[1] = FOLD
-            n = 2
-        elif phase == PH_DECLARE:
-            legal[0] = DECLARE
-            legal[1] = PASS
-            n = 2
-        elif phase == PH_CLAIM:
-            legal[0] = CLAIM
-            legal[1] = PASS
-            n = 2
-        elif phase == PH_SHOW:
-            legal[0] = SHOW
-            legal[1] = PASS
-            n = 2
-        elif phase == PH_ANSWER:
-            legal[0] = ACCEPT
-            legal[1] = REFUSE
-            n = 2
         else:
-            legal[0] = SWAP
-            legal[1] = KEEP
-            n = 2
+            n = two_answers(phase, legal)
         action = choose(S, Q, T, F, legal, n)
         if action < 0:  # rulewise: a choice to weigh by rollouts first (play_weighed)
             return
@@ -186,6 +160,26 @@ def play_weighed(S: Array, Q: Array, T: Array, F: Floats) -> None:
             end_rollout(S, Q, T, F, copy)
             copy = next_rollout(S, Q, T, F)
         play_round(S, Q, T, F)
+
+
+@inline
+def two_answers(phase: int, legal: Array) -> int:
+    """capture.legal_actions for a phase that asks one of two answers: them, into legal."""
+    if phase == PH_DECIDE:
+        legal[0], legal[1] = STOP, CONTINUE
+    elif phase == PH_FOLD:
+        legal[0], legal[1] = JOIN, FOLD
+    elif phase == PH_DECLARE:
+        legal[0], legal[1] = DECLARE, PASS
+    elif phase == PH_CLAIM:
+        legal[0], legal[1] = CLAIM, PASS
+    elif phase == PH_SHOW:
+        legal[0], legal[1] = SHOW, PASS
+    elif phase == PH_ANSWER:
+        legal[0], legal[1] = ACCEPT, REFUSE
+    else:
+        legal[0], legal[1] = SWAP, KEEP
+    return 2
 
 
 @inline
