@@ -44,7 +44,7 @@ def test_jobs_at_the_limit_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # ---------------------------------------------------------------- B8 streaming
 def test_chunks_are_made_lazily_whatever_the_count() -> None:
-    spans = backends.chunks(10**19, 250)
+    spans = backends.tapered(10**19, 250, 250, 1)
     assert next(spans) == (0, 250) and next(spans) == (250, 500)
 
 

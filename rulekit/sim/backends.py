@@ -47,18 +47,11 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
-    """[start, stop) spans of at most `size` covering range(count), made one at a time."""
-    start = 0
-    while start < count:
-        yield start, min(count, start + size)
-        start += size
-
-
 def tapered(count: int, size: int, chunk: int, processes: int) -> Iterator[tuple[int, int]]:
-    """chunks(count, size), but for the last rounds, which the processes share out at the
-    end: spans of a quarter of `size` there (whole chunks), so that the last process to end
-    ends at most a quarter of a span after the others."""
+    """[start, stop) spans covering range(count), made one at a time: of `size` rounds, but
+    for the last ones, which the processes share out at the end: spans of a quarter of `size`
+    there (whole chunks), so that the last process to end ends at most a quarter of a span
+    after the others."""
     small = max(chunk, size // 4 // chunk * chunk)
     start = 0
     while start < count:
